@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config"
+
+export default defineConfig({
+  resolve: { conditions: ["source"] },
+  ssr: { resolve: { conditions: ["source"] } },
+  test: {
+    include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
+    reporters: ["default", ["json", { outputFile: ".test-results/vitest.json" }]],
+    testTimeout: 30_000,
+    hookTimeout: 120_000
+  }
+})
