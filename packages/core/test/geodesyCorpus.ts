@@ -35,14 +35,20 @@ export const square = (lon: number, lat: number, side: number): Ring => {
   return close([corner(225), corner(135), corner(45), corner(315)])
 }
 
-/** A ring of `n` positions around (lon, lat) with radii varying between `r*(1-wobble)` and `r`. */
-export const blob = (lon: number, lat: number, radius: number, n: number, wobble = 0, seed = 1): Ring => {
+/**
+ * A ring of `n` positions around (lon, lat), star-shaped (so always simple), with radii between
+ * `r*(1-wobble)` and `r`: random per vertex, or, with `smooth`, a sum of a few harmonics, as a
+ * traced boundary would look.
+ */
+export const blob = (lon: number, lat: number, radius: number, n: number, wobble = 0, seed = 1, smooth = false): Ring => {
   let s = seed
   const rand = () => ((s = (s * 16807) % 2147483647) / 2147483647)
   const out: Array<Position> = []
   for (let i = 0; i < n; i++) {
     const azi = 360 - (i * 360) / n // counter-clockwise seen from above
-    const d = g.Direct(lat, lon, azi, radius * (1 - wobble * rand()))
+    const theta = (azi * Math.PI) / 180
+    const w = smooth ? (3 + Math.sin(3 * theta + seed) + Math.sin(7 * theta) + Math.sin(19 * theta + 1)) / 6 : rand()
+    const d = g.Direct(lat, lon, azi, radius * (1 - wobble * w))
     out.push([d.lon2!, d.lat2!])
   }
   return close(out)
