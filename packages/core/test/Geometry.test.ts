@@ -210,7 +210,7 @@ describe("Geometry.normalize and bbox", () => {
     assert.isAbove(signed(out.coordinates[0]!), 0)
     assert.isBelow(signed(out.coordinates[1]!), 0)
     const multi = Geometry.normalize<Boundary>({ type: "MultiPolygon", coordinates: [[cw]] })
-    assert.isAbove(signed((multi as { coordinates: Array<Array<Ring>> }).coordinates[0]![0]!), 0)
+    assert.isAbove(signed((multi as { coordinates: ReadonlyArray<ReadonlyArray<Ring>> }).coordinates[0]![0]!), 0)
     // already-correct rings are kept as they are
     assert.strictEqual(Geometry.normalize(poly(unit)).coordinates[0], unit)
   })

@@ -1,0 +1,376 @@
+/**
+ * Schemas for every resource and every request body and query of the spec, with DECISIONS'
+ * limits. Request schemas decode what a caller sends; `decodeRequest` runs one and answers either
+ * the value or every problem as `{ field, message }`.
+ */
+import { Effect, Result, Schema } from "effect"
+import * as Events from "./Events.ts"
+import { fromSchemaError, type FieldError } from "./FieldError.ts"
+import * as Geometry from "./Geometry.ts"
+import * as Permissions from "./Permissions.ts"
+import * as Plans from "./Plans.ts"
+import * as Slug from "./Slug.ts"
+
+// ---------------------------------------------------------------------------------------------
+// Building blocks
+
+/** Content limits (DECISIONS). */
+export const limits = {
+  name: 200,
+  description: 5_000,
+  metadataBytes: 16 * 1024,
+  search: 200,
+  perPage: 100,
+  defaultPerPage: 20,
+  webhooksPerAccount: 25,
+  email: 254,
+  webhookSecretMin: 16,
+  webhookSecretMax: 256,
+  url: 2_048
+} as const
+
+/** A required human-readable name: not blank, at most 200 characters. */
+export const Name = Schema.String.pipe(
+  Schema.check(Schema.makeFilter((s: string) => s.trim().length > 0 || "must not be empty")),
+  Schema.check(Schema.makeFilter((s: string) => s.length <= limits.name || `must be at most ${limits.name} characters`))
+)
+
+/** A description: at most 5,000 characters. */
+export const Description = Schema.String.pipe(
+  Schema.check(Schema.makeFilter((s: string) => s.length <= limits.description || `must be at most ${limits.description} characters`))
+)
+
+/** A project boundary: GeoJSON Polygon or MultiPolygon, every problem reported at its path. */
+export const Boundary = Schema.declare((_u: unknown): _u is Geometry.Boundary => true).pipe(
+  Schema.check(Schema.makeFilter((u: unknown) => Geometry.problems(u).map((p) => ({ path: p.path, issue: p.message }))))
+)
+
+/** An asset location: GeoJSON Point. */
+export const Point = Schema.declare((_u: unknown): _u is Geometry.Point => true).pipe(
+  Schema.check(Schema.makeFilter((u: unknown) => Geometry.pointProblems(u).map((p) => ({ path: p.path, issue: p.message }))))
+)
+
+/** Free-form metadata: a JSON object of at most 16 KiB. */
+export const Metadata = Schema.Record(Schema.String, Schema.Unknown).pipe(
+  Schema.check(Schema.makeFilter((m: Readonly<Record<string, unknown>>) => {
+    const size = Buffer.byteLength(JSON.stringify(m), "utf8")
+    return size <= limits.metadataBytes || `must be at most ${limits.metadataBytes} bytes as JSON, got ${size}`
+  }))
+)
+
+/** An email address (normalised to lowercase by the services). */
+export const Email = Schema.String.pipe(
+  Schema.check(Schema.makeFilter((s: string) =>
+    (s.length <= limits.email && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s)) || "must be an email address"))
+)
+
+/** An integer query parameter, given as a number or as a decimal string. */
+const queryInt = (min: number, max: number) =>
+  Schema.Union([Schema.Number, Schema.NumberFromString]).pipe(
+    Schema.check(Schema.makeFilter((n: number) =>
+      (Number.isInteger(n) && n >= min && n <= max) || `must be an integer from ${min} to ${max}`))
+  )
+
+const literal = <const L extends ReadonlyArray<string>>(values: L) =>
+  Schema.Literals(values).annotate({ message: `must be one of ${values.join(", ")}` })
+
+/** Page number, from 1. */
+export const Page = queryInt(1, 1_000_000)
+/** Page size, 1 to 100. */
+export const PerPage = queryInt(1, limits.perPage)
+
+// ---------------------------------------------------------------------------------------------
+// Enumerations
+
+/** Project status. */
+export const ProjectStatus = literal(["active", "archived", "draft"])
+/** Asset types (DECISIONS). */
+export const AssetType = literal(["equipment", "monitoring_station", "point_of_interest", "sensor", "other"])
+export type AssetType = typeof AssetType.Type
+/** Asset statuses (DECISIONS). */
+export const AssetStatus = literal(["active", "inactive", "maintenance", "retired"])
+export type AssetStatus = typeof AssetStatus.Type
+/** Member roles. */
+export const Role = literal(Permissions.roles)
+/** Roles an invitation may grant. */
+export const InvitableRole = literal(Permissions.invitableRoles)
+/** Plans. */
+export const Plan = literal(Plans.plans)
+/** Sort fields of the project list. */
+export const ProjectSort = literal(["name", "created_at", "area_hectares"])
+/** Sort order. */
+export const Order = literal(["asc", "desc"])
+/** A webhook subscription: an event type of the catalogue, or `*`. */
+export const WebhookEvent = literal([...Events.types, "*"])
+/** Delivery log statuses. */
+export const DeliveryStatus = literal(["success", "failed", "pending"])
+
+// ---------------------------------------------------------------------------------------------
+// Request bodies and queries
+
+/** POST /projects */
+export const CreateProject = Schema.Struct({
+  name: Name,
+  description: Schema.optionalKey(Schema.NullOr(Description)),
+  geometry: Schema.optionalKey(Schema.NullOr(Boundary)),
+  status: Schema.optionalKey(literal(["active", "draft"])),
+  slug: Schema.optionalKey(Slug.Slug)
+})
+export type CreateProject = typeof CreateProject.Type
+
+/** PUT /projects/{id}: any subset; `description` and `geometry` may be null to clear them. */
+export const UpdateProject = Schema.Struct({
+  name: Schema.optionalKey(Name),
+  description: Schema.optionalKey(Schema.NullOr(Description)),
+  geometry: Schema.optionalKey(Schema.NullOr(Boundary)),
+  status: Schema.optionalKey(ProjectStatus),
+  slug: Schema.optionalKey(Slug.Slug)
+})
+export type UpdateProject = typeof UpdateProject.Type
+
+/** GET /projects */
+export const ListProjects = Schema.Struct({
+  page: Schema.optionalKey(Page),
+  per_page: Schema.optionalKey(PerPage),
+  status: Schema.optionalKey(ProjectStatus),
+  search: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(limits.search)))),
+  sort: Schema.optionalKey(ProjectSort),
+  order: Schema.optionalKey(Order)
+})
+export type ListProjects = typeof ListProjects.Type
+
+/** POST /projects/{id}/assets */
+export const CreateAsset = Schema.Struct({
+  name: Name,
+  type: AssetType,
+  location: Schema.optionalKey(Schema.NullOr(Point)),
+  status: Schema.optionalKey(AssetStatus),
+  metadata: Schema.optionalKey(Metadata)
+})
+export type CreateAsset = typeof CreateAsset.Type
+
+/** PUT /projects/{id}/assets/{asset_id}: any subset; `location: null` clears it; `metadata` replaces. */
+export const UpdateAsset = Schema.Struct({
+  name: Schema.optionalKey(Name),
+  type: Schema.optionalKey(AssetType),
+  location: Schema.optionalKey(Schema.NullOr(Point)),
+  status: Schema.optionalKey(AssetStatus),
+  metadata: Schema.optionalKey(Metadata)
+})
+export type UpdateAsset = typeof UpdateAsset.Type
+
+/** GET /projects/{id}/assets */
+export const ListAssets = Schema.Struct({
+  page: Schema.optionalKey(Page),
+  per_page: Schema.optionalKey(PerPage),
+  type: Schema.optionalKey(AssetType),
+  status: Schema.optionalKey(AssetStatus),
+  search: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(limits.search))))
+})
+export type ListAssets = typeof ListAssets.Type
+
+/** POST /account/members/invite */
+export const InviteMember = Schema.Struct({ email: Email, role: InvitableRole })
+export type InviteMember = typeof InviteMember.Type
+
+/** PUT /account/members/{id} */
+export const UpdateMember = Schema.Struct({ role: Role })
+export type UpdateMember = typeof UpdateMember.Type
+
+/** PUT /account */
+export const UpdateAccount = Schema.Struct({ name: Name })
+export type UpdateAccount = typeof UpdateAccount.Type
+
+const WebhookUrl = Schema.String.pipe(
+  Schema.check(Schema.makeFilter((s: string) => {
+    if (s.length > limits.url) return `must be at most ${limits.url} characters`
+    try {
+      const u = new URL(s)
+      return u.protocol === "https:" || u.protocol === "http:" || "must be an https:// URL"
+    } catch {
+      return "must be an absolute URL"
+    }
+  }))
+)
+const WebhookEvents = Schema.Array(WebhookEvent).pipe(
+  Schema.check(Schema.makeFilter((a: ReadonlyArray<string>) => a.length > 0 || "must list at least one event type, or \"*\""))
+)
+const WebhookSecret = Schema.String.pipe(
+  Schema.check(Schema.makeFilter((s: string) =>
+    (s.length >= limits.webhookSecretMin && s.length <= limits.webhookSecretMax) ||
+    `must be ${limits.webhookSecretMin} to ${limits.webhookSecretMax} characters`))
+)
+
+/** POST /webhooks */
+export const CreateWebhook = Schema.Struct({
+  url: WebhookUrl,
+  events: WebhookEvents,
+  secret: Schema.optionalKey(WebhookSecret),
+  description: Schema.optionalKey(Schema.NullOr(Description)),
+  enabled: Schema.optionalKey(Schema.Boolean)
+})
+export type CreateWebhook = typeof CreateWebhook.Type
+
+/** PUT /webhooks/{id} */
+export const UpdateWebhook = Schema.Struct({
+  url: Schema.optionalKey(WebhookUrl),
+  events: Schema.optionalKey(WebhookEvents),
+  description: Schema.optionalKey(Schema.NullOr(Description)),
+  enabled: Schema.optionalKey(Schema.Boolean)
+})
+export type UpdateWebhook = typeof UpdateWebhook.Type
+
+/** GET /webhooks/{id}/logs */
+export const ListDeliveryLogs = Schema.Struct({
+  page: Schema.optionalKey(Page),
+  per_page: Schema.optionalKey(PerPage),
+  status: Schema.optionalKey(DeliveryStatus),
+  event_type: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(100))))
+})
+export type ListDeliveryLogs = typeof ListDeliveryLogs.Type
+
+// ---------------------------------------------------------------------------------------------
+// Resources as returned
+
+const Timestamp = Schema.String
+const NullableTimestamp = Schema.NullOr(Schema.String)
+
+/** Project (spec, plus `bbox`). */
+export const Project = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  slug: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  geometry: Schema.NullOr(Schema.Unknown),
+  area_hectares: Schema.Number,
+  bbox: Schema.NullOr(Schema.Tuple([Schema.Number, Schema.Number, Schema.Number, Schema.Number])),
+  status: ProjectStatus,
+  created_at: Timestamp,
+  updated_at: Timestamp
+})
+export type Project = typeof Project.Type
+
+/** Asset (spec). */
+export const Asset = Schema.Struct({
+  id: Schema.String,
+  project_id: Schema.String,
+  name: Schema.String,
+  type: AssetType,
+  location: Schema.NullOr(Schema.Unknown),
+  status: AssetStatus,
+  metadata: Schema.Record(Schema.String, Schema.Unknown),
+  created_at: Timestamp,
+  updated_at: Timestamp
+})
+export type Asset = typeof Asset.Type
+
+/** Member (spec, plus `status`: active or invited). */
+export const Member = Schema.Struct({
+  id: Schema.String,
+  email: Schema.String,
+  name: Schema.NullOr(Schema.String),
+  role: Role,
+  permissions: Schema.Array(Schema.String),
+  status: literal(["active", "invited"]),
+  joined_at: NullableTimestamp,
+  last_active_at: NullableTimestamp
+})
+export type Member = typeof Member.Type
+
+/** Account (spec). */
+export const Account = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  slug: Schema.String,
+  type: Schema.Literal("team"),
+  plan: Plan,
+  usage: Schema.Struct({ hectares: Schema.Number, projects: Schema.Number, members: Schema.Number }),
+  created_at: Timestamp
+})
+export type Account = typeof Account.Type
+
+/** GET /account/usage (spec). */
+export const UsageStatistics = Schema.Struct({
+  period: Schema.Struct({ start: Timestamp, end: Timestamp }),
+  hectares: Schema.Struct({ current: Schema.Number, limit: Schema.Number, percentage: Schema.Number }),
+  projects: Schema.Struct({ active: Schema.Number, archived: Schema.Number, total: Schema.Number }),
+  members: Schema.Struct({ current: Schema.Number, limit: Schema.Number }),
+  api_requests: Schema.Struct({ current: Schema.Number, limit: Schema.Number })
+})
+export type UsageStatistics = typeof UsageStatistics.Type
+
+/** Webhook record (DECISIONS); `secret` only in the create response. */
+export const Webhook = Schema.Struct({
+  id: Schema.String,
+  url: Schema.String,
+  events: Schema.Array(Schema.String),
+  description: Schema.NullOr(Schema.String),
+  enabled: Schema.Boolean,
+  disabled_reason: Schema.NullOr(Schema.String),
+  disabled_at: NullableTimestamp,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  secret: Schema.optionalKey(Schema.String)
+})
+export type Webhook = typeof Webhook.Type
+
+/** Delivery log entry (spec, plus `attempt` and `error_class`). */
+export const DeliveryLog = Schema.Struct({
+  id: Schema.String,
+  event_id: Schema.String,
+  event_type: Schema.String,
+  status: DeliveryStatus,
+  attempt: Schema.Number,
+  response_code: Schema.NullOr(Schema.Number),
+  response_time_ms: Schema.NullOr(Schema.Number),
+  error: Schema.NullOr(Schema.String),
+  error_class: Schema.NullOr(Schema.String),
+  delivered_at: NullableTimestamp,
+  next_retry_at: NullableTimestamp
+})
+export type DeliveryLog = typeof DeliveryLog.Type
+
+/** GET /auth/verify (spec). */
+export const Verification = Schema.Struct({
+  valid: Schema.Boolean,
+  type: literal(["api_key", "service_token", "oauth"]),
+  permissions: Schema.Array(Schema.String),
+  account_id: Schema.String,
+  expires_at: NullableTimestamp
+})
+export type Verification = typeof Verification.Type
+
+/** The spec's error body. */
+export const ErrorBody = Schema.Struct({
+  error: Schema.Struct({
+    code: Schema.String,
+    message: Schema.String,
+    details: Schema.Array(Schema.Struct({ field: Schema.String, message: Schema.String }))
+  }),
+  meta: Schema.Struct({ request_id: Schema.String })
+})
+export type ErrorBody = typeof ErrorBody.Type
+
+// ---------------------------------------------------------------------------------------------
+// Decoding
+
+/**
+ * Decodes a request value against a schema, reporting every problem with its field path
+ * (below `prefix`, e.g. `["query"]`).
+ */
+export const decodeRequest = <S extends Schema.Decoder<unknown>>(schema: S) => {
+  const decode = Schema.decodeUnknownResult(schema as Schema.Decoder<S["Type"]>)
+  return (input: unknown, prefix: ReadonlyArray<PropertyKey> = []): Result.Result<S["Type"], ReadonlyArray<FieldError>> => {
+    if (typeof input !== "object" || input === null || Array.isArray(input)) {
+      return Result.fail([{ field: prefix.length ? String(prefix[0]) : "body", message: "must be a JSON object" }])
+    }
+    const result = decode(input, { errors: "all", onExcessProperty: "ignore" })
+    return Result.isSuccess(result) ? Result.succeed(result.success) : Result.fail(fromSchemaError(result.failure, prefix))
+  }
+}
+
+/** `decodeRequest` as an Effect failing with the list of problems. */
+export const decodeRequestEffect = <S extends Schema.Decoder<unknown>>(schema: S) => {
+  const decode = decodeRequest(schema)
+  return (input: unknown, prefix?: ReadonlyArray<PropertyKey>) => Effect.fromResult(decode(input, prefix))
+}
