@@ -33,6 +33,7 @@ export class ValidationError extends Schema.TaggedError<ValidationError>()("Vali
 export class LimitExceeded extends Schema.TaggedError<LimitExceeded>()("LimitExceeded", {
   metric: Schema.String,
   limit: Schema.Number,
+  current: Schema.Number,
   requested: Schema.Number
 }) {
   override get message() {

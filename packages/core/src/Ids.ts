@@ -16,7 +16,8 @@ export const prefixes = {
   webhook: "wh",
   apiKey: "key",
   serviceToken: "svc",
-  invitation: "inv"
+  invitation: "inv",
+  delivery: "dlv"
 } as const
 
 /** A kind of id. */
@@ -85,6 +86,10 @@ export type ServiceTokenId = typeof ServiceTokenId.Type
 export const InvitationId = idString("invitation").pipe(Schema.brand("InvitationId"))
 export type InvitationId = typeof InvitationId.Type
 
+/** dlv_<id>: one event's delivery to one webhook. */
+export const DeliveryId = idString("delivery").pipe(Schema.brand("DeliveryId"))
+export type DeliveryId = typeof DeliveryId.Type
+
 /** A fresh id of the given kind, typed with its brand. */
 export const make: {
   (kind: "project"): ProjectId
@@ -98,4 +103,5 @@ export const make: {
   (kind: "apiKey"): ApiKeyId
   (kind: "serviceToken"): ServiceTokenId
   (kind: "invitation"): InvitationId
+  (kind: "delivery"): DeliveryId
 } = ((kind: Kind) => `${prefixes[kind]}_${randomBase32(BODY_LENGTH)}`) as never

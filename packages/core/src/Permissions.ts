@@ -112,7 +112,11 @@ export const required = {
   "webhooks.delete": "admin",
   "webhooks.test": "admin",
   "webhooks.logs": "admin",
-  "auth.verify": "any"
+  "auth.verify": "any",
+  "credentials.list": "admin",
+  "credentials.create": "admin",
+  "credentials.revoke": "admin",
+  "events.list": "admin"
 } as const satisfies Record<string, Permission | "any">
 
 /** An operation of the API. */

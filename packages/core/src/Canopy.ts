@@ -1,0 +1,151 @@
+/**
+ * Composition: `Canopy.layer` wires every domain service over a `Storage`; `createCanopy` is the
+ * Promise facade for applications that do not use Effect. Errors come out as `CanopyError`
+ * subclasses whose `code` is the spec's error code.
+ */
+import { Cause, Effect, Exit, Layer, ManagedRuntime } from "effect"
+import * as Errors from "./Errors.ts"
+import type { FieldError } from "./FieldError.ts"
+import * as MemoryStorage from "./MemoryStorage.ts"
+import type * as Plans from "./Plans.ts"
+import type { Principal } from "./Principal.ts"
+import { Settings, type SettingsShape, defaults as defaultSettings } from "./Settings.ts"
+import type { CredentialRow, Storage } from "./Storage.ts"
+import { Accounts, type BillingEvent } from "./services/Accounts.ts"
+import { Assets } from "./services/Assets.ts"
+import { Credentials, type RequestOrigin } from "./services/Credentials.ts"
+import { Members } from "./services/Members.ts"
+import { Projects } from "./services/Projects.ts"
+import { Webhooks } from "./services/Webhooks.ts"
+
+/** Every domain service. */
+export type Services = Projects | Assets | Members | Accounts | Webhooks | Credentials
+
+/** Every domain service, given a Storage. */
+export const layer: Layer.Layer<Services, never, Storage> = Layer.mergeAll(
+  Projects.layer, Assets.layer, Members.layer, Webhooks.layer, Accounts.layer
+).pipe(Layer.provideMerge(Credentials.layer))
+
+/** A storage for `createCanopy`: what an adapter factory returns. */
+export interface StorageProvider {
+  readonly layer: Layer.Layer<Storage, unknown>
+}
+
+/** An in-memory store: for trying Canopy and for tests; nothing survives the process. */
+export const memoryStorage = (): StorageProvider => ({ layer: MemoryStorage.layer })
+
+/** Options of `createCanopy`. */
+export interface CreateCanopyOptions {
+  readonly storage: StorageProvider
+  readonly settings?: Partial<SettingsShape>
+}
+
+/** An error from Canopy, with the spec's error code and, for validation errors, every problem. */
+export class CanopyError extends Error {
+  override readonly name: string = "CanopyError"
+  readonly code: Errors.Code
+  readonly details: ReadonlyArray<FieldError>
+  constructor(code: Errors.Code, message: string, details: ReadonlyArray<FieldError> = []) {
+    super(message)
+    this.code = code
+    this.details = details
+  }
+}
+/** The resource does not exist (or belongs to another account). */
+export class NotFoundError extends CanopyError { override readonly name = "NotFoundError" }
+/** Duplicate slug, illegal state transition, last owner. */
+export class ConflictError extends CanopyError { override readonly name = "ConflictError" }
+/** Not permitted, or over a plan limit. */
+export class ForbiddenError extends CanopyError { override readonly name = "ForbiddenError" }
+/** The input is invalid; see `details`. */
+export class ValidationFailedError extends CanopyError { override readonly name = "ValidationFailedError" }
+/** Missing, invalid or revoked credentials. */
+export class UnauthorizedError extends CanopyError { override readonly name = "UnauthorizedError" }
+/** Too many requests. */
+export class RateLimitedError extends CanopyError { override readonly name = "RateLimitedError" }
+/** Something unexpected; the message holds no internals. */
+export class InternalError extends CanopyError { override readonly name = "InternalError" }
+
+/** The thrown form of a domain error. */
+export const toCanopyError = (e: Errors.DomainError): CanopyError => {
+  const code = Errors.codeOf(e)
+  switch (e._tag) {
+    case "NotFound": return new NotFoundError(code, e.message)
+    case "Conflict": return new ConflictError(code, e.message)
+    case "Forbidden": case "LimitExceeded": return new ForbiddenError(code, e.message)
+    case "ValidationError": return new ValidationFailedError(code, e.message, e.details)
+    case "Unauthorized": return new UnauthorizedError(code, e.message)
+    case "RateLimited": return new RateLimitedError(code, e.message)
+  }
+}
+
+type P<S> = S extends (...args: infer A) => Effect.Effect<infer R, infer _E, infer _R> ? (...args: A) => Promise<R> : never
+
+/** The Promise facade. */
+export interface Canopy {
+  readonly projects: { readonly [K in keyof Projects["Service"]]: P<Projects["Service"][K]> }
+  readonly assets: { readonly [K in keyof Assets["Service"]]: P<Assets["Service"][K]> }
+  readonly members: { readonly [K in keyof Members["Service"]]: P<Members["Service"][K]> }
+  readonly webhooks: { readonly [K in keyof Webhooks["Service"]]: P<Webhooks["Service"][K]> }
+  readonly account: {
+    readonly get: P<Accounts["Service"]["get"]>
+    readonly update: P<Accounts["Service"]["update"]>
+    readonly usage: P<Accounts["Service"]["usage"]>
+    readonly setPlan: (accountId: string, plan: Plans.Plan) => Promise<import("./Schemas.ts").Account>
+    readonly billingEvent: (accountId: string, type: BillingEvent, data: Readonly<Record<string, unknown>>) => Promise<void>
+  }
+  readonly credentials: {
+    readonly create: (principal: Principal, kind: CredentialRow["kind"], input: unknown) => ReturnType<P<Credentials["Service"]["create"]>>
+    readonly list: P<Credentials["Service"]["list"]>
+    readonly revoke: P<Credentials["Service"]["revoke"]>
+  }
+  /** Creates an account, its owner and an admin API key (shown once). */
+  readonly bootstrap: P<Accounts["Service"]["bootstrap"]>
+  /** The principal behind a presented bearer token. */
+  readonly authenticate: (token: string, origin?: RequestOrigin) => Promise<Principal>
+  /** A principal acting as an active member of an account. */
+  readonly asMember: (accountId: string, userId: string) => Promise<Principal>
+  /** Runs any Effect against Canopy's services (for Effect users and the server). */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, Services>) => Promise<A>
+  /** Releases the storage (closes the database). */
+  readonly close: () => Promise<void>
+}
+
+/** Starts Canopy over a storage: `await createCanopy({ storage: sqliteStorage({ filename }) })`. */
+export const createCanopy = async (options: CreateCanopyOptions): Promise<Canopy> => {
+  const settings: SettingsShape = { ...defaultSettings, ...options.settings }
+  const runtime = ManagedRuntime.make(
+    layer.pipe(Layer.provide(options.storage.layer), Layer.provide(Layer.succeed(Settings, settings)))
+  )
+  const run = async <A, E>(effect: Effect.Effect<A, E, Services>): Promise<A> => {
+    const exit = await runtime.runPromiseExit(effect)
+    if (Exit.isSuccess(exit)) return exit.value
+    const found = Cause.findErrorOption(exit.cause)
+    if (found._tag === "Some" && Errors.isDomainError(found.value)) throw toCanopyError(found.value)
+    throw new InternalError("INTERNAL_ERROR", "an unexpected error occurred", [])
+  }
+  const use = <S, A, E>(tag: Effect.Effect<S, never, Services>, f: (service: S) => Effect.Effect<A, E>) =>
+    run(Effect.flatMap(tag, f))
+  const wrap = <S extends object>(tag: Effect.Effect<S, never, Services>, methods: ReadonlyArray<keyof S>) =>
+    Object.fromEntries(methods.map((m) => [m, (...args: Array<unknown>) =>
+      use(tag, (s) => (s[m] as (...a: Array<unknown>) => Effect.Effect<unknown, unknown>)(...args))])) as never
+
+  // The storage opens (and migrates) now, so that a bad filename fails createCanopy itself.
+  await runtime.runPromise(Effect.void.pipe(Effect.andThen(Accounts))).catch((cause: unknown) => {
+    throw new InternalError("INTERNAL_ERROR", `storage could not be opened: ${cause instanceof Error ? cause.message : String(cause)}`)
+  })
+
+  return {
+    projects: wrap(Projects, ["create", "list", "get", "update", "archive", "restore", "delete"]),
+    assets: wrap(Assets, ["list", "get", "create", "update", "delete"]),
+    members: wrap(Members, ["list", "invite", "accept", "update", "remove", "principalFor"]),
+    webhooks: wrap(Webhooks, ["create", "list", "get", "update", "delete", "logs"]),
+    account: wrap(Accounts, ["get", "update", "usage", "setPlan", "billingEvent"]),
+    credentials: wrap(Credentials, ["create", "list", "revoke"]),
+    bootstrap: (input) => use(Accounts, (a) => a.bootstrap(input)),
+    authenticate: (token, origin) => use(Credentials, (c) => c.authenticate(token, origin)),
+    asMember: (accountId, userId) => use(Members, (m) => m.principalFor(accountId, userId)),
+    run,
+    close: () => runtime.dispose()
+  }
+}

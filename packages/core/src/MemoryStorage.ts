@@ -1,0 +1,324 @@
+/**
+ * The in-memory reference implementation of the storage contract: plain maps, one lock, and
+ * snapshot-and-restore transactions. It is the executable reading of `Storage.ts` — fast for tests
+ * and for trying Canopy without a database; nothing survives the process.
+ */
+import { Context, Effect, Layer, Semaphore } from "effect"
+import type * as S from "./Storage.ts"
+import { Duplicate, Storage, type StorageShape } from "./Storage.ts"
+
+interface Tables {
+  accounts: Map<string, S.AccountRow>
+  members: Map<string, S.MemberRow>
+  invitations: Map<string, S.InvitationRow>
+  projects: Map<string, S.ProjectRow>
+  assets: Map<string, S.AssetRow>
+  webhooks: Map<string, S.WebhookRow>
+  events: Map<string, S.EventRow>
+  deliveries: Map<string, S.DeliveryRow>
+  logs: Map<string, S.DeliveryLogRow>
+  credentials: Map<string, S.CredentialRow>
+  usage: Map<string, number>
+  alerts: Set<string>
+  rateLimits: Map<string, unknown>
+}
+
+const emptyTables = (): Tables => ({
+  accounts: new Map(), members: new Map(), invitations: new Map(), projects: new Map(), assets: new Map(),
+  webhooks: new Map(), events: new Map(), deliveries: new Map(), logs: new Map(), credentials: new Map(),
+  usage: new Map(), alerts: new Set(), rateLimits: new Map()
+})
+
+const snapshot = (t: Tables): Tables => ({
+  accounts: new Map(t.accounts), members: new Map(t.members), invitations: new Map(t.invitations),
+  projects: new Map(t.projects), assets: new Map(t.assets), webhooks: new Map(t.webhooks), events: new Map(t.events),
+  deliveries: new Map(t.deliveries), logs: new Map(t.logs), credentials: new Map(t.credentials),
+  usage: new Map(t.usage), alerts: new Set(t.alerts), rateLimits: new Map(t.rateLimits)
+})
+
+/** Whether the current fiber is inside a transaction of this store. */
+const InTransaction = Context.Reference<boolean>("canopy/MemoryStorage/InTransaction", { defaultValue: () => false })
+
+const clone = <A>(a: A): A => structuredClone(a)
+
+/** Compares by a key, then by id (ascending unless `idDesc`). */
+const byKeyThenId = <R extends { readonly id: string }>(key: (r: R) => string | number, desc: boolean, idDesc = false) => (a: R, b: R) => {
+  const ka = key(a), kb = key(b)
+  if (ka < kb) return desc ? 1 : -1
+  if (ka > kb) return desc ? -1 : 1
+  const c = a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+  return idDesc ? -c : c
+}
+
+const page = <A>(rows: ReadonlyArray<A>, limit: number, offset: number): S.Page<A> => ({
+  rows: rows.slice(offset, offset + limit).map(clone),
+  total: rows.length
+})
+
+/** A fresh, empty in-memory store. */
+export const make = Effect.gen(function*() {
+  let t = emptyTables()
+  const lock = yield* Semaphore.make(1)
+
+  /** Runs a body under the store's lock, unless the fiber already holds it in a transaction. */
+  const locked = <A, E = never>(body: () => A | Effect.Effect<A, E>): Effect.Effect<A, E> =>
+    Effect.gen(function*() {
+      const run = Effect.suspend(() => {
+        const out = body()
+        return Effect.isEffect(out) ? out : Effect.succeed(out)
+      })
+      return (yield* InTransaction) ? yield* run : yield* lock.withPermit(run)
+    })
+
+  const mutable = <K extends keyof Tables>(k: K) => t[k]
+  const update = <R extends { readonly id: string }>(map: Map<string, R>, row: R | undefined, patch: object): R | undefined => {
+    if (!row) return undefined
+    const next = { ...row, ...clone(patch) } as R
+    map.set(row.id, next)
+    return clone(next)
+  }
+  const owned = <R extends { readonly account_id: string }>(row: R | undefined, accountId: string) =>
+    row && row.account_id === accountId ? row : undefined
+
+  const store: StorageShape = {
+    transaction: (effect) =>
+      Effect.gen(function*() {
+        if (yield* InTransaction) return yield* effect
+        return yield* lock.withPermit(Effect.suspend(() => {
+          const before = snapshot(t)
+          return effect.pipe(
+            Effect.provideService(InTransaction, true),
+            Effect.onExit((exit) => Effect.sync(() => {
+              if (exit._tag === "Failure") t = before
+            }))
+          )
+        }))
+      }),
+    lockAccount: () => Effect.void,
+
+    accounts: {
+      insert: (row) => locked(() => {
+        if (mutable("accounts").has(row.id)) return Effect.fail(new Duplicate({ entity: "account", field: "id" }))
+        mutable("accounts").set(row.id, clone(row))
+        return Effect.void
+      }),
+      get: (id) => locked(() => clone(t.accounts.get(id))),
+      update: (id, patch) => locked(() => update(t.accounts, t.accounts.get(id), patch)),
+      count: locked(() => t.accounts.size)
+    },
+
+    members: {
+      insert: (row) => locked(() => {
+        for (const m of t.members.values()) {
+          if (m.account_id === row.account_id && m.email === row.email) return Effect.fail(new Duplicate({ entity: "member", field: "email" }))
+        }
+        t.members.set(row.id, clone(row))
+        return Effect.void
+      }),
+      get: (accountId, id) => locked(() => clone(owned(t.members.get(id), accountId))),
+      getByEmail: (accountId, email) =>
+        locked(() => clone([...t.members.values()].find((m) => m.account_id === accountId && m.email === email))),
+      list: (accountId) => locked(() =>
+        [...t.members.values()].filter((m) => m.account_id === accountId)
+          .sort(byKeyThenId((m) => m.created_at, false)).map(clone)),
+      update: (accountId, id, patch) => locked(() => {
+        const row = owned(t.members.get(id), accountId)
+        if (row && patch.email !== undefined && patch.email !== row.email) {
+          for (const m of t.members.values()) {
+            if (m.account_id === accountId && m.email === patch.email) return Effect.fail(new Duplicate({ entity: "member", field: "email" }))
+          }
+        }
+        return Effect.succeed(update(t.members, row, patch))
+      }),
+      delete: (accountId, id) => locked(() => !!owned(t.members.get(id), accountId) && t.members.delete(id)),
+      countActiveWithRole: (accountId, role) => locked(() =>
+        [...t.members.values()].filter((m) => m.account_id === accountId && m.role === role && m.status === "active").length),
+      count: (accountId) => locked(() => [...t.members.values()].filter((m) => m.account_id === accountId).length)
+    },
+
+    invitations: {
+      insert: (row) => locked(() => {
+        for (const i of t.invitations.values()) {
+          if (i.token_hash === row.token_hash) return Effect.fail(new Duplicate({ entity: "invitation", field: "token_hash" }))
+        }
+        t.invitations.set(row.id, clone(row))
+        return Effect.void
+      }),
+      getByTokenHash: (hash) => locked(() => clone([...t.invitations.values()].find((i) => i.token_hash === hash))),
+      markAccepted: (id, at) => locked(() => {
+        const row = t.invitations.get(id)
+        if (!row || row.accepted_at !== null) return false
+        t.invitations.set(id, { ...row, accepted_at: at })
+        return true
+      }),
+      deleteForMember: (accountId, userId) => locked(() => {
+        for (const [id, i] of t.invitations) if (i.account_id === accountId && i.user_id === userId) t.invitations.delete(id)
+      })
+    },
+
+    projects: {
+      insert: (row) => locked(() => {
+        for (const p of t.projects.values()) {
+          if (p.account_id === row.account_id && p.slug === row.slug) return Effect.fail(new Duplicate({ entity: "project", field: "slug" }))
+        }
+        t.projects.set(row.id, clone(row))
+        return Effect.void
+      }),
+      get: (accountId, id) => locked(() => clone(owned(t.projects.get(id), accountId))),
+      update: (accountId, id, patch) => locked(() => {
+        const row = owned(t.projects.get(id), accountId)
+        if (row && patch.slug !== undefined && patch.slug !== row.slug) {
+          for (const p of t.projects.values()) {
+            if (p.account_id === accountId && p.slug === patch.slug) return Effect.fail(new Duplicate({ entity: "project", field: "slug" }))
+          }
+        }
+        return Effect.succeed(update(t.projects, row, patch))
+      }),
+      delete: (accountId, id) => locked(() => {
+        if (!owned(t.projects.get(id), accountId)) return false
+        for (const [aid, a] of t.assets) if (a.project_id === id) t.assets.delete(aid)
+        return t.projects.delete(id)
+      }),
+      list: (accountId, q) => locked(() => {
+        const rows = [...t.projects.values()].filter((p) =>
+          p.account_id === accountId &&
+          (q.status === undefined || p.status === q.status) &&
+          (q.search === undefined || p.search_text.includes(q.search)))
+        const key = q.sort === "name" ? (p: S.ProjectRow) => p.sort_name : q.sort === "area_hectares" ? (p: S.ProjectRow) => p.area_hectares : (p: S.ProjectRow) => p.created_at
+        return page(rows.sort(byKeyThenId(key, q.order === "desc")), q.limit, q.offset)
+      }),
+      stats: (accountId) => locked(() => {
+        const s = { active: 0, archived: 0, draft: 0, hectares: 0 }
+        for (const p of t.projects.values()) {
+          if (p.account_id !== accountId) continue
+          s[p.status]++
+          if (p.status !== "archived") s.hectares += p.area_hectares
+        }
+        return s
+      })
+    },
+
+    assets: {
+      insert: (row) => locked(() => void t.assets.set(row.id, clone(row))),
+      get: (accountId, projectId, id) => locked(() => {
+        const a = owned(t.assets.get(id), accountId)
+        return clone(a && a.project_id === projectId ? a : undefined)
+      }),
+      update: (accountId, projectId, id, patch) => locked(() => {
+        const a = owned(t.assets.get(id), accountId)
+        return update(t.assets, a && a.project_id === projectId ? a : undefined, patch)
+      }),
+      delete: (accountId, projectId, id) => locked(() => {
+        const a = owned(t.assets.get(id), accountId)
+        return !!a && a.project_id === projectId && t.assets.delete(id)
+      }),
+      list: (accountId, projectId, q) => locked(() => {
+        const rows = [...t.assets.values()].filter((a) =>
+          a.account_id === accountId && a.project_id === projectId &&
+          (q.type === undefined || a.type === q.type) &&
+          (q.status === undefined || a.status === q.status) &&
+          (q.search === undefined || a.search_text.includes(q.search)))
+        return page(rows.sort(byKeyThenId((a) => a.created_at, true)), q.limit, q.offset)
+      })
+    },
+
+    webhooks: {
+      insert: (row) => locked(() => void t.webhooks.set(row.id, clone(row))),
+      get: (accountId, id) => locked(() => clone(owned(t.webhooks.get(id), accountId))),
+      update: (accountId, id, patch) => locked(() => update(t.webhooks, owned(t.webhooks.get(id), accountId), patch)),
+      delete: (accountId, id) => locked(() => !!owned(t.webhooks.get(id), accountId) && t.webhooks.delete(id)),
+      list: (accountId) => locked(() =>
+        [...t.webhooks.values()].filter((w) => w.account_id === accountId).sort(byKeyThenId((w) => w.created_at, false)).map(clone))
+    },
+
+    outbox: {
+      append: (event, deliveries) => locked(() => {
+        t.events.set(event.id, clone(event))
+        for (const d of deliveries) t.deliveries.set(d.id, clone(d))
+      }),
+      getEvent: (accountId, id) => locked(() => clone(owned(t.events.get(id), accountId))),
+      listEvents: (accountId, q) => locked(() => {
+        const rows = [...t.events.values()].filter((e) => e.account_id === accountId && (q.type === undefined || e.type === q.type))
+        return page(rows.sort(byKeyThenId((e) => e.created_at, true, true)), q.limit, q.offset)
+      }),
+      listDeliveries: (accountId, eventId) => locked(() =>
+        [...t.deliveries.values()].filter((d) => d.account_id === accountId && d.event_id === eventId)
+          .sort(byKeyThenId((d) => d.created_at, false)).map(clone)),
+      cancelPending: (accountId, webhookId, at) => locked(() => {
+        let n = 0
+        for (const d of t.deliveries.values()) {
+          if (d.account_id === accountId && d.webhook_id === webhookId && d.status === "pending") {
+            t.deliveries.set(d.id, { ...d, status: "canceled", next_attempt_at: null, lease_owner: null, lease_expires_at: null, updated_at: at })
+            n++
+          }
+        }
+        return n
+      }),
+      insertLog: (row) => locked(() => void t.logs.set(row.id, clone(row))),
+      listLogs: (accountId, webhookId, q) => locked(() => {
+        const rows = [...t.logs.values()].filter((l) =>
+          l.account_id === accountId && l.webhook_id === webhookId &&
+          (q.status === undefined || l.status === q.status) &&
+          (q.event_type === undefined || l.event_type === q.event_type))
+        return page(rows.sort(byKeyThenId((l) => l.created_at, true, true)), q.limit, q.offset)
+      })
+    },
+
+    credentials: {
+      insert: (row) => locked(() => {
+        for (const c of t.credentials.values()) {
+          if (c.token_hash === row.token_hash) return Effect.fail(new Duplicate({ entity: "credential", field: "token_hash" }))
+        }
+        t.credentials.set(row.id, clone(row))
+        return Effect.void
+      }),
+      getByHash: (hash) => locked(() => clone([...t.credentials.values()].find((c) => c.token_hash === hash))),
+      list: (accountId, kind) => locked(() =>
+        [...t.credentials.values()].filter((c) => c.account_id === accountId && c.kind === kind)
+          .sort(byKeyThenId((c) => c.created_at, false)).map(clone)),
+      get: (accountId, id) => locked(() => clone(owned(t.credentials.get(id), accountId))),
+      revoke: (accountId, id, at) => locked(() => {
+        const c = owned(t.credentials.get(id), accountId)
+        if (!c || c.revoked_at !== null) return false
+        t.credentials.set(id, { ...c, revoked_at: at })
+        return true
+      }),
+      touch: (id, at) => locked(() => {
+        const c = t.credentials.get(id)
+        if (c) t.credentials.set(id, { ...c, last_used_at: at })
+      })
+    },
+
+    usage: {
+      increment: (accountId, period, metric, by) => locked(() => {
+        const key = `${accountId}|${period}|${metric}`
+        const next = (t.usage.get(key) ?? 0) + by
+        t.usage.set(key, next)
+        return next
+      }),
+      get: (accountId, period, metric) => locked(() => t.usage.get(`${accountId}|${period}|${metric}`) ?? 0),
+      markAlert: (accountId, period, metric, threshold) => locked(() => {
+        const key = `${accountId}|${period}|${metric}|${threshold}`
+        if (t.alerts.has(key)) return false
+        t.alerts.add(key)
+        return true
+      }),
+      alerts: (accountId, period, metric) => locked(() => {
+        const prefix = `${accountId}|${period}|${metric}|`
+        return [...t.alerts].filter((k) => k.startsWith(prefix)).map((k) => Number(k.slice(prefix.length))).sort((a, b) => a - b)
+      })
+    },
+
+    rateLimits: {
+      update: (accountId, step) => locked(() => {
+        const [result, state] = step(t.rateLimits.get(accountId) as never)
+        t.rateLimits.set(accountId, clone(state))
+        return result
+      })
+    }
+  }
+  return store
+})
+
+/** A layer with a fresh, empty in-memory store. */
+export const layer: Layer.Layer<Storage> = Layer.effect(Storage, make)

@@ -1,0 +1,25 @@
+/**
+ * Who is calling: the account, the user (when there is one), the credential, and the permissions
+ * it holds. Every domain operation takes a principal; `authorize` checks the operation's
+ * permission from `Permissions.required`.
+ */
+import { Effect } from "effect"
+import { Forbidden } from "./Errors.ts"
+import * as Permissions from "./Permissions.ts"
+
+/** An authenticated caller. */
+export interface Principal {
+  readonly kind: "api_key" | "service_token" | "oauth" | "member"
+  readonly account_id: string
+  /** The user acting, for OAuth tokens and members; the key's creator for keys, when known. */
+  readonly user_id: string | null
+  readonly credential_id: string | null
+  readonly permissions: ReadonlyArray<Permissions.Permission>
+  readonly expires_at: string | null
+}
+
+/** Fails with Forbidden unless the principal may perform the operation. */
+export const authorize = (principal: Principal, operation: Permissions.Operation): Effect.Effect<void, Forbidden> =>
+  Permissions.mayPerform(principal.permissions, operation)
+    ? Effect.void
+    : Effect.fail(new Forbidden({ message: `this credential lacks the ${Permissions.required[operation]} permission needed to ${operation.replace(".", " ")}` }))

@@ -1,0 +1,28 @@
+/**
+ * Operator settings the domain reads: plan limits, invitation lifetime, and whether webhooks may
+ * target plain-HTTP or local addresses (development only). Defaults apply unless a layer provides
+ * other values.
+ */
+import { Context } from "effect"
+import * as Plans from "./Plans.ts"
+
+/** The settings. */
+export interface SettingsShape {
+  readonly plans: Readonly<Record<Plans.Plan, Plans.Limits>>
+  /** Allow `http://` webhook URLs and loopback/private addresses (development and tests). */
+  readonly allowInsecureWebhooks: boolean
+  readonly invitationTtlMs: number
+  /** Skip rewriting `last_used_at` when it is more recent than this (ms): saves a write per request. */
+  readonly lastUsedResolutionMs: number
+}
+
+/** The defaults. */
+export const defaults: SettingsShape = {
+  plans: Plans.defaults,
+  allowInsecureWebhooks: false,
+  invitationTtlMs: 7 * 86_400_000,
+  lastUsedResolutionMs: 60_000
+}
+
+/** The settings service; a reference with the defaults, so providing it is optional. */
+export const Settings = Context.Reference<SettingsShape>("canopy/Settings", { defaultValue: () => defaults })

@@ -1,0 +1,348 @@
+/**
+ * The storage contract: what every Canopy store (in-memory, SQLite, PostgreSQL) promises,
+ * described as behaviour. The domain services hold every rule; a store only keeps rows, enforces
+ * uniqueness, scopes every read and write to an account, and makes transactions atomic.
+ *
+ * Behaviour every implementation must show (the conformance suite in `@canopy/core/testing`
+ * checks each point):
+ *
+ * - **Tenancy.** Every operation on account-owned rows takes the account id and touches only that
+ *   account's rows: another account's id reads as absent, and updates or deletes of it change
+ *   nothing and report `false`/`undefined`.
+ * - **Uniqueness.** Project slugs are unique per account, member emails are unique per account,
+ *   credential hashes are unique. A write that would break this fails with `Duplicate` and changes
+ *   nothing. Under concurrency exactly one caller wins: of N parallel inserts of the same slug,
+ *   one succeeds and N−1 fail with `Duplicate`.
+ * - **Atomicity.** Inside `transaction`, every write commits together or not at all: when the
+ *   effect fails (or dies, or is interrupted) no row it wrote remains, including events and
+ *   deliveries appended to the outbox. Nested `transaction` calls join the outer one.
+ * - **Serialisation.** `lockAccount` inside a transaction makes concurrent transactions on the same
+ *   account run one after another from that point, so read-check-write sequences (usage limits,
+ *   last-owner guard, rate limits) see each other's effects.
+ * - **Lists.** `total` counts every matching row; `rows` is the window `[offset, offset + limit)` of
+ *   the ordering asked for, ties broken by id ascending; an offset past the end gives no rows and
+ *   the same total. Search is a case-insensitive substring match on the row's `search_text`.
+ * - **Rows out equal rows in.** JSON values (geometry, metadata, lists) and nulls come back as
+ *   they were written.
+ */
+import { Context, type Effect, Schema } from "effect"
+import type { Boundary, BBox, Point } from "./Geometry.ts"
+import type { Permission, Role } from "./Permissions.ts"
+import type { Plan } from "./Plans.ts"
+import type { State as RateLimitState } from "./RateLimit.ts"
+
+/** An unexpected storage failure (connection lost, disk full…). Never a business outcome. */
+export class StorageError extends Schema.TaggedError<StorageError>()("StorageError", {
+  message: Schema.String,
+  cause: Schema.optional(Schema.Defect())
+}) {}
+
+/** A write broke a uniqueness rule; nothing was changed. */
+export class Duplicate extends Schema.TaggedError<Duplicate>()("Duplicate", {
+  entity: Schema.String,
+  field: Schema.String
+}) {}
+
+// ---------------------------------------------------------------------------------------------
+// Rows. Timestamps are ISO 8601 UTC strings with milliseconds; scheduling times are epoch ms.
+
+export interface AccountRow {
+  readonly id: string
+  readonly name: string
+  readonly slug: string
+  readonly plan: Plan
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+export interface MemberRow {
+  readonly id: string
+  readonly account_id: string
+  /** Lowercase. */
+  readonly email: string
+  readonly name: string | null
+  readonly role: Role
+  readonly status: "active" | "invited"
+  readonly password_hash: string | null
+  readonly joined_at: string | null
+  readonly last_active_at: string | null
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+export interface InvitationRow {
+  readonly id: string
+  readonly account_id: string
+  readonly user_id: string
+  readonly token_hash: string
+  readonly expires_at: string
+  readonly accepted_at: string | null
+  readonly created_at: string
+}
+
+export interface ProjectRow {
+  readonly id: string
+  readonly account_id: string
+  readonly name: string
+  readonly slug: string
+  readonly description: string | null
+  readonly geometry: Boundary | null
+  readonly area_hectares: number
+  readonly bbox: BBox | null
+  readonly status: "active" | "archived" | "draft"
+  readonly created_by: string | null
+  /** Lowercase name, for sorting. */
+  readonly sort_name: string
+  /** Lowercase name and description, for search. */
+  readonly search_text: string
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+export interface AssetRow {
+  readonly id: string
+  readonly account_id: string
+  readonly project_id: string
+  readonly name: string
+  readonly type: string
+  readonly location: Point | null
+  readonly status: string
+  readonly metadata: Readonly<Record<string, unknown>>
+  /** Lowercase name, for search. */
+  readonly search_text: string
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+export interface WebhookRow {
+  readonly id: string
+  readonly account_id: string
+  readonly url: string
+  readonly events: ReadonlyArray<string>
+  readonly description: string | null
+  readonly secret: string
+  readonly enabled: boolean
+  readonly disabled_reason: string | null
+  readonly disabled_at: string | null
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+export interface EventRow {
+  readonly id: string
+  readonly account_id: string
+  readonly type: string
+  /** The exact JSON body sent to webhooks (the envelope), so every attempt signs the same bytes. */
+  readonly payload: string
+  readonly created_at: string
+}
+
+export interface DeliveryRow {
+  readonly id: string
+  readonly account_id: string
+  readonly event_id: string
+  readonly webhook_id: string
+  readonly status: "pending" | "success" | "failed" | "canceled"
+  /** Attempts made so far. */
+  readonly attempts: number
+  /** When the next attempt is due (epoch ms); null when none is. */
+  readonly next_attempt_at: number | null
+  readonly lease_owner: string | null
+  readonly lease_expires_at: number | null
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+export interface DeliveryLogRow {
+  readonly id: string
+  readonly account_id: string
+  readonly webhook_id: string
+  readonly delivery_id: string
+  readonly event_id: string
+  readonly event_type: string
+  readonly attempt: number
+  readonly status: "success" | "failed" | "pending"
+  readonly response_code: number | null
+  readonly response_time_ms: number | null
+  readonly error: string | null
+  readonly error_class: string | null
+  readonly delivered_at: string | null
+  readonly next_retry_at: string | null
+  readonly created_at: string
+}
+
+export interface CredentialRow {
+  readonly id: string
+  readonly account_id: string
+  readonly kind: "api_key" | "service_token"
+  readonly name: string
+  readonly permissions: ReadonlyArray<Permission>
+  /** SHA-256 of the token value, hex. The value itself is never stored. */
+  readonly token_hash: string
+  /** Prefix and last characters of the value, for recognising it in a list. */
+  readonly token_hint: string
+  readonly ip_allowlist: ReadonlyArray<string> | null
+  readonly created_by: string | null
+  readonly created_at: string
+  readonly last_used_at: string | null
+  readonly revoked_at: string | null
+}
+
+/** A page of rows and the count of every matching row. */
+export interface Page<A> {
+  readonly rows: ReadonlyArray<A>
+  readonly total: number
+}
+
+export interface ProjectQuery {
+  readonly status?: ProjectRow["status"] | undefined
+  /** Already lowercased. */
+  readonly search?: string | undefined
+  readonly sort: "name" | "created_at" | "area_hectares"
+  readonly order: "asc" | "desc"
+  readonly limit: number
+  readonly offset: number
+}
+
+export interface AssetQuery {
+  readonly type?: string | undefined
+  readonly status?: string | undefined
+  /** Already lowercased. */
+  readonly search?: string | undefined
+  readonly limit: number
+  readonly offset: number
+}
+
+export interface DeliveryLogQuery {
+  readonly status?: DeliveryLogRow["status"] | undefined
+  readonly event_type?: string | undefined
+  readonly limit: number
+  readonly offset: number
+}
+
+/** Project counts and hectares of one account. */
+export interface ProjectStats {
+  readonly active: number
+  readonly archived: number
+  readonly draft: number
+  /** Hectares of active and draft projects (DECISIONS: usage counts those). */
+  readonly hectares: number
+}
+
+type Fx<A, E = never> = Effect.Effect<A, E | StorageError>
+
+/** A patch of a row: any subset of its mutable fields. */
+export type Patch<Row, Immutable extends keyof Row = never> = Partial<Omit<Row, "id" | "account_id" | "created_at" | Immutable>>
+
+/** The storage contract. See the module documentation for the behaviour each operation promises. */
+export interface StorageShape {
+  /** Runs `effect` atomically; nested calls join the outer transaction. */
+  readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | StorageError, R>
+  /** Inside a transaction: waits for, then holds, the account's write lock until commit. */
+  readonly lockAccount: (accountId: string) => Fx<void>
+
+  readonly accounts: {
+    readonly insert: (row: AccountRow) => Fx<void, Duplicate>
+    readonly get: (id: string) => Fx<AccountRow | undefined>
+    readonly update: (id: string, patch: Patch<AccountRow>) => Fx<AccountRow | undefined>
+    /** How many accounts exist (first-start detection). */
+    readonly count: Fx<number>
+  }
+
+  readonly members: {
+    readonly insert: (row: MemberRow) => Fx<void, Duplicate>
+    readonly get: (accountId: string, id: string) => Fx<MemberRow | undefined>
+    readonly getByEmail: (accountId: string, email: string) => Fx<MemberRow | undefined>
+    /** Oldest first, ties by id. */
+    readonly list: (accountId: string) => Fx<ReadonlyArray<MemberRow>>
+    readonly update: (accountId: string, id: string, patch: Patch<MemberRow>) => Fx<MemberRow | undefined, Duplicate>
+    readonly delete: (accountId: string, id: string) => Fx<boolean>
+    /** Members holding `role` with status active. */
+    readonly countActiveWithRole: (accountId: string, role: Role) => Fx<number>
+    /** Every member, active or invited. */
+    readonly count: (accountId: string) => Fx<number>
+  }
+
+  readonly invitations: {
+    readonly insert: (row: InvitationRow) => Fx<void, Duplicate>
+    /** By token hash, across accounts (the hash is the secret). */
+    readonly getByTokenHash: (tokenHash: string) => Fx<InvitationRow | undefined>
+    readonly markAccepted: (id: string, at: string) => Fx<boolean>
+    /** Removes the invitations of a member (when the member is removed). */
+    readonly deleteForMember: (accountId: string, userId: string) => Fx<void>
+  }
+
+  readonly projects: {
+    readonly insert: (row: ProjectRow) => Fx<void, Duplicate>
+    readonly get: (accountId: string, id: string) => Fx<ProjectRow | undefined>
+    readonly update: (accountId: string, id: string, patch: Patch<ProjectRow, "created_by">) => Fx<ProjectRow | undefined, Duplicate>
+    /** Deletes the project and its assets. */
+    readonly delete: (accountId: string, id: string) => Fx<boolean>
+    readonly list: (accountId: string, query: ProjectQuery) => Fx<Page<ProjectRow>>
+    readonly stats: (accountId: string) => Fx<ProjectStats>
+  }
+
+  readonly assets: {
+    readonly insert: (row: AssetRow) => Fx<void>
+    readonly get: (accountId: string, projectId: string, id: string) => Fx<AssetRow | undefined>
+    readonly update: (accountId: string, projectId: string, id: string, patch: Patch<AssetRow, "project_id">) => Fx<AssetRow | undefined>
+    readonly delete: (accountId: string, projectId: string, id: string) => Fx<boolean>
+    /** Newest first, ties by id. */
+    readonly list: (accountId: string, projectId: string, query: AssetQuery) => Fx<Page<AssetRow>>
+  }
+
+  readonly webhooks: {
+    readonly insert: (row: WebhookRow) => Fx<void>
+    readonly get: (accountId: string, id: string) => Fx<WebhookRow | undefined>
+    readonly update: (accountId: string, id: string, patch: Patch<WebhookRow>) => Fx<WebhookRow | undefined>
+    readonly delete: (accountId: string, id: string) => Fx<boolean>
+    /** Oldest first, ties by id. */
+    readonly list: (accountId: string) => Fx<ReadonlyArray<WebhookRow>>
+  }
+
+  readonly outbox: {
+    /** Appends an event and its deliveries (one per recipient webhook). */
+    readonly append: (event: EventRow, deliveries: ReadonlyArray<DeliveryRow>) => Fx<void>
+    readonly getEvent: (accountId: string, id: string) => Fx<EventRow | undefined>
+    /** Newest first, ties by id descending. */
+    readonly listEvents: (accountId: string, query: { readonly type?: string | undefined; readonly limit: number; readonly offset: number }) => Fx<Page<EventRow>>
+    readonly listDeliveries: (accountId: string, eventId: string) => Fx<ReadonlyArray<DeliveryRow>>
+    /** Cancels the pending deliveries of a webhook; returns how many. */
+    readonly cancelPending: (accountId: string, webhookId: string, at: string) => Fx<number>
+    readonly insertLog: (row: DeliveryLogRow) => Fx<void>
+    /** Newest first, ties by id descending. */
+    readonly listLogs: (accountId: string, webhookId: string, query: DeliveryLogQuery) => Fx<Page<DeliveryLogRow>>
+  }
+
+  readonly credentials: {
+    readonly insert: (row: CredentialRow) => Fx<void, Duplicate>
+    /** By token hash, across accounts; revoked rows included (the caller decides). */
+    readonly getByHash: (tokenHash: string) => Fx<CredentialRow | undefined>
+    /** Oldest first, ties by id. */
+    readonly list: (accountId: string, kind: CredentialRow["kind"]) => Fx<ReadonlyArray<CredentialRow>>
+    readonly get: (accountId: string, id: string) => Fx<CredentialRow | undefined>
+    /** Sets `revoked_at` once; false when absent or already revoked. */
+    readonly revoke: (accountId: string, id: string, at: string) => Fx<boolean>
+    readonly touch: (id: string, at: string) => Fx<void>
+  }
+
+  readonly usage: {
+    /** Adds `by` to a counter and returns the new value; atomic under concurrency. */
+    readonly increment: (accountId: string, period: string, metric: string, by: number) => Fx<number>
+    readonly get: (accountId: string, period: string, metric: string) => Fx<number>
+    /** Records that a threshold fired; true only for the first caller of a (metric, threshold, period). */
+    readonly markAlert: (accountId: string, period: string, metric: string, threshold: number) => Fx<boolean>
+    readonly alerts: (accountId: string, period: string, metric: string) => Fx<ReadonlyArray<number>>
+  }
+
+  readonly rateLimits: {
+    /**
+     * Atomically reads the account's rate-limit state, applies `step`, stores the state it returns
+     * and answers its result: concurrent calls never lose an update.
+     */
+    readonly update: <A>(accountId: string, step: (state: RateLimitState | undefined) => readonly [A, RateLimitState]) => Fx<A>
+  }
+}
+
+/** The storage service. */
+export class Storage extends Context.Service<Storage, StorageShape>()("canopy/Storage") {}

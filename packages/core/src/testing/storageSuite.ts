@@ -1,0 +1,393 @@
+/**
+ * The storage contract's conformance cases: each point of `Storage.ts`'s documentation, checked
+ * against a real store. Every adapter runs this unchanged (through `suite`).
+ */
+import { assert, layer } from "@effect/vitest"
+import { Effect, Exit, type Layer } from "effect"
+import * as Ids from "../Ids.ts"
+import { Storage, type StorageShape } from "../Storage.ts"
+import { accountRow, assetRow, credentialRow, eventWithDeliveries, memberRow, projectRow, webhookRow } from "./fixtures.ts"
+
+const newAccountRow = (s: StorageShape) =>
+  Effect.gen(function*() {
+    const a = accountRow()
+    yield* s.accounts.insert(a)
+    return a
+  })
+
+const failureTag = (exit: Exit.Exit<unknown, unknown>) =>
+  Exit.isFailure(exit) && exit.cause.reasons[0]?._tag === "Fail" ? (exit.cause.reasons[0].error as { _tag?: string })._tag : undefined
+
+const iso = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString()
+
+/** Runs the storage-contract cases against a store layer. */
+export const storageSuite = (name: string, storageLayer: Layer.Layer<Storage, unknown>) =>
+  layer(storageLayer, { timeout: "120 seconds" })(`${name}: storage contract`, (it) => {
+    it.effect("rows out equal rows in, JSON values and nulls included", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        const a = yield* newAccountRow(s)
+        assert.deepStrictEqual(yield* s.accounts.get(a.id), a)
+        const p = projectRow(a.id, {
+          description: "Ünïcode ✓ \"quoted\"",
+          geometry: { type: "Polygon", coordinates: [[[1, 2], [3, 2], [3, 4], [1, 2]]] },
+          area_hectares: 1234.5678, bbox: [1, 2, 3, 4], created_by: Ids.make("user")
+        })
+        yield* s.projects.insert(p)
+        assert.deepStrictEqual(yield* s.projects.get(a.id, p.id), p)
+        const asset = assetRow(a.id, p.id, { location: { type: "Point", coordinates: [1.5, -2.25] }, metadata: { nested: { list: [1, "two", null, true] } } })
+        yield* s.assets.insert(asset)
+        assert.deepStrictEqual(yield* s.assets.get(a.id, p.id, asset.id), asset)
+        const w = webhookRow(a.id, { events: ["project.created", "asset.deleted"], enabled: false, disabled_reason: "410 Gone", disabled_at: iso(3) })
+        yield* s.webhooks.insert(w)
+        assert.deepStrictEqual(yield* s.webhooks.get(a.id, w.id), w)
+        const c = credentialRow(a.id, { kind: "service_token", id: Ids.make("serviceToken"), ip_allowlist: ["10.0.0.0/8"], permissions: ["projects:read", "assets:write"] })
+        yield* s.credentials.insert(c)
+        assert.deepStrictEqual(yield* s.credentials.get(a.id, c.id), c)
+        assert.deepStrictEqual(yield* s.credentials.getByHash(c.token_hash), c)
+        assert.isUndefined(yield* s.accounts.get(Ids.make("account")))
+        assert.isUndefined(yield* s.projects.get(a.id, Ids.make("project")))
+      }))
+
+    it.effect("updates apply a patch and return the row; deletes report whether a row went", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        const a = yield* newAccountRow(s)
+        const p = projectRow(a.id)
+        yield* s.projects.insert(p)
+        const u = yield* s.projects.update(a.id, p.id, { name: "Renamed", description: null, status: "archived" })
+        assert.strictEqual(u?.name, "Renamed")
+        assert.strictEqual(u?.status, "archived")
+        assert.strictEqual(u?.slug, p.slug)
+        assert.deepStrictEqual(yield* s.projects.get(a.id, p.id), u)
+        const renamed = yield* s.accounts.update(a.id, { name: "New name" })
+        assert.strictEqual(renamed?.name, "New name")
+        const asset = assetRow(a.id, p.id)
+        yield* s.assets.insert(asset)
+        assert.isTrue(yield* s.projects.delete(a.id, p.id))
+        assert.isFalse(yield* s.projects.delete(a.id, p.id))
+        assert.isUndefined(yield* s.projects.get(a.id, p.id))
+        assert.isUndefined(yield* s.assets.get(a.id, p.id, asset.id), "deleting a project deletes its assets")
+        assert.isUndefined(yield* s.projects.update(a.id, p.id, { name: "x" }))
+      }))
+
+    it.effect("tenancy: another account's rows read as absent and cannot be changed", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        const a = yield* newAccountRow(s)
+        const b = yield* newAccountRow(s)
+        const p = projectRow(a.id)
+        yield* s.projects.insert(p)
+        const asset = assetRow(a.id, p.id)
+        yield* s.assets.insert(asset)
+        const w = webhookRow(a.id)
+        yield* s.webhooks.insert(w)
+        const m = memberRow(a.id)
+        yield* s.members.insert(m)
+        const c = credentialRow(a.id)
+        yield* s.credentials.insert(c)
+        const { deliveries, event } = eventWithDeliveries(a.id, [w.id])
+        yield* s.outbox.append(event, deliveries)
+
+        assert.isUndefined(yield* s.projects.get(b.id, p.id))
+        assert.isUndefined(yield* s.projects.update(b.id, p.id, { name: "stolen" }))
+        assert.isFalse(yield* s.projects.delete(b.id, p.id))
+        assert.strictEqual((yield* s.projects.list(b.id, { sort: "created_at", order: "desc", limit: 100, offset: 0 })).total, 0)
+        assert.deepStrictEqual(yield* s.projects.stats(b.id), { active: 0, archived: 0, draft: 0, hectares: 0 })
+        assert.isUndefined(yield* s.assets.get(b.id, p.id, asset.id))
+        assert.isUndefined(yield* s.assets.update(b.id, p.id, asset.id, { name: "stolen" }))
+        assert.isFalse(yield* s.assets.delete(b.id, p.id, asset.id))
+        assert.strictEqual((yield* s.assets.list(b.id, p.id, { limit: 100, offset: 0 })).total, 0)
+        assert.isUndefined(yield* s.webhooks.get(b.id, w.id))
+        assert.isUndefined(yield* s.webhooks.update(b.id, w.id, { enabled: false }))
+        assert.isFalse(yield* s.webhooks.delete(b.id, w.id))
+        assert.lengthOf(yield* s.webhooks.list(b.id), 0)
+        assert.isUndefined(yield* s.members.get(b.id, m.id))
+        assert.isUndefined(yield* s.members.getByEmail(b.id, m.email))
+        assert.isUndefined(yield* s.members.update(b.id, m.id, { role: "owner" }))
+        assert.isFalse(yield* s.members.delete(b.id, m.id))
+        assert.isUndefined(yield* s.credentials.get(b.id, c.id))
+        assert.isFalse(yield* s.credentials.revoke(b.id, c.id, iso(1)))
+        assert.lengthOf(yield* s.credentials.list(b.id, "api_key"), 0)
+        assert.isUndefined(yield* s.outbox.getEvent(b.id, event.id))
+        assert.lengthOf(yield* s.outbox.listDeliveries(b.id, event.id), 0)
+        assert.strictEqual(yield* s.outbox.cancelPending(b.id, w.id, iso(1)), 0)
+        // and account A's rows are untouched
+        assert.deepStrictEqual(yield* s.projects.get(a.id, p.id), p)
+        assert.deepStrictEqual(yield* s.assets.get(a.id, p.id, asset.id), asset)
+        assert.deepStrictEqual(yield* s.webhooks.get(a.id, w.id), w)
+        assert.deepStrictEqual(yield* s.members.get(a.id, m.id), m)
+        assert.deepStrictEqual(yield* s.credentials.get(a.id, c.id), c)
+        assert.strictEqual((yield* s.outbox.listDeliveries(a.id, event.id))[0]?.status, "pending")
+        // an asset is only found under its own project
+        const other = projectRow(a.id)
+        yield* s.projects.insert(other)
+        assert.isUndefined(yield* s.assets.get(a.id, other.id, asset.id))
+      }))
+
+    it.effect("uniqueness: slug per account, email per account, token hash; a duplicate changes nothing", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        const a = yield* newAccountRow(s)
+        const b = yield* newAccountRow(s)
+        const p = projectRow(a.id, { slug: "same" })
+        yield* s.projects.insert(p)
+        const dup = yield* Effect.exit(s.projects.insert(projectRow(a.id, { slug: "same" })))
+        assert.strictEqual(failureTag(dup), "Duplicate")
+        yield* s.projects.insert(projectRow(b.id, { slug: "same" }))
+        const q = projectRow(a.id, { slug: "other" })
+        yield* s.projects.insert(q)
+        const clash = yield* Effect.exit(s.projects.update(a.id, q.id, { slug: "same", name: "changed" }))
+        assert.strictEqual(failureTag(clash), "Duplicate")
+        assert.deepStrictEqual(yield* s.projects.get(a.id, q.id), q)
+        assert.strictEqual((yield* s.projects.list(a.id, { sort: "created_at", order: "desc", limit: 100, offset: 0 })).total, 2)
+
+        const m = memberRow(a.id, { email: "ada@example.com" })
+        yield* s.members.insert(m)
+        assert.strictEqual(failureTag(yield* Effect.exit(s.members.insert(memberRow(a.id, { email: "ada@example.com" })))), "Duplicate")
+        yield* s.members.insert(memberRow(b.id, { email: "ada@example.com" }))
+        const c = credentialRow(a.id)
+        yield* s.credentials.insert(c)
+        assert.strictEqual(failureTag(yield* Effect.exit(s.credentials.insert(credentialRow(b.id, { token_hash: c.token_hash })))), "Duplicate")
+      }))
+
+    it.effect("concurrency: of 20 parallel inserts of one slug, exactly one wins", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        const a = yield* newAccountRow(s)
+        const exits = yield* Effect.all(
+          Array.from({ length: 20 }, () => Effect.exit(s.transaction(s.projects.insert(projectRow(a.id, { slug: "contested" }))))),
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(exits.filter(Exit.isSuccess).length, 1)
+        assert.deepStrictEqual(exits.filter(Exit.isFailure).map(failureTag), Array(19).fill("Duplicate"))
+        assert.strictEqual((yield* s.projects.list(a.id, { sort: "created_at", order: "desc", limit: 100, offset: 0 })).total, 1)
+      }))
+
+    it.effect("atomicity: a failure inside a transaction leaves no row and no event", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        const a = yield* newAccountRow(s)
+        const w = webhookRow(a.id)
+        yield* s.webhooks.insert(w)
+        const p = projectRow(a.id)
+        const { deliveries, event } = eventWithDeliveries(a.id, [w.id])
+        const failed = yield* Effect.exit(s.transaction(Effect.gen(function*() {
+          yield* s.lockAccount(a.id)
+          yield* s.projects.insert(p)
+          yield* s.outbox.append(event, deliveries)
+          yield* s.usage.increment(a.id, "2026-01", "api_requests", 5)
+          return yield* Effect.fail("injected failure before commit" as const)
+        })))
+        assert.isTrue(Exit.isFailure(failed))
+        assert.isUndefined(yield* s.projects.get(a.id, p.id))
+        assert.isUndefined(yield* s.outbox.getEvent(a.id, event.id))
+        assert.lengthOf(yield* s.outbox.listDeliveries(a.id, event.id), 0)
+        assert.strictEqual(yield* s.usage.get(a.id, "2026-01", "api_requests"), 0)
+
+        const died = yield* Effect.exit(s.transaction(Effect.andThen(s.projects.insert(p), Effect.die("crash"))))
+        assert.isTrue(Exit.isFailure(died))
+        assert.isUndefined(yield* s.projects.get(a.id, p.id))
+
+        // nested transactions join the outer one
+        const nested = yield* Effect.exit(s.transaction(Effect.gen(function*() {
+          yield* s.transaction(s.projects.insert(p))
+          return yield* Effect.fail("outer fails after inner succeeded" as const)
+        })))
+        assert.isTrue(Exit.isFailure(nested))
+        assert.isUndefined(yield* s.projects.get(a.id, p.id))
+
+        yield* s.transaction(Effect.andThen(s.projects.insert(p), s.outbox.append(event, deliveries)))
+        assert.deepStrictEqual(yield* s.projects.get(a.id, p.id), p)
+        assert.strictEqual((yield* s.outbox.getEvent(a.id, event.id))?.payload, event.payload)
+      }))
+
+    it.effect("lists: empty, last page, past the end, per_page 100, totals", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        const a = yield* newAccountRow(s)
+        const q = { sort: "created_at" as const, order: "asc" as const }
+        const empty = yield* s.projects.list(a.id, { ...q, limit: 20, offset: 0 })
+        assert.deepStrictEqual(empty, { rows: [], total: 0 })
+        const rows = Array.from({ length: 105 }, (_, i) => projectRow(a.id, { name: `P${String(i).padStart(3, "0")}`, created_at: iso(i) }))
+        yield* s.transaction(Effect.forEach(rows, (r) => s.projects.insert(r), { discard: true }))
+        const page = (limit: number, offset: number) => s.projects.list(a.id, { ...q, limit, offset })
+        const p1 = yield* page(20, 0)
+        assert.strictEqual(p1.total, 105)
+        assert.deepStrictEqual(p1.rows.map((r) => r.name), rows.slice(0, 20).map((r) => r.name))
+        const last = yield* page(20, 100)
+        assert.deepStrictEqual(last.rows.map((r) => r.name), ["P100", "P101", "P102", "P103", "P104"])
+        const past = yield* page(20, 200)
+        assert.deepStrictEqual(past, { rows: [], total: 105 })
+        assert.lengthOf((yield* page(100, 0)).rows, 100)
+        assert.lengthOf((yield* page(100, 100)).rows, 5)
+      }))
+
+    it.effect("sorting: by created_at, name and area, both orders, ties by id ascending", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        const a = yield* newAccountRow(s)
+        const same = iso(7)
+        const rows = [
+          projectRow(a.id, { name: "beta", sort_name: "beta", area_hectares: 5, created_at: same }),
+          projectRow(a.id, { name: "Alpha", sort_name: "alpha", area_hectares: 5, created_at: same }),
+          projectRow(a.id, { name: "gamma", sort_name: "gamma", area_hectares: 1.5, created_at: iso(1) }),
+          projectRow(a.id, { name: "delta", sort_name: "delta", area_hectares: 100, created_at: same })
+        ]
+        for (const r of rows) yield* s.projects.insert(r)
+        const ids = (sort: "name" | "created_at" | "area_hectares", order: "asc" | "desc") =>
+          Effect.map(s.projects.list(a.id, { sort, order, limit: 10, offset: 0 }), (p) => p.rows.map((r) => r.name))
+        const tieIds = rows.filter((r) => r.created_at === same).sort((x, y) => (x.id < y.id ? -1 : 1)).map((r) => r.name)
+        assert.deepStrictEqual(yield* ids("created_at", "desc"), [...tieIds, "gamma"])
+        assert.deepStrictEqual(yield* ids("created_at", "asc"), ["gamma", ...tieIds])
+        assert.deepStrictEqual(yield* ids("name", "asc"), ["Alpha", "beta", "delta", "gamma"])
+        assert.deepStrictEqual(yield* ids("name", "desc"), ["gamma", "delta", "beta", "Alpha"])
+        const fives = rows.filter((r) => r.area_hectares === 5).sort((x, y) => (x.id < y.id ? -1 : 1)).map((r) => r.name)
+        assert.deepStrictEqual(yield* ids("area_hectares", "asc"), ["gamma", ...fives, "delta"])
+        assert.deepStrictEqual(yield* ids("area_hectares", "desc"), ["delta", ...fives, "gamma"])
+      }))
+
+    it.effect("filter and search: status, case-insensitive substring, wildcards taken literally", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        const a = yield* newAccountRow(s)
+        const mk = (name: string, description: string | null, status: "active" | "archived" | "draft" = "active") =>
+          projectRow(a.id, { name, description, status, search_text: `${name}\n${description ?? ""}`.toLowerCase() })
+        for (const r of [
+          mk("Forêt Noire", null), mk("Amazon 100%", "Reforestation"), mk("Boreal_Plot", "spruce and BIRCH", "archived"), mk("Other", null, "draft")
+        ]) yield* s.projects.insert(r)
+        const names = (search?: string, status?: "active" | "archived" | "draft") =>
+          Effect.map(s.projects.list(a.id, { search, status, sort: "name", order: "asc", limit: 100, offset: 0 }), (p) => p.rows.map((r) => r.name))
+        assert.deepStrictEqual(yield* names("forêt"), ["Forêt Noire"])
+        assert.deepStrictEqual(yield* names("birch"), ["Boreal_Plot"])
+        assert.deepStrictEqual(yield* names("%"), ["Amazon 100%"])
+        assert.deepStrictEqual(yield* names("_"), ["Boreal_Plot"])
+        assert.deepStrictEqual(yield* names("o", "archived"), ["Boreal_Plot"])
+        assert.deepStrictEqual(yield* names(undefined, "draft"), ["Other"])
+        assert.deepStrictEqual(yield* names("nothing"), [])
+        assert.deepStrictEqual(yield* s.projects.stats(a.id), { active: 2, archived: 1, draft: 1, hectares: 0 })
+
+        const p = projectRow(a.id)
+        yield* s.projects.insert(p)
+        for (const [name, type, status] of [["Tractor", "equipment", "active"], ["Rain gauge", "sensor", "maintenance"], ["Big tractor", "equipment", "retired"]] as const) {
+          yield* s.assets.insert(assetRow(a.id, p.id, { name, type, status, search_text: name.toLowerCase() }))
+        }
+        const assets = (q: { type?: string; status?: string; search?: string }) =>
+          Effect.map(s.assets.list(a.id, p.id, { ...q, limit: 100, offset: 0 }), (r) => r.rows.map((x) => x.name).sort())
+        assert.deepStrictEqual(yield* assets({ type: "equipment" }), ["Big tractor", "Tractor"])
+        assert.deepStrictEqual(yield* assets({ status: "maintenance" }), ["Rain gauge"])
+        assert.deepStrictEqual(yield* assets({ search: "tractor", status: "retired" }), ["Big tractor"])
+      }))
+
+    it.effect("members: list oldest first, counts, role counts", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        const a = yield* newAccountRow(s)
+        const first = memberRow(a.id, { role: "owner", created_at: iso(1) })
+        const second = memberRow(a.id, { role: "owner", status: "invited", created_at: iso(2) })
+        const third = memberRow(a.id, { role: "viewer", created_at: iso(3) })
+        for (const m of [third, first, second]) yield* s.members.insert(m)
+        assert.deepStrictEqual((yield* s.members.list(a.id)).map((m) => m.id), [first.id, second.id, third.id])
+        assert.strictEqual(yield* s.members.count(a.id), 3)
+        assert.strictEqual(yield* s.members.countActiveWithRole(a.id, "owner"), 1)
+        assert.deepStrictEqual(yield* s.members.getByEmail(a.id, third.email), third)
+      }))
+
+    it.effect("invitations: by token hash, accepted exactly once, removed with the member", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        const a = yield* newAccountRow(s)
+        const m = memberRow(a.id, { status: "invited" })
+        yield* s.members.insert(m)
+        const inv = { id: Ids.make("invitation"), account_id: a.id, user_id: m.id, token_hash: Ids.randomBase32(40), expires_at: iso(60), accepted_at: null, created_at: iso(0) }
+        yield* s.invitations.insert(inv)
+        assert.deepStrictEqual(yield* s.invitations.getByTokenHash(inv.token_hash), inv)
+        const results = yield* Effect.all(Array.from({ length: 5 }, () => s.transaction(s.invitations.markAccepted(inv.id, iso(5)))), { concurrency: "unbounded" })
+        assert.deepStrictEqual(results.filter(Boolean).length, 1)
+        assert.strictEqual((yield* s.invitations.getByTokenHash(inv.token_hash))?.accepted_at, iso(5))
+        yield* s.invitations.deleteForMember(a.id, m.id)
+        assert.isUndefined(yield* s.invitations.getByTokenHash(inv.token_hash))
+      }))
+
+    it.effect("outbox: events, deliveries, cancelling a webhook's pending deliveries, logs newest first with filters", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        const a = yield* newAccountRow(s)
+        const w1 = webhookRow(a.id)
+        const w2 = webhookRow(a.id)
+        yield* s.webhooks.insert(w1)
+        yield* s.webhooks.insert(w2)
+        const e1 = eventWithDeliveries(a.id, [w1.id, w2.id], "project.created")
+        const e2 = eventWithDeliveries(a.id, [w1.id], "asset.created")
+        yield* s.outbox.append(e1.event, e1.deliveries)
+        yield* s.outbox.append({ ...e2.event, created_at: iso(9) }, e2.deliveries)
+        assert.lengthOf(yield* s.outbox.listDeliveries(a.id, e1.event.id), 2)
+        const events = yield* s.outbox.listEvents(a.id, { limit: 10, offset: 0 })
+        assert.deepStrictEqual(events.rows.map((e) => e.id), [e2.event.id, e1.event.id])
+        assert.strictEqual((yield* s.outbox.listEvents(a.id, { type: "asset.created", limit: 10, offset: 0 })).total, 1)
+        assert.strictEqual(yield* s.outbox.cancelPending(a.id, w1.id, iso(10)), 2)
+        assert.strictEqual(yield* s.outbox.cancelPending(a.id, w1.id, iso(10)), 0)
+        const statuses = (yield* s.outbox.listDeliveries(a.id, e1.event.id)).map((d) => `${d.webhook_id === w1.id ? "w1" : "w2"}:${d.status}`).sort()
+        assert.deepStrictEqual(statuses, ["w1:canceled", "w2:pending"])
+
+        const log = (i: number, status: "success" | "failed", type: string) => ({
+          id: Ids.make("log"), account_id: a.id, webhook_id: w2.id, delivery_id: e1.deliveries[1]!.id, event_id: e1.event.id,
+          event_type: type, attempt: i, status, response_code: status === "success" ? 200 : 500, response_time_ms: 12,
+          error: status === "failed" ? "HTTP 500" : null, error_class: status === "failed" ? "http" : null,
+          delivered_at: iso(i), next_retry_at: status === "failed" ? iso(i + 1) : null, created_at: iso(i)
+        })
+        for (const l of [log(1, "failed", "project.created"), log(2, "failed", "project.created"), log(3, "success", "asset.created")]) {
+          yield* s.outbox.insertLog(l)
+        }
+        const logs = yield* s.outbox.listLogs(a.id, w2.id, { limit: 10, offset: 0 })
+        assert.deepStrictEqual(logs.rows.map((l) => l.attempt), [3, 2, 1])
+        assert.strictEqual((yield* s.outbox.listLogs(a.id, w2.id, { status: "failed", limit: 10, offset: 0 })).total, 2)
+        assert.strictEqual((yield* s.outbox.listLogs(a.id, w2.id, { event_type: "asset.created", limit: 10, offset: 0 })).total, 1)
+        assert.deepStrictEqual((yield* s.outbox.listLogs(a.id, w2.id, { limit: 1, offset: 1 })).rows.map((l) => l.attempt), [2])
+        assert.strictEqual((yield* s.outbox.listLogs(a.id, w1.id, { limit: 10, offset: 0 })).total, 0)
+      }))
+
+    it.effect("credentials: revoke once, touch, list by kind", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        const a = yield* newAccountRow(s)
+        const key = credentialRow(a.id, { created_at: iso(1) })
+        const svc = credentialRow(a.id, { id: Ids.make("serviceToken"), kind: "service_token", created_at: iso(2) })
+        yield* s.credentials.insert(key)
+        yield* s.credentials.insert(svc)
+        assert.deepStrictEqual((yield* s.credentials.list(a.id, "api_key")).map((c) => c.id), [key.id])
+        assert.deepStrictEqual((yield* s.credentials.list(a.id, "service_token")).map((c) => c.id), [svc.id])
+        yield* s.credentials.touch(key.id, iso(3))
+        assert.strictEqual((yield* s.credentials.get(a.id, key.id))?.last_used_at, iso(3))
+        assert.isTrue(yield* s.credentials.revoke(a.id, key.id, iso(4)))
+        assert.isFalse(yield* s.credentials.revoke(a.id, key.id, iso(5)))
+        assert.strictEqual((yield* s.credentials.getByHash(key.token_hash))?.revoked_at, iso(4))
+      }))
+
+    it.effect("counters: concurrent increments are never lost; an alert fires for exactly one caller", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        const a = yield* newAccountRow(s)
+        const values = yield* Effect.all(Array.from({ length: 50 }, () => s.usage.increment(a.id, "2026-01", "api_requests", 1)), { concurrency: "unbounded" })
+        assert.strictEqual(yield* s.usage.get(a.id, "2026-01", "api_requests"), 50)
+        assert.deepStrictEqual([...values].sort((x, y) => x - y), Array.from({ length: 50 }, (_, i) => i + 1))
+        assert.strictEqual(yield* s.usage.get(a.id, "2026-02", "api_requests"), 0)
+        const marks = yield* Effect.all(Array.from({ length: 10 }, () => s.usage.markAlert(a.id, "2026-01", "hectares", 75)), { concurrency: "unbounded" })
+        assert.strictEqual(marks.filter(Boolean).length, 1)
+        yield* s.usage.markAlert(a.id, "2026-01", "hectares", 90)
+        assert.deepStrictEqual(yield* s.usage.alerts(a.id, "2026-01", "hectares"), [75, 90])
+        assert.deepStrictEqual(yield* s.usage.alerts(a.id, "2026-02", "hectares"), [])
+      }))
+
+    it.effect("rate-limit state: concurrent read-modify-write never loses an update", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        const a = yield* newAccountRow(s)
+        const step = (state: { units: number; refilledAt: number; day: number; dayCount: number } | undefined) => {
+          const next = { units: 0, refilledAt: 0, day: 0, dayCount: (state?.dayCount ?? 0) + 1 }
+          return [next.dayCount, next] as const
+        }
+        const seen = yield* Effect.all(Array.from({ length: 40 }, () => s.rateLimits.update(a.id, step)), { concurrency: "unbounded" })
+        assert.deepStrictEqual([...seen].sort((x, y) => x - y), Array.from({ length: 40 }, (_, i) => i + 1))
+      }))
+  })

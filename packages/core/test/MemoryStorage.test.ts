@@ -1,0 +1,4 @@
+import { MemoryStorage } from "../src/index.ts"
+import { suite } from "../src/testing/index.ts"
+
+suite("in-memory reference store", MemoryStorage.layer)
