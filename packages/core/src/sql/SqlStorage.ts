@@ -1,0 +1,274 @@
+/**
+ * The storage contract over Effect's `SqlClient`, written once for every SQL database Canopy runs
+ * on. The adapters supply the driver (the `SqlClient`), the migrations that create the tables
+ * below, and nothing else; the few dialect differences (row locks) are branches here.
+ *
+ * Column conventions, identical in every dialect: timestamps are ISO 8601 text, scheduling times
+ * are epoch milliseconds (integer/bigint), JSON values are text, booleans are integers 0/1.
+ */
+import { Effect, Layer } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import type { Row } from "effect/sql/SqlConnection"
+import type { State as RateLimitState } from "../RateLimit.ts"
+import * as S from "../Storage.ts"
+
+type Sql = SqlClient.SqlClient
+
+const storageError = (e: SqlError.SqlError) =>
+  new S.StorageError({ message: `storage failure: ${e.reason._tag}`, cause: e })
+
+const isUnique = (e: SqlError.SqlError) => e.reason._tag === "UniqueViolation"
+
+/** Maps SQL failures: a unique violation to Duplicate, anything else to StorageError. */
+const onUnique = (entity: string, field: string) =>
+  <A, R>(self: Effect.Effect<A, SqlError.SqlError, R>): Effect.Effect<A, S.Duplicate | S.StorageError, R> =>
+    Effect.mapError(self, (e) => (isUnique(e) ? new S.Duplicate({ entity, field }) : storageError(e)))
+
+const orStorage = <A, R>(self: Effect.Effect<A, SqlError.SqlError, R>): Effect.Effect<A, S.StorageError, R> =>
+  Effect.mapError(self, storageError)
+
+const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v))
+const parse = <A>(v: unknown): A => (v === null || v === undefined ? (null as A) : (JSON.parse(String(v)) as A))
+const num = (v: unknown): number => Number(v)
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v))
+
+/** How each table's JSON, boolean and numeric columns convert between rows and the database. */
+const codecs = {
+  projects: { json: ["geometry", "bbox"], bool: [], num: ["area_hectares"] },
+  assets: { json: ["location", "metadata"], bool: [], num: [] },
+  webhooks: { json: ["events"], bool: ["enabled"], num: [] },
+  credentials: { json: ["permissions", "ip_allowlist"], bool: [], num: [] },
+  deliveries: { json: [], bool: [], num: ["attempts", "next_attempt_at", "lease_expires_at"] },
+  delivery_logs: { json: [], bool: [], num: ["attempt", "response_code", "response_time_ms"] },
+  accounts: { json: [], bool: [], num: [] },
+  members: { json: [], bool: [], num: [] },
+  invitations: { json: [], bool: [], num: [] },
+  events: { json: [], bool: [], num: [] }
+} as const satisfies Record<string, { json: ReadonlyArray<string>; bool: ReadonlyArray<string>; num: ReadonlyArray<string> }>
+type Table = keyof typeof codecs
+
+const toDb = (table: Table, row: object): Record<string, unknown> => {
+  const c = codecs[table]
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(row)) {
+    if (v === undefined) continue
+    out[k] = (c.json as ReadonlyArray<string>).includes(k) ? json(v) : (c.bool as ReadonlyArray<string>).includes(k) ? (v ? 1 : 0) : v
+  }
+  return out
+}
+
+const fromDb = <A>(table: Table, row: Row | undefined): A | undefined => {
+  if (!row) return undefined
+  const c = codecs[table]
+  const out: Record<string, unknown> = { ...row }
+  for (const k of c.json) out[k] = parse(out[k])
+  for (const k of c.bool) out[k] = Boolean(Number(out[k]))
+  for (const k of c.num) out[k] = k === "attempts" || k === "attempt" || k === "area_hectares" ? num(out[k]) : numOrNull(out[k])
+  return out as A
+}
+
+const many = <A>(table: Table, rows: ReadonlyArray<Row>): Array<A> => rows.map((r) => fromDb<A>(table, r)!)
+
+/** `%`, `_` and `\` taken literally in a LIKE pattern. */
+const likeContains = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+/** The storage contract implemented over the `SqlClient` in context. */
+export const make = Effect.gen(function*() {
+  const sql: Sql = yield* SqlClient.SqlClient
+  const dialect = sql.onDialectOrElse({ pg: () => "pg" as const, sqlite: () => "sqlite" as const, orElse: () => "other" as const })
+
+  const one = <A>(table: Table, statement: Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>) =>
+    orStorage(Effect.map(statement, (rows) => fromDb<A>(table, rows[0])))
+  const all = <A>(table: Table, statement: Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>) =>
+    orStorage(Effect.map(statement, (rows) => many<A>(table, rows)))
+  const count = (statement: Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>) =>
+    orStorage(Effect.map(statement, (rows) => Number((rows[0] as { n?: unknown } | undefined)?.n ?? 0)))
+  const affected = (statement: Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>) =>
+    orStorage(Effect.map(statement, (rows) => rows.length > 0))
+
+  /** UPDATE … RETURNING *, or a plain read when the patch is empty. */
+  const patchRow = (table: Table, patch: object, where: ReturnType<Sql["and"]>) => {
+    const values = toDb(table, patch)
+    return Object.keys(values).length === 0
+      ? sql`select * from ${sql(table)} where ${where}`
+      : sql`update ${sql(table)} set ${sql.update(values)} where ${where} returning *`
+  }
+
+  const page = <A>(table: Table, where: ReturnType<Sql["and"]>, orderBy: string, limit: number, offset: number) =>
+    Effect.gen(function*() {
+      const total = yield* count(sql`select count(*) as n from ${sql(table)} where ${where}`)
+      const rows = total === 0 || offset >= total
+        ? []
+        : yield* all<A>(table, sql`select * from ${sql(table)} where ${where} order by ${sql.literal(orderBy)} limit ${limit} offset ${offset}`)
+      return { rows, total }
+    })
+
+  const storage: S.StorageShape = {
+    transaction: (effect) => Effect.mapError(sql.withTransaction(effect), (e) =>
+      (e as { _tag?: string })._tag === "SqlError" ? storageError(e as SqlError.SqlError) : e) as never,
+
+    lockAccount: (accountId) =>
+      dialect === "pg" ? orStorage(Effect.asVoid(sql`select id from accounts where id = ${accountId} for update`)) : Effect.void,
+
+    accounts: {
+      insert: (row) => onUnique("account", "id")(Effect.asVoid(sql`insert into accounts ${sql.insert(toDb("accounts", row))}`)),
+      get: (id) => one("accounts", sql`select * from accounts where id = ${id}`),
+      update: (id, patch) => one("accounts", patchRow("accounts", patch, sql.and([sql`id = ${id}`]))),
+      count: count(sql`select count(*) as n from accounts`)
+    },
+
+    members: {
+      insert: (row) => onUnique("member", "email")(Effect.asVoid(sql`insert into members ${sql.insert(toDb("members", row))}`)),
+      get: (accountId, id) => one("members", sql`select * from members where account_id = ${accountId} and id = ${id}`),
+      getByEmail: (accountId, email) => one("members", sql`select * from members where account_id = ${accountId} and email = ${email}`),
+      list: (accountId) => all("members", sql`select * from members where account_id = ${accountId} order by created_at asc, id asc`),
+      update: (accountId, id, patch) =>
+        onUnique("member", "email")(Effect.map(patchRow("members", patch, sql.and([sql`account_id = ${accountId}`, sql`id = ${id}`])), (r) => fromDb<S.MemberRow>("members", r[0]))),
+      delete: (accountId, id) => affected(sql`delete from members where account_id = ${accountId} and id = ${id} returning id`),
+      countActiveWithRole: (accountId, role) =>
+        count(sql`select count(*) as n from members where account_id = ${accountId} and role = ${role} and status = 'active'`),
+      count: (accountId) => count(sql`select count(*) as n from members where account_id = ${accountId}`)
+    },
+
+    invitations: {
+      insert: (row) => onUnique("invitation", "token_hash")(Effect.asVoid(sql`insert into invitations ${sql.insert(toDb("invitations", row))}`)),
+      getByTokenHash: (hash) => one("invitations", sql`select * from invitations where token_hash = ${hash}`),
+      markAccepted: (id, at) => affected(sql`update invitations set accepted_at = ${at} where id = ${id} and accepted_at is null returning id`),
+      deleteForMember: (accountId, userId) => orStorage(Effect.asVoid(sql`delete from invitations where account_id = ${accountId} and user_id = ${userId}`))
+    },
+
+    projects: {
+      insert: (row) => onUnique("project", "slug")(Effect.asVoid(sql`insert into projects ${sql.insert(toDb("projects", row))}`)),
+      get: (accountId, id) => one("projects", sql`select * from projects where account_id = ${accountId} and id = ${id}`),
+      update: (accountId, id, patch) =>
+        onUnique("project", "slug")(Effect.map(patchRow("projects", patch, sql.and([sql`account_id = ${accountId}`, sql`id = ${id}`])), (r) => fromDb<S.ProjectRow>("projects", r[0]))),
+      delete: (accountId, id) =>
+        orStorage(Effect.gen(function*() {
+          yield* sql`delete from assets where account_id = ${accountId} and project_id = ${id}`
+          return (yield* sql`delete from projects where account_id = ${accountId} and id = ${id} returning id`).length > 0
+        })),
+      list: (accountId, q) => {
+        const clauses = [sql`account_id = ${accountId}`]
+        if (q.status !== undefined) clauses.push(sql`status = ${q.status}`)
+        if (q.search !== undefined) clauses.push(sql`search_text like ${likeContains(q.search)} escape '\\'`)
+        const column = q.sort === "name" ? "sort_name" : q.sort
+        const dir = q.order === "desc" ? "desc" : "asc"
+        return page<S.ProjectRow>("projects", sql.and(clauses), `${column} ${dir}, id asc`, q.limit, q.offset)
+      },
+      stats: (accountId) =>
+        orStorage(Effect.map(
+          sql`select status, count(*) as n, coalesce(sum(area_hectares), 0) as ha from projects where account_id = ${accountId} group by status`,
+          (rows) => {
+            const s = { active: 0, archived: 0, draft: 0, hectares: 0 }
+            for (const r of rows as ReadonlyArray<{ status: "active" | "archived" | "draft"; n: unknown; ha: unknown }>) {
+              s[r.status] = Number(r.n)
+              if (r.status !== "archived") s.hectares += Number(r.ha)
+            }
+            return s
+          }))
+    },
+
+    assets: {
+      insert: (row) => orStorage(Effect.asVoid(sql`insert into assets ${sql.insert(toDb("assets", row))}`)),
+      get: (accountId, projectId, id) =>
+        one("assets", sql`select * from assets where account_id = ${accountId} and project_id = ${projectId} and id = ${id}`),
+      update: (accountId, projectId, id, patch) =>
+        one("assets", patchRow("assets", patch, sql.and([sql`account_id = ${accountId}`, sql`project_id = ${projectId}`, sql`id = ${id}`]))),
+      delete: (accountId, projectId, id) =>
+        affected(sql`delete from assets where account_id = ${accountId} and project_id = ${projectId} and id = ${id} returning id`),
+      list: (accountId, projectId, q) => {
+        const clauses = [sql`account_id = ${accountId}`, sql`project_id = ${projectId}`]
+        if (q.type !== undefined) clauses.push(sql`type = ${q.type}`)
+        if (q.status !== undefined) clauses.push(sql`status = ${q.status}`)
+        if (q.search !== undefined) clauses.push(sql`search_text like ${likeContains(q.search)} escape '\\'`)
+        return page<S.AssetRow>("assets", sql.and(clauses), "created_at desc, id asc", q.limit, q.offset)
+      }
+    },
+
+    webhooks: {
+      insert: (row) => orStorage(Effect.asVoid(sql`insert into webhooks ${sql.insert(toDb("webhooks", row))}`)),
+      get: (accountId, id) => one("webhooks", sql`select * from webhooks where account_id = ${accountId} and id = ${id}`),
+      update: (accountId, id, patch) => one("webhooks", patchRow("webhooks", patch, sql.and([sql`account_id = ${accountId}`, sql`id = ${id}`]))),
+      delete: (accountId, id) => affected(sql`delete from webhooks where account_id = ${accountId} and id = ${id} returning id`),
+      list: (accountId) => all("webhooks", sql`select * from webhooks where account_id = ${accountId} order by created_at asc, id asc`)
+    },
+
+    outbox: {
+      append: (event, deliveries) =>
+        orStorage(Effect.gen(function*() {
+          yield* sql`insert into events ${sql.insert(toDb("events", event))}`
+          for (const d of deliveries) yield* sql`insert into deliveries ${sql.insert(toDb("deliveries", d))}`
+        })),
+      getEvent: (accountId, id) => one("events", sql`select * from events where account_id = ${accountId} and id = ${id}`),
+      listEvents: (accountId, q) => {
+        const clauses = [sql`account_id = ${accountId}`]
+        if (q.type !== undefined) clauses.push(sql`type = ${q.type}`)
+        return page<S.EventRow>("events", sql.and(clauses), "created_at desc, id desc", q.limit, q.offset)
+      },
+      listDeliveries: (accountId, eventId) =>
+        all("deliveries", sql`select * from deliveries where account_id = ${accountId} and event_id = ${eventId} order by created_at asc, id asc`),
+      cancelPending: (accountId, webhookId, at) =>
+        orStorage(Effect.map(
+          sql`update deliveries set status = 'canceled', next_attempt_at = null, lease_owner = null, lease_expires_at = null, updated_at = ${at}
+              where account_id = ${accountId} and webhook_id = ${webhookId} and status = 'pending' returning id`,
+          (rows) => rows.length)),
+      insertLog: (row) => orStorage(Effect.asVoid(sql`insert into delivery_logs ${sql.insert(toDb("delivery_logs", row))}`)),
+      listLogs: (accountId, webhookId, q) => {
+        const clauses = [sql`account_id = ${accountId}`, sql`webhook_id = ${webhookId}`]
+        if (q.status !== undefined) clauses.push(sql`status = ${q.status}`)
+        if (q.event_type !== undefined) clauses.push(sql`event_type = ${q.event_type}`)
+        return page<S.DeliveryLogRow>("delivery_logs", sql.and(clauses), "created_at desc, id desc", q.limit, q.offset)
+      }
+    },
+
+    credentials: {
+      insert: (row) => onUnique("credential", "token_hash")(Effect.asVoid(sql`insert into credentials ${sql.insert(toDb("credentials", row))}`)),
+      getByHash: (hash) => one("credentials", sql`select * from credentials where token_hash = ${hash}`),
+      list: (accountId, kind) =>
+        all("credentials", sql`select * from credentials where account_id = ${accountId} and kind = ${kind} order by created_at asc, id asc`),
+      get: (accountId, id) => one("credentials", sql`select * from credentials where account_id = ${accountId} and id = ${id}`),
+      revoke: (accountId, id, at) =>
+        affected(sql`update credentials set revoked_at = ${at} where account_id = ${accountId} and id = ${id} and revoked_at is null returning id`),
+      touch: (id, at) => orStorage(Effect.asVoid(sql`update credentials set last_used_at = ${at} where id = ${id}`))
+    },
+
+    usage: {
+      increment: (accountId, period, metric, by) =>
+        orStorage(Effect.map(
+          sql`insert into usage_counters (account_id, period, metric, value) values (${accountId}, ${period}, ${metric}, ${by})
+              on conflict (account_id, period, metric) do update set value = usage_counters.value + excluded.value
+              returning value`,
+          (rows) => Number((rows[0] as { value: unknown }).value))),
+      get: (accountId, period, metric) =>
+        orStorage(Effect.map(
+          sql`select value from usage_counters where account_id = ${accountId} and period = ${period} and metric = ${metric}`,
+          (rows) => Number((rows[0] as { value?: unknown } | undefined)?.value ?? 0))),
+      markAlert: (accountId, period, metric, threshold) =>
+        affected(sql`insert into usage_alerts (account_id, period, metric, threshold) values (${accountId}, ${period}, ${metric}, ${threshold})
+                     on conflict do nothing returning threshold`),
+      alerts: (accountId, period, metric) =>
+        orStorage(Effect.map(
+          sql`select threshold from usage_alerts where account_id = ${accountId} and period = ${period} and metric = ${metric} order by threshold`,
+          (rows) => rows.map((r) => Number((r as { threshold: unknown }).threshold))))
+    },
+
+    rateLimits: {
+      update: (accountId, step) =>
+        storage.transaction(orStorage(Effect.gen(function*() {
+          // Make sure the row exists, so that the read below can lock it.
+          yield* sql`insert into rate_limits (account_id, state) values (${accountId}, ${null}) on conflict (account_id) do nothing`
+          const rows = dialect === "pg"
+            ? yield* sql`select state from rate_limits where account_id = ${accountId} for update`
+            : yield* sql`select state from rate_limits where account_id = ${accountId}`
+          const current = parse<RateLimitState | null>((rows[0] as { state: unknown } | undefined)?.state) ?? undefined
+          const [result, next] = step(current)
+          yield* sql`update rate_limits set state = ${json(next)} where account_id = ${accountId}`
+          return result
+        })))
+    }
+  }
+  return storage
+})
+
+/** The storage layer over the `SqlClient` in context. */
+export const layer: Layer.Layer<S.Storage, never, SqlClient.SqlClient> = Layer.effect(S.Storage, make)
