@@ -23,6 +23,7 @@ describe("Geometry.areaHectares", () => {
   it("the corpus sizes are what their names say", () => {
     const ha = Object.fromEntries(corpus.map((c) => [c.name, Geometry.areaHectares(c.boundary)]))
     assert.closeTo(ha["1 ha square at 65°N"]!, 1, 0.001)
+    assert.closeTo(ha["1,000 ha irregular plot"]!, 1_000, 50)
     assert.closeTo(ha["100,000 ha in the Amazon"]!, 100_000, 100)
     assert.closeTo(ha["1,000,000 ha at 65°N (100 km edges)"]!, 1_000_000, 5_000)
     assert.closeTo(ha["50 km × 20 m strip"]!, 100, 0.01)

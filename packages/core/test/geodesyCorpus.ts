@@ -74,7 +74,7 @@ export const corpus: ReadonlyArray<{ readonly name: string; readonly boundary: B
   { name: "1 ha square at the equator", boundary: { type: "Polygon", coordinates: [square(-60, 0, 100)] } },
   { name: "1 ha square at 45°N", boundary: { type: "Polygon", coordinates: [square(5, 45, 100)] } },
   { name: "1 ha square at 65°N", boundary: { type: "Polygon", coordinates: [square(25, 65, 100)] } },
-  { name: "1,000 ha irregular plot", boundary: { type: "Polygon", coordinates: [blob(-122.5, 47.6, 1900, 23, 0.35, 7)] } },
+  { name: "1,000 ha irregular plot", boundary: { type: "Polygon", coordinates: [blob(-122.5, 47.6, 2210, 23, 0.35, 7)] } },
   { name: "100,000 ha in the Amazon", boundary: { type: "Polygon", coordinates: [densify(square(-62.2, -3.4, 31_623), 40)] } },
   { name: "1,000,000 ha at 65°N (100 km edges)", boundary: { type: "Polygon", coordinates: [square(100, 65, 100_000)] } },
   {
