@@ -21,6 +21,9 @@ import { Webhooks } from "./services/Webhooks.ts"
 /** Every domain service. */
 export type Services = Projects | Assets | Members | Accounts | Webhooks | Credentials
 
+/** What `run` provides: the services and the storage under them. */
+export type Runtime = Services | Storage
+
 /** Every domain service, given a Storage. */
 export const layer: Layer.Layer<Services, never, Storage> = Layer.mergeAll(
   Projects.layer, Assets.layer, Members.layer, Webhooks.layer, Accounts.layer
@@ -106,7 +109,11 @@ export interface Canopy {
   /** A principal acting as an active member of an account. */
   readonly asMember: (accountId: string, userId: string) => Promise<Principal>
   /** Runs any Effect against Canopy's services (for Effect users and the server). */
-  readonly run: <A, E>(effect: Effect.Effect<A, E, Services>) => Promise<A>
+  readonly run: <A, E>(effect: Effect.Effect<A, E, Runtime>) => Promise<A>
+  /** Runs an Effect and answers its Exit, failures included, without throwing. */
+  readonly runExit: <A, E>(effect: Effect.Effect<A, E, Runtime>) => Promise<Exit.Exit<A, E>>
+  /** The settings in force. */
+  readonly settings: SettingsShape
   /** Releases the storage (closes the database). */
   readonly close: () => Promise<void>
 }
@@ -115,18 +122,18 @@ export interface Canopy {
 export const createCanopy = async (options: CreateCanopyOptions): Promise<Canopy> => {
   const settings: SettingsShape = { ...defaultSettings, ...options.settings }
   const runtime = ManagedRuntime.make(
-    layer.pipe(Layer.provide(options.storage.layer), Layer.provide(Layer.succeed(Settings, settings)))
+    layer.pipe(Layer.provideMerge(options.storage.layer), Layer.provide(Layer.succeed(Settings, settings)))
   )
-  const run = async <A, E>(effect: Effect.Effect<A, E, Services>): Promise<A> => {
+  const run = async <A, E>(effect: Effect.Effect<A, E, Runtime>): Promise<A> => {
     const exit = await runtime.runPromiseExit(effect)
     if (Exit.isSuccess(exit)) return exit.value
     const found = Cause.findErrorOption(exit.cause)
     if (found._tag === "Some" && Errors.isDomainError(found.value)) throw toCanopyError(found.value)
     throw new InternalError("INTERNAL_ERROR", "an unexpected error occurred", [])
   }
-  const use = <S, A, E>(tag: Effect.Effect<S, never, Services>, f: (service: S) => Effect.Effect<A, E>) =>
+  const use = <S, A, E>(tag: Effect.Effect<S, never, Runtime>, f: (service: S) => Effect.Effect<A, E>) =>
     run(Effect.flatMap(tag, f))
-  const wrap = <S extends object>(tag: Effect.Effect<S, never, Services>, methods: ReadonlyArray<keyof S>) =>
+  const wrap = <S extends object>(tag: Effect.Effect<S, never, Runtime>, methods: ReadonlyArray<keyof S>) =>
     Object.fromEntries(methods.map((m) => [m, (...args: Array<unknown>) =>
       use(tag, (s) => (s[m] as (...a: Array<unknown>) => Effect.Effect<unknown, unknown>)(...args))])) as never
 
@@ -146,6 +153,9 @@ export const createCanopy = async (options: CreateCanopyOptions): Promise<Canopy
     authenticate: (token, origin) => use(Credentials, (c) => c.authenticate(token, origin)),
     asMember: (accountId, userId) => use(Members, (m) => m.principalFor(accountId, userId)),
     run,
+    // A storage that failed to open would fail here too; callers treat unknown failures as internal.
+    runExit: <A, E>(effect: Effect.Effect<A, E, Runtime>) => runtime.runPromiseExit(effect) as Promise<Exit.Exit<A, E>>,
+    settings,
     close: () => runtime.dispose()
   }
 }

@@ -104,7 +104,8 @@ export const make = Effect.gen(function*() {
       }),
       get: (id) => locked(() => clone(t.accounts.get(id))),
       update: (id, patch) => locked(() => update(t.accounts, t.accounts.get(id), patch)),
-      count: locked(() => t.accounts.size)
+      count: locked(() => t.accounts.size),
+      list: locked(() => [...t.accounts.values()].sort(byKeyThenId((a) => a.created_at, false)).map(clone))
     },
 
     members: {

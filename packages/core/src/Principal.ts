@@ -9,7 +9,8 @@ import * as Permissions from "./Permissions.ts"
 
 /** An authenticated caller. */
 export interface Principal {
-  readonly kind: "api_key" | "service_token" | "oauth" | "member"
+  /** `system`: an operator acting through the CLI or an embedding application, with no credential. */
+  readonly kind: "api_key" | "service_token" | "oauth" | "member" | "system"
   readonly account_id: string
   /** The user acting, for OAuth tokens and members; the key's creator for keys, when known. */
   readonly user_id: string | null
@@ -17,6 +18,11 @@ export interface Principal {
   readonly permissions: ReadonlyArray<Permissions.Permission>
   readonly expires_at: string | null
 }
+
+/** An operator acting on an account with full permissions (CLI, embedding application). */
+export const system = (accountId: string): Principal => ({
+  kind: "system", account_id: accountId, user_id: null, credential_id: null, permissions: ["admin"], expires_at: null
+})
 
 /** Fails with Forbidden unless the principal may perform the operation. */
 export const authorize = (principal: Principal, operation: Permissions.Operation): Effect.Effect<void, Forbidden> =>

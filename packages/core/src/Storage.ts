@@ -247,6 +247,8 @@ export interface StorageShape {
     readonly update: (id: string, patch: Patch<AccountRow>) => Fx<AccountRow | undefined>
     /** How many accounts exist (first-start detection). */
     readonly count: Fx<number>
+    /** Every account, oldest first, ties by id (operator tools). */
+    readonly list: Fx<ReadonlyArray<AccountRow>>
   }
 
   readonly members: {

@@ -114,7 +114,8 @@ export const make = Effect.gen(function*() {
       insert: (row) => onUnique("account", "id")(Effect.asVoid(sql`insert into accounts ${sql.insert(toDb("accounts", row))}`)),
       get: (id) => one("accounts", sql`select * from accounts where id = ${id}`),
       update: (id, patch) => one("accounts", patchRow("accounts", patch, sql.and([sql`id = ${id}`]))),
-      count: count(sql`select count(*) as n from accounts`)
+      count: count(sql`select count(*) as n from accounts`),
+      list: all("accounts", sql`select * from accounts order by created_at asc, id asc`)
     },
 
     members: {

@@ -46,6 +46,9 @@ export const storageSuite = (name: string, storageLayer: Layer.Layer<Storage, un
         assert.deepStrictEqual(yield* s.credentials.get(a.id, c.id), c)
         assert.deepStrictEqual(yield* s.credentials.getByHash(c.token_hash), c)
         assert.isUndefined(yield* s.accounts.get(Ids.make("account")))
+        const listed = yield* s.accounts.list
+        assert.isTrue(listed.some((x) => x.id === a.id))
+        assert.strictEqual(yield* s.accounts.count, listed.length)
         assert.isUndefined(yield* s.projects.get(a.id, Ids.make("project")))
       }))
 

@@ -1,0 +1,144 @@
+/**
+ * The v1 API as data: every endpoint with its method, path, the operation (and so the permission)
+ * it performs, its success status, the schemas of its query and body, and the domain call it
+ * makes. The request handler routes by this table and the OpenAPI document is generated from it,
+ * so the two cannot drift.
+ */
+import { Accounts, Assets, Members, Projects, Schemas, Webhooks, type Canopy, type Permissions, type Principal } from "@canopy/core"
+import { Effect, Schema } from "effect"
+
+/** What a handler receives. */
+export interface RouteContext {
+  readonly principal: Principal.Principal
+  readonly params: Readonly<Record<string, string>>
+  readonly query: Readonly<Record<string, string>>
+  readonly body: unknown
+}
+
+/** How a result is wrapped: one resource, a list (with its meta), or no content. */
+export type Envelope = "resource" | "list" | "empty"
+
+/** One endpoint. */
+export interface Route {
+  readonly method: "GET" | "POST" | "PUT" | "DELETE"
+  /** Below `/v1`, with `{name}` path parameters. */
+  readonly path: string
+  readonly operation: Permissions.Operation
+  readonly summary: string
+  readonly tag: string
+  readonly status: 200 | 201 | 204
+  readonly envelope: Envelope
+  /** Query schema: a query that does not decode is a 400. */
+  readonly query?: Schema.Top
+  /** Body schema: the route takes a JSON body. */
+  readonly body?: Schema.Top
+  /** The resource schema of the success response (for the OpenAPI document). */
+  readonly resource?: Schema.Top
+  readonly run: (ctx: RouteContext) => Effect.Effect<unknown, unknown, Canopy.Services>
+}
+
+const route = (r: Route): Route => r
+
+const MemberInvited = Schemas.Member
+
+/** Every v1 endpoint of the spec. */
+export const routes: ReadonlyArray<Route> = [
+  // Projects
+  route({ method: "GET", path: "/projects", operation: "projects.list", tag: "Projects", summary: "List projects",
+    status: 200, envelope: "list", query: Schemas.ListProjects, resource: Schemas.Project,
+    run: ({ principal, query }) => Effect.flatMap(Projects, (s) => s.list(principal, query)) }),
+  route({ method: "POST", path: "/projects", operation: "projects.create", tag: "Projects", summary: "Create a project",
+    status: 201, envelope: "resource", body: Schemas.CreateProject, resource: Schemas.Project,
+    run: ({ body, principal }) => Effect.flatMap(Projects, (s) => s.create(principal, body)) }),
+  route({ method: "GET", path: "/projects/{project_id}", operation: "projects.get", tag: "Projects", summary: "Get a project",
+    status: 200, envelope: "resource", resource: Schemas.Project,
+    run: ({ params, principal }) => Effect.flatMap(Projects, (s) => s.get(principal, params.project_id!)) }),
+  route({ method: "PUT", path: "/projects/{project_id}", operation: "projects.update", tag: "Projects", summary: "Update a project (partial)",
+    status: 200, envelope: "resource", body: Schemas.UpdateProject, resource: Schemas.Project,
+    run: ({ body, params, principal }) => Effect.flatMap(Projects, (s) => s.update(principal, params.project_id!, body)) }),
+  route({ method: "DELETE", path: "/projects/{project_id}", operation: "projects.delete", tag: "Projects", summary: "Delete an archived project",
+    status: 204, envelope: "empty",
+    run: ({ params, principal }) => Effect.flatMap(Projects, (s) => s.delete(principal, params.project_id!)) }),
+  route({ method: "POST", path: "/projects/{project_id}/archive", operation: "projects.archive", tag: "Projects", summary: "Archive a project",
+    status: 200, envelope: "resource", resource: Schemas.Project,
+    run: ({ params, principal }) => Effect.flatMap(Projects, (s) => s.archive(principal, params.project_id!)) }),
+  route({ method: "POST", path: "/projects/{project_id}/restore", operation: "projects.restore", tag: "Projects", summary: "Restore an archived project",
+    status: 200, envelope: "resource", resource: Schemas.Project,
+    run: ({ params, principal }) => Effect.flatMap(Projects, (s) => s.restore(principal, params.project_id!)) }),
+
+  // Assets
+  route({ method: "GET", path: "/projects/{project_id}/assets", operation: "assets.list", tag: "Assets", summary: "List a project's assets",
+    status: 200, envelope: "list", query: Schemas.ListAssets, resource: Schemas.Asset,
+    run: ({ params, principal, query }) => Effect.flatMap(Assets, (s) => s.list(principal, params.project_id!, query)) }),
+  route({ method: "POST", path: "/projects/{project_id}/assets", operation: "assets.create", tag: "Assets", summary: "Create an asset",
+    status: 201, envelope: "resource", body: Schemas.CreateAsset, resource: Schemas.Asset,
+    run: ({ body, params, principal }) => Effect.flatMap(Assets, (s) => s.create(principal, params.project_id!, body)) }),
+  route({ method: "GET", path: "/projects/{project_id}/assets/{asset_id}", operation: "assets.get", tag: "Assets", summary: "Get an asset",
+    status: 200, envelope: "resource", resource: Schemas.Asset,
+    run: ({ params, principal }) => Effect.flatMap(Assets, (s) => s.get(principal, params.project_id!, params.asset_id!)) }),
+  route({ method: "PUT", path: "/projects/{project_id}/assets/{asset_id}", operation: "assets.update", tag: "Assets", summary: "Update an asset (partial)",
+    status: 200, envelope: "resource", body: Schemas.UpdateAsset, resource: Schemas.Asset,
+    run: ({ body, params, principal }) => Effect.flatMap(Assets, (s) => s.update(principal, params.project_id!, params.asset_id!, body)) }),
+  route({ method: "DELETE", path: "/projects/{project_id}/assets/{asset_id}", operation: "assets.delete", tag: "Assets", summary: "Delete an asset",
+    status: 204, envelope: "empty",
+    run: ({ params, principal }) => Effect.flatMap(Assets, (s) => s.delete(principal, params.project_id!, params.asset_id!)) }),
+
+  // Members
+  route({ method: "GET", path: "/account/members", operation: "members.list", tag: "Members", summary: "List members",
+    status: 200, envelope: "list", resource: Schemas.Member,
+    run: ({ principal }) => Effect.flatMap(Members, (s) => s.list(principal)) }),
+  route({ method: "POST", path: "/account/members/invite", operation: "members.invite", tag: "Members", summary: "Invite a member",
+    status: 201, envelope: "resource", body: Schemas.InviteMember, resource: MemberInvited,
+    run: ({ body, principal }) => Effect.map(Effect.flatMap(Members, (s) => s.invite(principal, body)), (r) => ({
+      ...r.member,
+      invitation: { token: r.invitation.token, expires_at: r.invitation.expires_at }
+    })) }),
+  route({ method: "PUT", path: "/account/members/{member_id}", operation: "members.update", tag: "Members", summary: "Change a member's role",
+    status: 200, envelope: "resource", body: Schemas.UpdateMember, resource: Schemas.Member,
+    run: ({ body, params, principal }) => Effect.flatMap(Members, (s) => s.update(principal, params.member_id!, body)) }),
+  route({ method: "DELETE", path: "/account/members/{member_id}", operation: "members.remove", tag: "Members", summary: "Remove a member",
+    status: 204, envelope: "empty",
+    run: ({ params, principal }) => Effect.flatMap(Members, (s) => s.remove(principal, params.member_id!)) }),
+
+  // Account
+  route({ method: "GET", path: "/account", operation: "account.get", tag: "Account", summary: "Get the account",
+    status: 200, envelope: "resource", resource: Schemas.Account,
+    run: ({ principal }) => Effect.flatMap(Accounts, (s) => s.get(principal)) }),
+  route({ method: "PUT", path: "/account", operation: "account.update", tag: "Account", summary: "Rename the account",
+    status: 200, envelope: "resource", body: Schemas.UpdateAccount, resource: Schemas.Account,
+    run: ({ body, principal }) => Effect.flatMap(Accounts, (s) => s.update(principal, body)) }),
+  route({ method: "GET", path: "/account/usage", operation: "account.usage", tag: "Account", summary: "Usage statistics of the billing period",
+    status: 200, envelope: "resource", resource: Schemas.UsageStatistics,
+    run: ({ principal }) => Effect.flatMap(Accounts, (s) => s.usage(principal)) }),
+
+  // Webhooks
+  route({ method: "GET", path: "/webhooks", operation: "webhooks.list", tag: "Webhooks", summary: "List webhooks",
+    status: 200, envelope: "list", resource: Schemas.Webhook,
+    run: ({ principal }) => Effect.flatMap(Webhooks, (s) => s.list(principal)) }),
+  route({ method: "POST", path: "/webhooks", operation: "webhooks.create", tag: "Webhooks", summary: "Create a webhook (the secret is returned only here)",
+    status: 201, envelope: "resource", body: Schemas.CreateWebhook, resource: Schemas.Webhook,
+    run: ({ body, principal }) => Effect.flatMap(Webhooks, (s) => s.create(principal, body)) }),
+  route({ method: "GET", path: "/webhooks/{webhook_id}", operation: "webhooks.list", tag: "Webhooks", summary: "Get a webhook",
+    status: 200, envelope: "resource", resource: Schemas.Webhook,
+    run: ({ params, principal }) => Effect.flatMap(Webhooks, (s) => s.get(principal, params.webhook_id!)) }),
+  route({ method: "PUT", path: "/webhooks/{webhook_id}", operation: "webhooks.update", tag: "Webhooks", summary: "Update a webhook",
+    status: 200, envelope: "resource", body: Schemas.UpdateWebhook, resource: Schemas.Webhook,
+    run: ({ body, params, principal }) => Effect.flatMap(Webhooks, (s) => s.update(principal, params.webhook_id!, body)) }),
+  route({ method: "DELETE", path: "/webhooks/{webhook_id}", operation: "webhooks.delete", tag: "Webhooks", summary: "Delete a webhook",
+    status: 204, envelope: "empty",
+    run: ({ params, principal }) => Effect.flatMap(Webhooks, (s) => s.delete(principal, params.webhook_id!)) }),
+  route({ method: "GET", path: "/webhooks/{webhook_id}/logs", operation: "webhooks.logs", tag: "Webhooks", summary: "Delivery log, newest first",
+    status: 200, envelope: "list", query: Schemas.ListDeliveryLogs, resource: Schemas.DeliveryLog,
+    run: ({ params, principal, query }) => Effect.flatMap(Webhooks, (s) => s.logs(principal, params.webhook_id!, query)) }),
+
+  // Authentication check
+  route({ method: "GET", path: "/auth/verify", operation: "auth.verify", tag: "Authentication", summary: "Check the presented token",
+    status: 200, envelope: "resource", resource: Schemas.Verification,
+    run: ({ principal }) => Effect.succeed({
+      valid: true,
+      type: principal.kind === "service_token" || principal.kind === "oauth" ? principal.kind : "api_key",
+      permissions: [...principal.permissions],
+      account_id: principal.account_id,
+      expires_at: principal.expires_at
+    }) })
+]

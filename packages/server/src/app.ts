@@ -1,0 +1,35 @@
+/**
+ * The Canopy HTTP application over a running Canopy: the v1 pipeline plus the public pages
+ * (`/v1/openapi.json`, `/docs`, `/health`), as a Node `(req, res)` handler.
+ */
+import type { CanopyClient } from "@canopy/core"
+import * as OpenApi from "./api/openapi.ts"
+import * as Docs from "./http/docs.ts"
+import { type AccessLogLine, type ApiResponse, makeHandler } from "./http/handler.ts"
+import { type NodeAdapterOptions, toNodeHandler } from "./http/node.ts"
+
+/** Options of the application. */
+export interface AppOptions extends NodeAdapterOptions {
+  /** Access-log sink; default none. */
+  readonly log?: (line: AccessLogLine) => void
+}
+
+/** The request pipeline with the public pages, independent of the server. */
+export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "log"> = {}) => {
+  const doc = OpenApi.document()
+  const openapi: ApiResponse = { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: JSON.stringify(doc) }
+  const docs: ApiResponse = { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: Docs.page(doc) }
+  const health: ApiResponse = { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: "{\"status\":\"ok\"}" }
+  return makeHandler(canopy, {
+    ...(options.log ? { log: options.log } : {}),
+    publicRoutes: { "/v1/openapi.json": () => openapi, "/docs": () => docs, "/health": () => health }
+  })
+}
+
+/**
+ * A Node `(req, res)` handler serving Canopy's API: mount it on `http.createServer(handler)` or in
+ * an existing app (`app.use("/canopy", handler)` in Express; pass `basePath` when the framework
+ * does not strip the prefix itself).
+ */
+export const nodeHandler = (canopy: CanopyClient, options: AppOptions = {}) =>
+  toNodeHandler(makeApiHandler(canopy, options), options)

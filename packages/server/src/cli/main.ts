@@ -1,0 +1,244 @@
+/**
+ * The `canopy` command line: serve, init, keys, service-tokens, account, migrate.
+ * Configuration comes from flags, then the environment (PORT, HOST, CANOPY_DB,
+ * CANOPY_TRUSTED_PROXIES, CANOPY_ALLOW_INSECURE_WEBHOOKS), then defaults.
+ */
+import { Accounts, CanopyError, createCanopy, type CanopyClient, Plans, Principal, Storage } from "@canopy/core"
+import { migrate, sqliteStorage } from "@canopy/adapter-sqlite"
+import { Effect } from "effect"
+import { parseArgs, type ParseArgsConfig } from "node:util"
+import { serve } from "../server.ts"
+
+const HELP: Record<string, string> = {
+  main: `canopy — forest project management service
+
+Usage: canopy <command> [options]
+
+Commands:
+  serve             run the HTTP API
+  init              create an account, its owner and an admin API key
+  keys              create, list or revoke API keys
+  service-tokens    create, list or revoke service tokens
+  account           change an account's plan
+  migrate           apply pending database migrations
+
+Run "canopy <command> --help" for a command's options.`,
+  serve: `Usage: canopy serve [--port 8080] [--host 127.0.0.1] [--db ./canopy.db]
+                    [--trusted-proxies 10.0.0.1,10.1.0.0/16] [--allow-insecure-webhooks]
+                    [--bootstrap-if-empty] [--email owner@example.com]
+
+Serves the v1 API. Environment: PORT, HOST, CANOPY_DB, CANOPY_TRUSTED_PROXIES,
+CANOPY_ALLOW_INSECURE_WEBHOOKS=1. With --bootstrap-if-empty, an empty database gets an account,
+an owner (--email) and an admin key, printed once. SIGTERM/SIGINT finish in-flight requests, then exit.`,
+  init: `Usage: canopy init --db FILE --email EMAIL [--name NAME] [--account-name NAME]
+                   [--plan free|pro|enterprise] [--json]
+
+Creates an account, its owner and an admin API key, and prints them. With --json, prints exactly
+{ "account_id", "user_id", "api_key" }.`,
+  keys: `Usage: canopy keys create --name NAME --permissions p1,p2 [--account ID] [--db FILE] [--json]
+       canopy keys list [--account ID] [--db FILE] [--json]
+       canopy keys revoke ID [--account ID] [--db FILE]
+
+Permissions: ${"projects:read, projects:write, assets:read, assets:write, members:read, members:write, billing:read, admin"}.
+--account may be left out when the database holds one account.`,
+  "service-tokens": `Usage: canopy service-tokens create --name NAME --permissions p1,p2 [--ip-allowlist 10.0.0.0/8,1.2.3.4]
+                                   [--account ID] [--db FILE] [--json]
+       canopy service-tokens list [--account ID] [--db FILE] [--json]
+       canopy service-tokens revoke ID [--account ID] [--db FILE]`,
+  account: `Usage: canopy account set-plan free|pro|enterprise [--account ID] [--db FILE] [--json]
+
+Changes the plan and emits subscription.updated.`,
+  migrate: `Usage: canopy migrate [--db FILE]
+
+Applies pending migrations and prints what ran.`
+}
+
+const common = {
+  db: { type: "string" },
+  account: { type: "string" },
+  json: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false }
+} as const satisfies ParseArgsConfig["options"]
+
+/** A usage error: printed with the command's help, exit code 2. */
+class UsageError extends Error {}
+
+const dbOf = (v: { db?: string | undefined }) => v.db ?? process.env.CANOPY_DB ?? "./canopy.db"
+const list = (s: string | undefined) => (s ?? "").split(",").map((x) => x.trim()).filter((x) => x !== "")
+
+const print = (json: boolean, value: unknown, text: string) => process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`)
+
+const withCanopy = async <A>(db: string, f: (canopy: CanopyClient) => Promise<A>): Promise<A> => {
+  const canopy = await createCanopy({ storage: sqliteStorage({ filename: db }) })
+  try {
+    return await f(canopy)
+  } finally {
+    await canopy.close()
+  }
+}
+
+/** The account to act on: --account, or the only one in the database. */
+const accountOf = async (canopy: CanopyClient, given: string | undefined): Promise<string> => {
+  if (given) return given
+  const accounts = await canopy.run(Effect.flatMap(Storage.Storage, (s) => s.accounts.list))
+  if (accounts.length === 1) return accounts[0]!.id
+  throw new UsageError(accounts.length === 0 ? "the database has no account yet: run canopy init" : "the database holds several accounts: pass --account ID")
+}
+
+const bootstrap = async (canopy: CanopyClient, opts: { email: string; name?: string | undefined; accountName?: string | undefined; plan?: string | undefined }) => {
+  const b = await canopy.bootstrap({
+    account_name: opts.accountName ?? "My Forest Account",
+    email: opts.email,
+    ...(opts.name ? { name: opts.name } : {}),
+    ...(opts.plan ? { plan: opts.plan } : {})
+  })
+  return b
+}
+
+const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
+  async serve(argv) {
+    const { values } = parseArgs({ args: argv, options: {
+      ...common, port: { type: "string" }, host: { type: "string" }, "trusted-proxies": { type: "string" },
+      "allow-insecure-webhooks": { type: "boolean", default: false }, "bootstrap-if-empty": { type: "boolean", default: false },
+      email: { type: "string" }
+    } })
+    if (values.help) return void console.log(HELP.serve)
+    const port = Number(values.port ?? process.env.PORT ?? 8080)
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`invalid port: ${values.port ?? process.env.PORT}`)
+    const host = values.host ?? process.env.HOST ?? "127.0.0.1"
+    const db = dbOf(values)
+    const insecure = values["allow-insecure-webhooks"] || process.env.CANOPY_ALLOW_INSECURE_WEBHOOKS === "1"
+    const running = await serve({
+      port, host, db,
+      trustedProxies: list(values["trusted-proxies"] ?? process.env.CANOPY_TRUSTED_PROXIES),
+      settings: { allowInsecureWebhooks: insecure }
+    })
+    process.stderr.write(`canopy: serving ${running.url} (database ${db})\n`)
+    if (values["bootstrap-if-empty"]) {
+      const count = await running.canopy.run(Effect.flatMap(Accounts, (a) => a.count))
+      if (count === 0) {
+        const email = values.email ?? process.env.CANOPY_OWNER_EMAIL ?? "owner@example.com"
+        const b = await bootstrap(running.canopy, { email, accountName: "My Forest Account" })
+        process.stderr.write([
+          "",
+          `canopy: new database — created account ${b.account.id} with owner ${email}.`,
+          "canopy: admin API key (shown only now, store it safely):",
+          "",
+          `  ${b.api_key.token}`,
+          "",
+          "canopy: try it:",
+          `  curl -H "Authorization: Bearer ${b.api_key.token}" ${running.url}/v1/projects`,
+          ""
+        ].join("\n") + "\n")
+      }
+    }
+    const stop = (signal: string) => {
+      process.stderr.write(`canopy: ${signal}: finishing in-flight requests\n`)
+      running.close().then(() => process.exit(0), () => process.exit(1))
+    }
+    process.once("SIGTERM", () => stop("SIGTERM"))
+    process.once("SIGINT", () => stop("SIGINT"))
+  },
+
+  async init(argv) {
+    const { values } = parseArgs({ args: argv, options: {
+      ...common, email: { type: "string" }, name: { type: "string" }, "account-name": { type: "string" }, plan: { type: "string" }
+    } })
+    if (values.help) return void console.log(HELP.init)
+    if (!values.email) throw new UsageError("--email is required")
+    if (values.plan && !(Plans.plans as ReadonlyArray<string>).includes(values.plan)) throw new UsageError(`--plan must be one of ${Plans.plans.join(", ")}`)
+    await withCanopy(dbOf(values), async (canopy) => {
+      const b = await bootstrap(canopy, { email: values.email!, name: values.name, accountName: values["account-name"], plan: values.plan })
+      print(values.json, { account_id: b.account.id, user_id: b.user.id, api_key: b.api_key.token },
+        `account  ${b.account.id} (${b.account.name}, plan ${b.account.plan})\nowner    ${b.user.id} <${b.user.email}>\napi key  ${b.api_key.token}\n\nThe key is shown only now.`)
+    })
+  },
+
+  keys: (argv) => credentialCommand("api_key", "keys", argv),
+  "service-tokens": (argv) => credentialCommand("service_token", "service-tokens", argv),
+
+  async account(argv) {
+    const { positionals, values } = parseArgs({ args: argv, options: common, allowPositionals: true })
+    if (values.help) return void console.log(HELP.account)
+    const [sub, plan] = positionals
+    if (sub !== "set-plan" || !plan) throw new UsageError("expected: canopy account set-plan PLAN")
+    if (!(Plans.plans as ReadonlyArray<string>).includes(plan)) throw new UsageError(`plan must be one of ${Plans.plans.join(", ")}`)
+    await withCanopy(dbOf(values), async (canopy) => {
+      const account = await canopy.account.setPlan(await accountOf(canopy, values.account), plan as Plans.Plan)
+      print(values.json, account, `account ${account.id} is now on the ${account.plan} plan`)
+    })
+  },
+
+  async migrate(argv) {
+    const { values } = parseArgs({ args: argv, options: common })
+    if (values.help) return void console.log(HELP.migrate)
+    const ran = await Effect.runPromise(migrate({ filename: dbOf(values) }))
+    print(values.json, ran.map(([id, name]) => ({ id, name })), ran.length === 0 ? "schema is up to date" : ran.map(([id, name]) => `applied ${id}_${name}`).join("\n"))
+  }
+}
+
+const credentialCommand = async (kind: "api_key" | "service_token", name: "keys" | "service-tokens", argv: Array<string>) => {
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: {
+    ...common, name: { type: "string" }, permissions: { type: "string" }, ...(kind === "service_token" ? { "ip-allowlist": { type: "string" } } : {})
+  } })
+  if (values.help) return void console.log(HELP[name])
+  const [sub, id] = positionals
+  await withCanopy(dbOf(values), async (canopy) => {
+    const system = Principal.system(await accountOf(canopy, values.account))
+    if (sub === "create") {
+      if (!values.name || !values.permissions) throw new UsageError("--name and --permissions are required")
+      const raw = (values as Record<string, unknown>)["ip-allowlist"]
+      const allowlist = list(typeof raw === "string" ? raw : undefined)
+      const c = await canopy.credentials.create(system, kind, {
+        name: values.name, permissions: list(values.permissions), ...(allowlist.length ? { ip_allowlist: allowlist } : {})
+      })
+      print(values.json, c, `${c.id}  ${c.name}  [${c.permissions.join(", ")}]${c.ip_allowlist ? `  from ${c.ip_allowlist.join(", ")}` : ""}\n${c.token}\n\nThe value is shown only now.`)
+    } else if (sub === "list") {
+      const all = await canopy.credentials.list(system, kind)
+      print(values.json, all, all.length === 0 ? "none" : all.map((c) =>
+        `${c.id}  ${c.name.padEnd(24)} ${c.token_hint}  [${c.permissions.join(", ")}]  ${c.revoked_at ? `revoked ${c.revoked_at}` : `last used ${c.last_used_at ?? "never"}`}`).join("\n"))
+    } else if (sub === "revoke") {
+      if (!id) throw new UsageError("expected the id to revoke")
+      const c = await canopy.credentials.revoke(system, id)
+      print(values.json, c, `revoked ${c.id} (${c.name})`)
+    } else {
+      throw new UsageError(`unknown subcommand: ${sub ?? "(none)"}`)
+    }
+  })
+}
+
+/** Runs the CLI with the given arguments; resolves to the exit code. */
+export const main = async (argv: Array<string>): Promise<number> => {
+  const [command, ...rest] = argv
+  if (!command || command === "--help" || command === "-h" || command === "help") {
+    console.log(HELP.main)
+    return command ? 0 : 2
+  }
+  const run = commands[command]
+  if (!run) {
+    process.stderr.write(`canopy: unknown command "${command}"\n\n${HELP.main}\n`)
+    return 2
+  }
+  try {
+    await run(rest)
+    return 0
+  } catch (e) {
+    if (e instanceof UsageError || (e as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || (e as { code?: string }).code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+      process.stderr.write(`canopy ${command}: ${(e as Error).message}\n\n${HELP[command] ?? HELP.main}\n`)
+      return 2
+    }
+    if (e instanceof CanopyError) {
+      const details = e.details.map((d) => `  ${d.field}: ${d.message}`).join("\n")
+      process.stderr.write(`canopy ${command}: ${e.code}: ${e.message}${details ? `\n${details}` : ""}\n`)
+      return 1
+    }
+    process.stderr.write(`canopy ${command}: ${(e as Error).message ?? String(e)}\n`)
+    return 1
+  }
+}
+
+if (import.meta.main) {
+  main(process.argv.slice(2)).then((code) => {
+    if (code !== 0 || process.argv[2] !== "serve") process.exitCode = code
+  })
+}

@@ -1,0 +1,267 @@
+/**
+ * The request pipeline, independent of any HTTP server: route → authenticate → rate limit and
+ * count → authorise → decode query and body → the domain call → envelope. Every outcome, errors
+ * included, is a response with the spec's body and an `X-Request-Id`; domain errors map to
+ * statuses here and nowhere else.
+ */
+import { Accounts, type CanopyClient, Credentials, Errors, type FieldError, Ids, Permissions, type RateLimit, Schemas } from "@canopy/core"
+import { Cause, Effect, Exit } from "effect"
+import { type Route, routes } from "../api/routes.ts"
+
+/** A request as the pipeline sees it (what a server adapter extracts). */
+export interface ApiRequest {
+  readonly method: string
+  /** Path below the mount point, starting with `/` (e.g. `/v1/projects`). */
+  readonly path: string
+  readonly query: URLSearchParams
+  /** Header values by lowercase name. */
+  readonly headers: Readonly<Record<string, string | undefined>>
+  /** The raw body; undefined when there was none. */
+  readonly body: Uint8Array | undefined
+  /** True when the body exceeded the size limit (and was not read to the end). */
+  readonly bodyTooLarge?: boolean
+  /** The client address (after trusted-proxy handling). */
+  readonly ip: string
+}
+
+/** A response to write. */
+export interface ApiResponse {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string | undefined
+}
+
+/** One structured access-log line (never a token). */
+export interface AccessLogLine {
+  readonly time: string
+  readonly request_id: string
+  readonly method: string
+  readonly path: string
+  readonly status: number
+  readonly duration_ms: number
+  readonly account_id?: string
+  readonly error?: string
+}
+
+/** Options of the pipeline. */
+export interface HandlerOptions {
+  /** Called once per request with its access-log line. Default: none. */
+  readonly log?: (line: AccessLogLine) => void
+  /** Extra routes served without authentication (OpenAPI document, docs page). */
+  readonly publicRoutes?: Readonly<Record<string, (req: ApiRequest) => ApiResponse>>
+}
+
+/** Largest accepted body (DECISIONS). */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024
+
+interface Compiled {
+  readonly route: Route
+  readonly segments: ReadonlyArray<string>
+}
+
+const compiled: ReadonlyArray<Compiled> = routes.map((route) => ({ route, segments: `/v1${route.path}`.split("/").slice(1) }))
+
+/** The route for a method and path, or why there is none (404, or 405 with the allowed methods). */
+const match = (method: string, path: string):
+  | { readonly route: Route; readonly params: Record<string, string> }
+  | { readonly allowed: ReadonlyArray<string> } => {
+  const parts = path.split("/").slice(1)
+  if (parts.length > 1 && parts.at(-1) === "") parts.pop()
+  const allowed: Array<string> = []
+  for (const c of compiled) {
+    if (c.segments.length !== parts.length) continue
+    const params: Record<string, string> = {}
+    let ok = true
+    for (let i = 0; i < parts.length && ok; i++) {
+      const seg = c.segments[i]!
+      if (seg.startsWith("{")) {
+        try {
+          params[seg.slice(1, -1)] = decodeURIComponent(parts[i]!)
+        } catch {
+          ok = false
+        }
+      } else ok = seg === parts[i]
+    }
+    if (!ok) continue
+    if (c.route.method === method || (method === "HEAD" && c.route.method === "GET")) return { route: c.route, params }
+    allowed.push(c.route.method)
+  }
+  return { allowed }
+}
+
+const json = (status: number, requestId: string, payload: unknown, headers: Record<string, string> = {}): ApiResponse => ({
+  status,
+  headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId, ...headers },
+  body: JSON.stringify(payload)
+})
+
+/** The spec's error body. */
+export const errorResponse = (
+  status: number, requestId: string, code: Errors.Code, message: string,
+  details: ReadonlyArray<FieldError.FieldError> = [], headers: Record<string, string> = {}
+): ApiResponse => json(status, requestId, { error: { code, message, details }, meta: { request_id: requestId } }, headers)
+
+const statusOf = (e: Errors.DomainError): number => {
+  switch (e._tag) {
+    case "NotFound": return 404
+    case "Conflict": return 409
+    case "Forbidden": case "LimitExceeded": return 403
+    case "ValidationError": return 422
+    case "Unauthorized": return 401
+    case "RateLimited": return 429
+  }
+}
+
+const rateLimitHeaders = (d: RateLimit.Decision): Record<string, string> => ({
+  "x-ratelimit-limit": String(d.limit),
+  "x-ratelimit-remaining": String(d.remaining),
+  "x-ratelimit-reset": String(d.reset),
+  ...(d.allowed ? {} : { "retry-after": String(d.retryAfter) })
+})
+
+const isJsonContentType = (value: string | undefined) => {
+  if (!value) return false
+  const type = value.split(";")[0]!.trim().toLowerCase()
+  return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"))
+}
+
+/** A pipeline failure that is already an HTTP answer (400 for the query or body). */
+class BadRequest {
+  readonly _tag = "BadRequest"
+  readonly message: string
+  readonly details: ReadonlyArray<FieldError.FieldError>
+  constructor(message: string, details: ReadonlyArray<FieldError.FieldError>) {
+    this.message = message
+    this.details = details
+  }
+}
+
+const decodeQuery = (route: Route, query: URLSearchParams) =>
+  Effect.suspend(() => {
+    const raw: Record<string, string> = {}
+    for (const [k, v] of query) raw[k] = v
+    if (!route.query) return Effect.succeed(raw)
+    const r = Schemas.decodeRequest(route.query as never)(raw, ["query"])
+    return r._tag === "Success" ? Effect.succeed(raw) : Effect.fail(new BadRequest("Invalid query parameters", r.failure))
+  })
+
+const parseBody = (route: Route, req: ApiRequest) =>
+  Effect.suspend(() => {
+    if (!route.body) return Effect.succeed(undefined)
+    const bytes = req.body
+    if (!bytes || bytes.length === 0) return Effect.succeed({})
+    if (!isJsonContentType(req.headers["content-type"])) {
+      return Effect.fail(new BadRequest("Content-Type must be application/json", [
+        { field: "content-type", message: `must be application/json, got ${req.headers["content-type"] ?? "none"}` }
+      ]))
+    }
+    try {
+      return Effect.succeed(JSON.parse(Buffer.from(bytes).toString("utf8")) as unknown)
+    } catch (e) {
+      return Effect.fail(new BadRequest("The request body is not valid JSON", [
+        { field: "body", message: e instanceof SyntaxError ? e.message : "invalid JSON" }
+      ]))
+    }
+  })
+
+/** Builds the request pipeline over a running Canopy. */
+export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) => {
+  const log = options.log
+
+  return async (req: ApiRequest): Promise<ApiResponse> => {
+    const started = performance.now()
+    const requestId = Ids.make("request")
+    let accountId: string | undefined
+    let failure: string | undefined
+    const finish = (res: ApiResponse): ApiResponse => {
+      const out = req.method === "HEAD" ? { ...res, body: undefined } : res
+      log?.({
+        time: new Date().toISOString(), request_id: requestId, method: req.method, path: req.path, status: res.status,
+        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        ...(accountId ? { account_id: accountId } : {}), ...(failure ? { error: failure } : {})
+      })
+      return out
+    }
+
+    const extra = options.publicRoutes?.[req.path]
+    if (extra && (req.method === "GET" || req.method === "HEAD")) {
+      const r = extra(req)
+      return finish({ ...r, headers: { ...r.headers, "x-request-id": requestId } })
+    }
+
+    const found = match(req.method, req.path)
+    if (!("route" in found)) {
+      if (found.allowed.length === 0) {
+        return finish(errorResponse(404, requestId, "NOT_FOUND", `No route for ${req.method} ${req.path}`))
+      }
+      return finish(errorResponse(405, requestId, "NOT_FOUND", `${req.method} is not allowed on ${req.path}; allowed: ${found.allowed.join(", ")}`, [],
+        { allow: [...new Set(found.allowed)].join(", ") }))
+    }
+    if (req.bodyTooLarge) {
+      return finish(errorResponse(413, requestId, "VALIDATION_ERROR", `The request body exceeds ${MAX_BODY_BYTES} bytes`, [
+        { field: "body", message: `must be at most ${MAX_BODY_BYTES} bytes` }
+      ]))
+    }
+    const { params, route } = found
+
+    const auth = req.headers.authorization
+    const bearer = auth && /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1]
+    if (!bearer) {
+      return finish(errorResponse(401, requestId, "UNAUTHORIZED", auth ? "The Authorization header must be \"Bearer <token>\"" : "Authentication required: send Authorization: Bearer <token>", [],
+        { "www-authenticate": auth ? "Bearer error=\"invalid_request\"" : "Bearer" }))
+    }
+
+    let decision: RateLimit.Decision | undefined
+    const pipeline = Effect.gen(function*() {
+      const principal = yield* (yield* Credentials).authenticate(bearer, { ip: req.ip })
+      accountId = principal.account_id
+      const accounts = yield* Accounts
+      decision = yield* accounts.consumeRateLimit(principal.account_id)
+      if (!decision.allowed) {
+        return yield* new Errors.RateLimited({ message: `Rate limit exceeded: retry after ${decision.retryAfter} s`, retryAfter: decision.retryAfter })
+      }
+      yield* accounts.recordApiRequest(principal.account_id)
+      if (!Permissions.mayPerform(principal.permissions, route.operation)) {
+        return yield* new Errors.Forbidden({ message: `This token lacks the ${Permissions.required[route.operation]} permission` })
+      }
+      const query = yield* decodeQuery(route, req.query)
+      const body = yield* parseBody(route, req)
+      return yield* route.run({ principal, params, query, body })
+    })
+
+    const exit = await canopy.runExit(pipeline)
+    const limitHeaders = decision ? rateLimitHeaders(decision) : {}
+    if (Exit.isSuccess(exit)) {
+      if (route.envelope === "empty") return finish({ status: route.status, headers: { "x-request-id": requestId, ...limitHeaders }, body: undefined })
+      const meta = { request_id: requestId, timestamp: new Date().toISOString() }
+      const value = exit.value as { data?: unknown; meta?: object }
+      const payload = route.envelope === "list"
+        ? { data: value.data, meta: { ...value.meta, ...meta } }
+        : { data: value, meta }
+      return finish(json(route.status, requestId, payload, limitHeaders))
+    }
+    const error = Cause.findErrorOption(exit.cause)
+    if (error._tag === "Some") {
+      const e = error.value
+      if (e instanceof BadRequest) return finish(errorResponse(400, requestId, "VALIDATION_ERROR", e.message, e.details, limitHeaders))
+      if (Errors.isDomainError(e)) {
+        const headers = e._tag === "Unauthorized"
+          ? { "www-authenticate": "Bearer error=\"invalid_token\"" }
+          : limitHeaders
+        return finish(errorResponse(statusOf(e), requestId, Errors.codeOf(e), e.message,
+          e._tag === "ValidationError" ? e.details : [], headers))
+      }
+    }
+    failure = describeFailure(exit.cause)
+    return finish(errorResponse(500, requestId, "INTERNAL_ERROR", "An unexpected error occurred; quote the request id when reporting it", [], limitHeaders))
+  }
+}
+
+/** A short, secret-free description of an unexpected failure, for the log. */
+const describeFailure = (cause: Cause.Cause<unknown>): string => {
+  const reason = cause.reasons[0]
+  if (!reason) return "interrupted"
+  const value = reason._tag === "Fail" ? reason.error : reason._tag === "Die" ? reason.defect : "interrupted"
+  const tag = (value as { _tag?: unknown })?._tag
+  return typeof tag === "string" ? tag : value instanceof Error ? value.name : reason._tag
+}

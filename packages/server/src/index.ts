@@ -1,0 +1,11 @@
+/**
+ * @canopy/server: Canopy's HTTP API (v1) — as a server (`serve`), as a Node `(req, res)` handler
+ * to mount in an existing app (`nodeHandler`), or as a framework-free pipeline (`makeApiHandler`).
+ */
+export { type AppOptions, makeApiHandler, nodeHandler } from "./app.ts"
+export { type AccessLogLine, type ApiRequest, type ApiResponse, MAX_BODY_BYTES } from "./http/handler.ts"
+export { clientAddress } from "./http/node.ts"
+export { routes } from "./api/routes.ts"
+export { document as openApiDocument } from "./api/openapi.ts"
+export { type RunningServer, serve, type ServeOptions } from "./server.ts"
+export { main as cli } from "./cli/main.ts"
