@@ -122,7 +122,8 @@ export interface Canopy {
 export const createCanopy = async (options: CreateCanopyOptions): Promise<Canopy> => {
   const settings: SettingsShape = { ...defaultSettings, ...options.settings }
   const runtime = ManagedRuntime.make(
-    layer.pipe(Layer.provideMerge(options.storage.layer), Layer.provide(Layer.succeed(Settings, settings)))
+    // Settings is merged into the runtime: services read it when they run, not when they are built.
+    layer.pipe(Layer.provideMerge(options.storage.layer), Layer.provideMerge(Layer.succeed(Settings, settings)))
   )
   const run = async <A, E>(effect: Effect.Effect<A, E, Runtime>): Promise<A> => {
     const exit = await runtime.runPromiseExit(effect)
