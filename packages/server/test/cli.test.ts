@@ -1,0 +1,171 @@
+import { createCanopy, Storage } from "@canopy/core"
+import { sqliteStorage } from "@canopy/adapter-sqlite"
+import { afterAll, assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { request as httpRequest } from "node:http"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+
+const bin = join(import.meta.dirname, "../bin/canopy.js")
+const dir = mkdtempSync(join(tmpdir(), "canopy-cli-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+let n = 0
+const freshDb = () => join(dir, `db-${++n}.db`)
+
+const canopy = (...args: Array<string>) => {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", env: { ...process.env, CANOPY_DB: "" } })
+  return { code: r.status, out: r.stdout, err: r.stderr }
+}
+
+/** Starts `canopy serve` and resolves once it prints its URL. */
+const startServe = (args: Array<string>): Promise<{ child: ChildProcess; url: string; stderr: () => string }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, "serve", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] })
+    let err = ""
+    child.stderr!.on("data", (d) => {
+      err += d
+      const m = /serving (http:\/\/[\d.:]+)/.exec(err)
+      if (m) resolve({ child, url: m[1]!, stderr: () => err })
+    })
+    child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${err}`)))
+  })
+
+const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+
+describe("canopy CLI", () => {
+  it("--help on every command", () => {
+    const top = canopy("--help")
+    assert.strictEqual(top.code, 0)
+    for (const command of ["serve", "init", "keys", "service-tokens", "account", "migrate"]) {
+      assert.include(top.out, command)
+      const h = canopy(command, "--help")
+      assert.strictEqual(h.code, 0, command)
+      assert.match(h.out, new RegExp(`Usage: canopy ${command}`))
+    }
+    const unknown = canopy("frobnicate")
+    assert.strictEqual(unknown.code, 2)
+    assert.match(unknown.err, /unknown command "frobnicate"/)
+    assert.strictEqual(canopy("init", "--db", freshDb()).code, 2, "missing --email is a usage error")
+  })
+
+  it("init --json prints exactly { account_id, user_id, api_key }, and the key works", async () => {
+    const db = freshDb()
+    const r = canopy("init", "--db", db, "--email", "Owner@Example.com", "--name", "Olive", "--account-name", "Acme", "--plan", "pro", "--json")
+    assert.strictEqual(r.code, 0, r.err)
+    const out = JSON.parse(r.out) as Record<string, string>
+    assert.deepStrictEqual(Object.keys(out).sort(), ["account_id", "api_key", "user_id"])
+    assert.match(out.account_id!, /^acc_/)
+    assert.match(out.user_id!, /^user_/)
+    assert.match(out.api_key!, /^cnp_key_/)
+    const c = await createCanopy({ storage: sqliteStorage({ filename: db }) })
+    const principal = await c.authenticate(out.api_key!)
+    assert.strictEqual((await c.account.get(principal)).plan, "pro")
+    await c.close()
+    const bad = canopy("init", "--db", db, "--email", "not-an-email")
+    assert.strictEqual(bad.code, 1)
+    assert.match(bad.err, /VALIDATION_ERROR[\s\S]*email/)
+  })
+
+  it("keys and service-tokens: create (value once), list (no values), revoke", async () => {
+    const db = freshDb()
+    canopy("init", "--db", db, "--email", "o@example.com")
+    const created = canopy("keys", "create", "--db", db, "--name", "CI deploy", "--permissions", "projects:read,assets.write", "--json")
+    assert.strictEqual(created.code, 0, created.err)
+    const key = JSON.parse(created.out) as { id: string; token: string; permissions: Array<string> }
+    assert.deepStrictEqual(key.permissions, ["projects:read", "assets:write"])
+    const listed = canopy("keys", "list", "--db", db)
+    assert.include(listed.out, key.id)
+    assert.include(listed.out, "CI deploy")
+    assert.notInclude(listed.out, key.token)
+    assert.strictEqual(canopy("keys", "revoke", key.id, "--db", db).code, 0)
+    assert.match(canopy("keys", "list", "--db", db).out, /revoked/)
+    const c = await createCanopy({ storage: sqliteStorage({ filename: db }) })
+    assert.strictEqual(await c.authenticate(key.token).then(() => "ok", (e: { code: string }) => e.code), "UNAUTHORIZED")
+    await c.close()
+
+    const svc = canopy("service-tokens", "create", "--db", db, "--name", "runner", "--permissions", "projects:read", "--ip-allowlist", "10.0.0.0/8,192.0.2.7", "--json")
+    assert.strictEqual(svc.code, 0, svc.err)
+    const token = JSON.parse(svc.out) as { token: string; ip_allowlist: Array<string> }
+    assert.match(token.token, /^cnp_svc_/)
+    assert.deepStrictEqual(token.ip_allowlist, ["10.0.0.0/8", "192.0.2.7"])
+    assert.include(canopy("service-tokens", "list", "--db", db).out, "runner")
+    const badPerm = canopy("keys", "create", "--db", db, "--name", "x", "--permissions", "projects:delete")
+    assert.strictEqual(badPerm.code, 1)
+    assert.match(badPerm.err, /unknown permission/)
+  })
+
+  it("account set-plan changes the plan and emits subscription.updated; --account is needed with several accounts", async () => {
+    const db = freshDb()
+    const first = JSON.parse(canopy("init", "--db", db, "--email", "a@example.com", "--json").out) as { account_id: string }
+    const r = canopy("account", "set-plan", "enterprise", "--db", db)
+    assert.strictEqual(r.code, 0, r.err)
+    assert.match(r.out, /enterprise/)
+    canopy("init", "--db", db, "--email", "b@example.com")
+    const ambiguous = canopy("account", "set-plan", "pro", "--db", db)
+    assert.strictEqual(ambiguous.code, 2)
+    assert.match(ambiguous.err, /--account/)
+    assert.strictEqual(canopy("account", "set-plan", "pro", "--db", db, "--account", first.account_id).code, 0)
+    assert.strictEqual(canopy("account", "set-plan", "platinum", "--db", db).code, 2)
+    const c = await createCanopy({ storage: sqliteStorage({ filename: db }) })
+    const events = await c.run(Effect.flatMap(Storage.Storage, (s) => s.outbox.listEvents(first.account_id, { type: "subscription.updated", limit: 10, offset: 0 })))
+    assert.deepStrictEqual(events.rows.map((e) => (JSON.parse(e.payload) as { data: { plan: string } }).data.plan), ["pro", "enterprise"])
+    await c.close()
+  })
+
+  it("migrate applies pending migrations once", () => {
+    const db = freshDb()
+    const first = canopy("migrate", "--db", db)
+    assert.strictEqual(first.code, 0, first.err)
+    assert.match(first.out, /applied 1_initial/)
+    assert.match(canopy("migrate", "--db", db).out, /up to date/)
+  })
+
+  it("serve --bootstrap-if-empty: prints the admin key and a curl line once; the key works", async () => {
+    const db = freshDb()
+    const s = await startServe(["--db", db, "--bootstrap-if-empty"])
+    for (let i = 0; i < 50 && !/try it/.test(s.stderr()); i++) await new Promise((r) => setTimeout(r, 100))
+    const key = /(cnp_key_\w+)/.exec(s.stderr())?.[1]
+    assert.isDefined(key, s.stderr())
+    assert.include(s.stderr(), `curl -H "Authorization: Bearer ${key}" ${s.url}/v1/projects`)
+    const res = await fetch(`${s.url}/v1/projects`, { headers: { authorization: `Bearer ${key}` } })
+    assert.strictEqual(res.status, 200)
+    s.child.kill("SIGTERM")
+    assert.strictEqual(await exited(s.child), 0)
+    const again = await startServe(["--db", db, "--bootstrap-if-empty"])
+    await new Promise((r) => setTimeout(r, 300))
+    assert.notMatch(again.stderr(), /cnp_key_/)
+    again.child.kill("SIGTERM")
+    await exited(again.child)
+  })
+
+  it("serve: SIGTERM lets an in-flight request finish, then exits 0", async () => {
+    const db = freshDb()
+    const init = JSON.parse(canopy("init", "--db", db, "--email", "g@example.com", "--json").out) as { api_key: string }
+    const s = await startServe(["--db", db])
+    const url = new URL(`${s.url}/v1/projects`)
+    const body = JSON.stringify({ name: "Submitted during shutdown" })
+    const reply = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: "POST",
+        headers: { authorization: `Bearer ${init.api_key}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
+        let text = ""
+        res.on("data", (d) => (text += d))
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }))
+      })
+      req.on("error", reject)
+      req.write(body.slice(0, 10))
+      setTimeout(() => {
+        s.child.kill("SIGTERM")
+        setTimeout(() => req.end(body.slice(10)), 300)
+      }, 200)
+    })
+    const r = await reply
+    assert.strictEqual(r.status, 201, r.text)
+    assert.strictEqual(await exited(s.child), 0)
+    assert.match(s.stderr(), /SIGTERM: finishing in-flight requests/)
+    const c = await createCanopy({ storage: sqliteStorage({ filename: db }) })
+    assert.strictEqual((await c.projects.list(await c.authenticate(init.api_key))).meta.total, 1)
+    await c.close()
+  })
+})
