@@ -75,6 +75,10 @@ export const migrations = {
       account_id text not null, period text not null, metric text not null, threshold integer not null,
       primary key (account_id, period, metric, threshold))`,
     `create table rate_limits (account_id text primary key, state text)`
+  ),
+  // Usage figures read every project's status and area: cover them with an index.
+  "2_project_stats_index": statements(
+    `create index projects_stats on projects (account_id, status, area_hectares)`
   )
 }
 

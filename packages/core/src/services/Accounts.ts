@@ -55,6 +55,12 @@ export class Accounts extends Context.Service<Accounts, {
   readonly recordApiRequest: (accountId: string) => Fx<number>
   /** Takes one request from the account's rate limits (shared by all its tokens). */
   readonly consumeRateLimit: (accountId: string) => Fx<RateLimit.Decision>
+  /**
+   * One API request, in one transaction: takes it from the account's rate limits and, when
+   * allowed, counts it in the billing period (firing usage thresholds). The decision carries the
+   * rate-limit figures for the response headers.
+   */
+  readonly meterRequest: (accountId: string) => Fx<RateLimit.Decision>
   /** How many accounts exist. */
   readonly count: Fx<number>
 }>()("canopy/Accounts") {
@@ -176,6 +182,24 @@ const make = (storage: StorageShape, credentials: Credentials["Service"]) => {
         const d = RateLimit.consume(state, limits, now)
         return [d, d.state] as const
       })
+    }),
+
+    meterRequest: Effect.fn("Accounts.meterRequest")(function*(accountId) {
+      const settings = yield* Settings
+      const now = yield* Clock.currentTimeMillis
+      return yield* provide(storage.transaction(Effect.gen(function*() {
+        const account = yield* load(accountId)
+        const plan = settings.plans[account.plan]
+        const limits = { perMinute: plan.requestsPerMinute, perDay: plan.requestsPerDay }
+        const decision = yield* storage.rateLimits.update(accountId, (state) => {
+          const d = RateLimit.consume(state, limits, now)
+          return [d, d.state] as const
+        })
+        if (!decision.allowed) return decision
+        const value = yield* storage.usage.increment(accountId, Usage.periodOf(new Date(now)).key, "api_requests", 1)
+        if (value * 100 >= Usage.thresholds[0] * plan.apiRequestsPerPeriod) yield* UsageGuard.alert(accountId, "api_requests", value)
+        return decision
+      })))
     }),
 
     count: storage.accounts.count

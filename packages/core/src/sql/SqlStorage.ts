@@ -103,8 +103,13 @@ export const make = Effect.gen(function*() {
       return { rows, total }
     })
 
+  /** Joins the current transaction when there is one (no savepoint), or opens one. */
+  const atomically = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.flatMap(Effect.serviceOption(sql.transactionService), (current) =>
+      current._tag === "Some" ? effect : sql.withTransaction(effect))
+
   const storage: S.StorageShape = {
-    transaction: (effect) => Effect.mapError(sql.withTransaction(effect), (e) =>
+    transaction: (effect) => Effect.mapError(atomically(effect), (e) =>
       (e as { _tag?: string })._tag === "SqlError" ? storageError(e as SqlError.SqlError) : e) as never,
 
     lockAccount: (accountId) =>

@@ -215,12 +215,10 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
     const pipeline = Effect.gen(function*() {
       const principal = yield* (yield* Credentials).authenticate(bearer, { ip: req.ip })
       accountId = principal.account_id
-      const accounts = yield* Accounts
-      decision = yield* accounts.consumeRateLimit(principal.account_id)
+      decision = yield* (yield* Accounts).meterRequest(principal.account_id)
       if (!decision.allowed) {
         return yield* new Errors.RateLimited({ message: `Rate limit exceeded: retry after ${decision.retryAfter} s`, retryAfter: decision.retryAfter })
       }
-      yield* accounts.recordApiRequest(principal.account_id)
       if (!Permissions.mayPerform(principal.permissions, route.operation)) {
         return yield* new Errors.Forbidden({ message: `This token lacks the ${Permissions.required[route.operation]} permission` })
       }
