@@ -3,7 +3,8 @@
  * usage statistics, plan changes (`subscription.updated`), the billing port for events an
  * embedding application reports, API-request counting and the per-account rate limit.
  */
-import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
+import * as Time from "../Time.ts"
 import { type DomainError, NotFound } from "../Errors.ts"
 import * as Events from "../Events.ts"
 import * as Ids from "../Ids.ts"
@@ -93,7 +94,7 @@ const make = (storage: StorageShape, credentials: Credentials["Service"]) => {
       }
     })
 
-  const period = Effect.map(Clock.currentTimeMillis, (ms) => Usage.periodOf(new Date(ms)))
+  const period = Effect.map(Time.nowMillis, (ms) => Usage.periodOf(new Date(ms)))
 
   return Accounts.of({
     bootstrap: Effect.fn("Accounts.bootstrap")(function*(input) {
@@ -176,7 +177,7 @@ const make = (storage: StorageShape, credentials: Credentials["Service"]) => {
     consumeRateLimit: Effect.fn("Accounts.consumeRateLimit")(function*(accountId) {
       const account = yield* load(accountId)
       const plan = (yield* Settings).plans[account.plan]
-      const now = yield* Clock.currentTimeMillis
+      const now = yield* Time.nowMillis
       const limits = { perMinute: plan.requestsPerMinute, perDay: plan.requestsPerDay }
       return yield* storage.rateLimits.update(accountId, (state) => {
         const d = RateLimit.consume(state, limits, now)
@@ -186,7 +187,7 @@ const make = (storage: StorageShape, credentials: Credentials["Service"]) => {
 
     meterRequest: Effect.fn("Accounts.meterRequest")(function*(accountId) {
       const settings = yield* Settings
-      const now = yield* Clock.currentTimeMillis
+      const now = yield* Time.nowMillis
       return yield* provide(storage.transaction(Effect.gen(function*() {
         const account = yield* load(accountId)
         const plan = settings.plans[account.plan]

@@ -3,7 +3,8 @@
  * list without values, revoke (effective on the next request), and authenticate a presented
  * token into a principal — checking checksum, revocation and a service token's IP allowlist.
  */
-import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
+import * as Time from "../Time.ts"
 import { type DomainError, Forbidden, NotFound, Unauthorized, ValidationError } from "../Errors.ts"
 import * as Ids from "../Ids.ts"
 import * as IpAllowlist from "../IpAllowlist.ts"
@@ -134,7 +135,7 @@ const make = (storage: StorageShape) => {
         return yield* new Forbidden({ message: "this service token may not be used from this address" })
       }
       const settings = yield* Settings
-      const nowMs = yield* Clock.currentTimeMillis
+      const nowMs = yield* Time.nowMillis
       if (row.last_used_at === null || nowMs - Date.parse(row.last_used_at) >= settings.lastUsedResolutionMs) {
         yield* storage.credentials.touch(row.id, new Date(nowMs).toISOString())
       }

@@ -3,7 +3,8 @@
  * active owner can be neither demoted nor removed; granting or taking the owner role needs the
  * `admin` permission; invitations count against the plan's member limit.
  */
-import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
+import * as Time from "../Time.ts"
 import { Conflict, type DomainError, Forbidden, NotFound } from "../Errors.ts"
 import * as Events from "../Events.ts"
 import * as Ids from "../Ids.ts"
@@ -100,7 +101,7 @@ const make = (storage: StorageShape) => {
         }
         yield* storage.members.insert(member).pipe(conflictOnDuplicate(() => "this email is already a member of the account, or invited"))
         const token = Tokens.generate("invitation")
-        const expires = new Date((yield* Clock.currentTimeMillis) + settings.invitationTtlMs).toISOString()
+        const expires = new Date((yield* Time.nowMillis) + settings.invitationTtlMs).toISOString()
         const invitation = { id: Ids.make("invitation"), token, expires_at: expires }
         yield* storage.invitations.insert({
           id: invitation.id, account_id: principal.account_id, user_id: member.id, token_hash: Tokens.hash(token),

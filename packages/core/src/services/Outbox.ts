@@ -3,13 +3,14 @@
  * delivery per enabled, subscribed webhook are written with the caller's storage calls, so inside
  * a transaction they commit, or vanish, together with the change that caused them.
  */
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
+import * as Time from "../Time.ts"
 import * as Events from "../Events.ts"
 import * as Ids from "../Ids.ts"
 import { Storage, type DeliveryRow } from "../Storage.ts"
 
 /** The current time as an ISO 8601 UTC string, from Effect's clock (controllable in tests). */
-export const nowIso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
+export const nowIso = Time.nowIso
 
 /** Writes one event and its deliveries; returns the envelope. */
 export const emit = Effect.fn("Outbox.emit")(function*(
@@ -19,7 +20,7 @@ export const emit = Effect.fn("Outbox.emit")(function*(
   only?: { readonly webhookId: string }
 ) {
   const storage = yield* Storage
-  const ms = yield* Clock.currentTimeMillis
+  const ms = yield* Time.nowMillis
   const now = new Date(ms).toISOString()
   const account = yield* storage.accounts.get(accountId)
   const envelope: Events.Envelope = {

@@ -4,7 +4,8 @@
  * emitted on its own, since the refused change rolls back); a change that reaches 75/90/100% emits
  * `usage.threshold_reached` once per metric, threshold and period.
  */
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
+import * as Time from "../Time.ts"
 import { LimitExceeded } from "../Errors.ts"
 import * as Events from "../Events.ts"
 import { Settings } from "../Settings.ts"
@@ -35,7 +36,7 @@ export const check = Effect.fn("UsageGuard.check")(function*(accountId: string, 
 export const alert = Effect.fn("UsageGuard.alert")(function*(accountId: string, metric: LimitedMetric, value: number) {
   const storage = yield* Storage
   const limit = yield* limitOf(accountId, metric)
-  const period = Usage.periodOf(new Date(yield* Clock.currentTimeMillis))
+  const period = Usage.periodOf(new Date(yield* Time.nowMillis))
   const fired = yield* storage.usage.alerts(accountId, period.key, metric)
   for (const threshold of Usage.reached(value, limit, fired)) {
     if (yield* storage.usage.markAlert(accountId, period.key, metric, threshold)) {

