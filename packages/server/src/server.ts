@@ -3,6 +3,7 @@
  * graceful shutdown (in-flight requests finish, then the database closes).
  */
 import { createCanopy, type CanopyClient, Settings, type StorageProvider } from "@canopy/core"
+import { postgresStorage } from "@canopy/adapter-postgres"
 import { sqliteStorage } from "@canopy/adapter-sqlite"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -13,8 +14,10 @@ import type { AccessLogLine } from "./http/handler.ts"
 export interface ServeOptions {
   readonly port?: number
   readonly host?: string
-  /** SQLite file; used when `storage` is not given. */
+  /** SQLite file; used when neither `storage` nor `databaseUrl` is given. */
   readonly db?: string
+  /** PostgreSQL URL (`postgres://…`): used instead of SQLite when given. */
+  readonly databaseUrl?: string
   readonly storage?: StorageProvider
   readonly settings?: Partial<Settings.SettingsShape>
   readonly trustedProxies?: ReadonlyArray<string>
@@ -32,12 +35,16 @@ export interface RunningServer {
   readonly close: () => Promise<void>
 }
 
+/** The storage a configuration names: PostgreSQL when a URL is given, else the SQLite file. */
+export const storageFor = (options: { readonly db?: string | undefined; readonly databaseUrl?: string | undefined }): StorageProvider =>
+  options.databaseUrl ? postgresStorage({ url: options.databaseUrl }) : sqliteStorage({ filename: options.db ?? "canopy.db" })
+
 const stdoutLog = (line: AccessLogLine) => process.stdout.write(`${JSON.stringify(line)}\n`)
 
 /** Opens the storage and starts listening. */
 export const serve = async (options: ServeOptions = {}): Promise<RunningServer> => {
   const canopy = await createCanopy({
-    storage: options.storage ?? sqliteStorage({ filename: options.db ?? "canopy.db" }),
+    storage: options.storage ?? storageFor(options),
     ...(options.settings ? { settings: options.settings } : {})
   })
   const log = options.log === false ? undefined : (options.log ?? stdoutLog)

@@ -4,10 +4,11 @@
  * CANOPY_TRUSTED_PROXIES, CANOPY_ALLOW_INSECURE_WEBHOOKS), then defaults.
  */
 import { Accounts, CanopyError, createCanopy, type CanopyClient, Plans, Principal, Storage } from "@canopy/core"
-import { migrate, sqliteStorage } from "@canopy/adapter-sqlite"
+import { migrate as migratePostgres } from "@canopy/adapter-postgres"
+import { migrate } from "@canopy/adapter-sqlite"
 import { Effect } from "effect"
 import { parseArgs, type ParseArgsConfig } from "node:util"
-import { serve } from "../server.ts"
+import { serve, storageFor } from "../server.ts"
 
 const HELP: Record<string, string> = {
   main: `canopy — forest project management service
@@ -22,12 +23,16 @@ Commands:
   account           change an account's plan
   migrate           apply pending database migrations
 
+Every command works on the SQLite file --db (default $CANOPY_DB or ./canopy.db), or on PostgreSQL
+with --database-url postgres://… (or $DATABASE_URL).
+
 Run "canopy <command> --help" for a command's options.`,
-  serve: `Usage: canopy serve [--port 8080] [--host 127.0.0.1] [--db ./canopy.db]
+  serve: `Usage: canopy serve [--port 8080] [--host 127.0.0.1] [--db ./canopy.db | --database-url URL]
                     [--trusted-proxies 10.0.0.1,10.1.0.0/16] [--allow-insecure-webhooks]
                     [--bootstrap-if-empty] [--email owner@example.com]
 
-Serves the v1 API. Environment: PORT, HOST, CANOPY_DB, CANOPY_TRUSTED_PROXIES,
+Serves the v1 API on the SQLite file --db, or on PostgreSQL with --database-url postgres://…
+(or DATABASE_URL). Environment: PORT, HOST, CANOPY_DB, DATABASE_URL, CANOPY_TRUSTED_PROXIES,
 CANOPY_ALLOW_INSECURE_WEBHOOKS=1. With --bootstrap-if-empty, an empty database gets an account,
 an owner (--email) and an admin key, printed once. SIGTERM/SIGINT finish in-flight requests, then exit.`,
   init: `Usage: canopy init --db FILE --email EMAIL [--name NAME] [--account-name NAME]
@@ -55,6 +60,7 @@ Applies pending migrations and prints what ran.`
 
 const common = {
   db: { type: "string" },
+  "database-url": { type: "string" },
   account: { type: "string" },
   json: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false }
@@ -64,12 +70,17 @@ const common = {
 class UsageError extends Error {}
 
 const dbOf = (v: { db?: string | undefined }) => v.db ?? process.env.CANOPY_DB ?? "./canopy.db"
+/** The database a command works on: --database-url / DATABASE_URL (PostgreSQL), else the SQLite file. */
+const storageOf = (v: { db?: string | undefined; "database-url"?: string | undefined }) => {
+  const databaseUrl = v["database-url"] ?? (process.env.DATABASE_URL || undefined)
+  return { db: dbOf(v), databaseUrl, describe: databaseUrl ? "PostgreSQL" : dbOf(v) }
+}
 const list = (s: string | undefined) => (s ?? "").split(",").map((x) => x.trim()).filter((x) => x !== "")
 
 const print = (json: boolean, value: unknown, text: string) => process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`)
 
-const withCanopy = async <A>(db: string, f: (canopy: CanopyClient) => Promise<A>): Promise<A> => {
-  const canopy = await createCanopy({ storage: sqliteStorage({ filename: db }) })
+const withCanopy = async <A>(where: ReturnType<typeof storageOf>, f: (canopy: CanopyClient) => Promise<A>): Promise<A> => {
+  const canopy = await createCanopy({ storage: storageFor(where) })
   try {
     return await f(canopy)
   } finally {
@@ -106,14 +117,14 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
     const port = Number(values.port ?? process.env.PORT ?? 8080)
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`invalid port: ${values.port ?? process.env.PORT}`)
     const host = values.host ?? process.env.HOST ?? "127.0.0.1"
-    const db = dbOf(values)
+    const where = storageOf(values)
     const insecure = values["allow-insecure-webhooks"] || process.env.CANOPY_ALLOW_INSECURE_WEBHOOKS === "1"
     const running = await serve({
-      port, host, db,
+      port, host, db: where.db, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}),
       trustedProxies: list(values["trusted-proxies"] ?? process.env.CANOPY_TRUSTED_PROXIES),
       settings: { allowInsecureWebhooks: insecure }
     })
-    process.stderr.write(`canopy: serving ${running.url} (database ${db})\n`)
+    process.stderr.write(`canopy: serving ${running.url} (database ${where.describe})\n`)
     if (values["bootstrap-if-empty"]) {
       const count = await running.canopy.run(Effect.flatMap(Accounts, (a) => a.count))
       if (count === 0) {
@@ -147,7 +158,7 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
     if (values.help) return void console.log(HELP.init)
     if (!values.email) throw new UsageError("--email is required")
     if (values.plan && !(Plans.plans as ReadonlyArray<string>).includes(values.plan)) throw new UsageError(`--plan must be one of ${Plans.plans.join(", ")}`)
-    await withCanopy(dbOf(values), async (canopy) => {
+    await withCanopy(storageOf(values), async (canopy) => {
       const b = await bootstrap(canopy, { email: values.email!, name: values.name, accountName: values["account-name"], plan: values.plan })
       print(values.json, { account_id: b.account.id, user_id: b.user.id, api_key: b.api_key.token },
         `account  ${b.account.id} (${b.account.name}, plan ${b.account.plan})\nowner    ${b.user.id} <${b.user.email}>\napi key  ${b.api_key.token}\n\nThe key is shown only now.`)
@@ -163,7 +174,7 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
     const [sub, plan] = positionals
     if (sub !== "set-plan" || !plan) throw new UsageError("expected: canopy account set-plan PLAN")
     if (!(Plans.plans as ReadonlyArray<string>).includes(plan)) throw new UsageError(`plan must be one of ${Plans.plans.join(", ")}`)
-    await withCanopy(dbOf(values), async (canopy) => {
+    await withCanopy(storageOf(values), async (canopy) => {
       const account = await canopy.account.setPlan(await accountOf(canopy, values.account), plan as Plans.Plan)
       print(values.json, account, `account ${account.id} is now on the ${account.plan} plan`)
     })
@@ -172,7 +183,8 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
   async migrate(argv) {
     const { values } = parseArgs({ args: argv, options: common })
     if (values.help) return void console.log(HELP.migrate)
-    const ran = await Effect.runPromise(migrate({ filename: dbOf(values) }))
+    const where = storageOf(values)
+    const ran = await Effect.runPromise(where.databaseUrl ? migratePostgres({ url: where.databaseUrl }) : migrate({ filename: where.db }))
     print(values.json, ran.map(([id, name]) => ({ id, name })), ran.length === 0 ? "schema is up to date" : ran.map(([id, name]) => `applied ${id}_${name}`).join("\n"))
   }
 }
@@ -183,7 +195,7 @@ const credentialCommand = async (kind: "api_key" | "service_token", name: "keys"
   } })
   if (values.help) return void console.log(HELP[name])
   const [sub, id] = positionals
-  await withCanopy(dbOf(values), async (canopy) => {
+  await withCanopy(storageOf(values), async (canopy) => {
     const system = Principal.system(await accountOf(canopy, values.account))
     if (sub === "create") {
       if (!values.name || !values.permissions) throw new UsageError("--name and --permissions are required")

@@ -1,0 +1,84 @@
+import { postgresStorage } from "@canopy/adapter-postgres"
+import { createCanopy, Principal } from "@canopy/core"
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { Effect, Exit, Scope } from "effect"
+import { type ChildProcess, spawn } from "node:child_process"
+import { join } from "node:path"
+import { inject } from "vitest"
+import { freshDatabase } from "../../adapter-postgres/test/database.ts"
+import { client } from "./harness.ts"
+
+const bin = join(import.meta.dirname, "../bin/canopy.js")
+
+/** Starts `canopy serve` on PostgreSQL and resolves with its URL. */
+const startInstance = (databaseUrl: string): Promise<{ child: ChildProcess; url: string }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--database-url", databaseUrl], { stdio: ["ignore", "ignore", "pipe"] })
+    let err = ""
+    child.stderr!.on("data", (d) => {
+      err += d
+      const m = /serving (http:\/\/[\d.:]+)/.exec(err)
+      if (m) resolve({ child, url: m[1]! })
+    })
+    child.on("exit", (code) => reject(new Error(`instance exited ${code}: ${err}`)))
+  })
+
+let scope: Scope.Closeable
+let databaseUrl: string
+let a: { child: ChildProcess; url: string }
+let b: { child: ChildProcess; url: string }
+
+beforeAll(async () => {
+  scope = await Effect.runPromise(Scope.make())
+  databaseUrl = await Effect.runPromise(Scope.provide(freshDatabase(inject("postgresUrl")), scope))
+  ;[a, b] = await Promise.all([startInstance(databaseUrl), startInstance(databaseUrl)])
+}, 60_000)
+
+afterAll(async () => {
+  for (const i of [a, b]) i?.child.kill("SIGTERM")
+  await new Promise((r) => setTimeout(r, 500))
+  await Effect.runPromise(Scope.close(scope, Exit.void))
+})
+
+const library = () => createCanopy({ storage: postgresStorage({ url: databaseUrl }) })
+
+describe("two server instances on one PostgreSQL", () => {
+  it("rate limits are shared: a 60/min plan gets exactly 60 successes across both", async () => {
+    const canopy = await library()
+    const { api_key } = await canopy.bootstrap({ account_name: "Limited", email: "limited@example.com", plan: "free" })
+    await canopy.close()
+    const viaA = client(a.url, api_key.token)
+    const viaB = client(b.url, api_key.token)
+    const replies = await Promise.all(Array.from({ length: 80 }, (_, i) => (i % 2 === 0 ? viaA : viaB).get("/v1/projects")))
+    const statuses = replies.map((r) => r.status)
+    assert.strictEqual(statuses.filter((s) => s === 200).length, 60, JSON.stringify(statuses))
+    assert.strictEqual(statuses.filter((s) => s === 429).length, 20)
+    assert.isTrue(replies.filter((r) => r.status === 429).every((r) => r.headers.get("retry-after") !== null))
+  })
+
+  it("a key revoked through one instance is refused by the other on its next request", async () => {
+    const canopy = await library()
+    const { account } = await canopy.bootstrap({ account_name: "Revoker", email: "revoker@example.com", plan: "pro" })
+    const key = await canopy.credentials.create(Principal.system(account.id), "api_key", { name: "soon revoked", permissions: ["projects:read"] })
+    const admin = await canopy.credentials.create(Principal.system(account.id), "api_key", { name: "admin", permissions: ["admin"] })
+    await canopy.close()
+    assert.strictEqual((await client(a.url, key.token).get("/v1/projects")).status, 200)
+    assert.strictEqual((await client(b.url, key.token).get("/v1/projects")).status, 200)
+    // Revoke through instance A's process: the library shares nothing with B but the database.
+    const revoker = await library()
+    await revoker.credentials.revoke(await revoker.authenticate(admin.token), key.id)
+    await revoker.close()
+    assert.strictEqual((await client(b.url, key.token).get("/v1/projects")).status, 401)
+    assert.strictEqual((await client(a.url, key.token).get("/v1/projects")).status, 401)
+  })
+
+  it("concurrent duplicate-slug creates through both instances: exactly one 201, the rest 409", async () => {
+    const canopy = await library()
+    const { api_key } = await canopy.bootstrap({ account_name: "Racers", email: "racers@example.com", plan: "enterprise" })
+    await canopy.close()
+    const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => client(i % 2 ? a.url : b.url, api_key.token).post("/v1/projects", { name: "Contested Plot" })))
+    const statuses = replies.map((r) => r.status).sort()
+    assert.deepStrictEqual(statuses, [201, ...Array(11).fill(409)])
+    assert.strictEqual((await client(a.url, api_key.token).get("/v1/projects")).body.meta.total, 1)
+  })
+})
