@@ -79,6 +79,11 @@ export const migrations = {
   ),
   "2_project_stats_index": statements(
     `create index projects_stats on projects (account_id, status, area_hectares)`
+  ),
+  // Webhook health, for disabling an endpoint that has only failed for days.
+  "3_webhook_health": statements(
+    `alter table webhooks add column consecutive_failures integer not null default 0`,
+    `alter table webhooks add column failing_since text`
   )
 }
 

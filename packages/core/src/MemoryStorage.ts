@@ -77,6 +77,17 @@ export const make = Effect.gen(function*() {
     map.set(row.id, next)
     return clone(next)
   }
+  /** Leases a delivery and joins what sending it needs. */
+  const claimed = (d: S.DeliveryRow, owner: string, leaseUntil: number): S.ClaimedDelivery => {
+    const leased = { ...d, lease_owner: owner, lease_expires_at: leaseUntil }
+    t.deliveries.set(d.id, leased)
+    const e = t.events.get(d.event_id)!
+    const w = t.webhooks.get(d.webhook_id)
+    return clone({
+      ...leased, payload: e.payload, event_type: e.type, event_created_at: e.created_at,
+      url: w?.url ?? null, secret: w?.secret ?? null, webhook_enabled: w?.enabled ?? false
+    })
+  }
   const owned = <R extends { readonly account_id: string }>(row: R | undefined, accountId: string) =>
     row && row.account_id === accountId ? row : undefined
 
@@ -246,14 +257,55 @@ export const make = Effect.gen(function*() {
         [...t.deliveries.values()].filter((d) => d.account_id === accountId && d.event_id === eventId)
           .sort(byKeyThenId((d) => d.created_at, false)).map(clone)),
       cancelPending: (accountId, webhookId, at) => locked(() => {
-        let n = 0
+        const canceled: Array<S.DeliveryRow> = []
         for (const d of t.deliveries.values()) {
           if (d.account_id === accountId && d.webhook_id === webhookId && d.status === "pending") {
-            t.deliveries.set(d.id, { ...d, status: "canceled", next_attempt_at: null, lease_owner: null, lease_expires_at: null, updated_at: at })
-            n++
+            const row: S.DeliveryRow = { ...d, status: "canceled", next_attempt_at: null, lease_owner: null, lease_expires_at: null, updated_at: at }
+            t.deliveries.set(d.id, row)
+            canceled.push(clone(row))
           }
         }
+        return canceled
+      }),
+      claimDue: (now, limit, owner, leaseUntil, exclude = []) => locked(() => {
+        const due = [...t.deliveries.values()]
+          .filter((d) => d.status === "pending" && d.next_attempt_at !== null && d.next_attempt_at <= now &&
+            (d.lease_expires_at === null || d.lease_expires_at < now) && !exclude.includes(d.webhook_id))
+          .sort((a, b) => (a.next_attempt_at! - b.next_attempt_at!) || (a.id < b.id ? -1 : 1))
+          .slice(0, limit)
+        return due.map((d) => claimed(d, owner, leaseUntil))
+      }),
+      claimOne: (id, now, owner, leaseUntil) => locked(() => {
+        const d = t.deliveries.get(id)
+        if (!d || d.status !== "pending" || (d.lease_expires_at !== null && d.lease_expires_at >= now && d.lease_owner !== owner)) return undefined
+        return claimed(d, owner, leaseUntil)
+      }),
+      recordAttempt: (r) => locked(() => {
+        t.logs.set(r.log.id, clone(r.log))
+        const d = t.deliveries.get(r.delivery_id)
+        if (!d || d.status !== "pending" || d.lease_owner !== r.owner) return false
+        t.deliveries.set(d.id, { ...d, attempts: r.attempts, status: r.status, next_attempt_at: r.next_attempt_at, lease_owner: null, lease_expires_at: null, updated_at: r.updated_at })
+        return true
+      }),
+      nextDue: locked(() => {
+        let min: number | null = null
+        for (const d of t.deliveries.values()) {
+          if (d.status === "pending" && d.next_attempt_at !== null && (min === null || d.next_attempt_at < min)) min = d.next_attempt_at
+        }
+        return min
+      }),
+      getDelivery: (accountId, id) => locked(() => clone(owned(t.deliveries.get(id), accountId))),
+      getLog: (accountId, webhookId, id) => locked(() => {
+        const l = owned(t.logs.get(id), accountId)
+        return clone(l && l.webhook_id === webhookId ? l : undefined)
+      }),
+      purgeLogs: (before) => locked(() => {
+        let n = 0
+        for (const [id, l] of t.logs) if (l.created_at < before) { t.logs.delete(id); n++ }
         return n
+      }),
+      addDeliveries: (deliveries) => locked(() => {
+        for (const d of deliveries) t.deliveries.set(d.id, clone(d))
       }),
       insertLog: (row) => locked(() => void t.logs.set(row.id, clone(row))),
       listLogs: (accountId, webhookId, q) => locked(() => {

@@ -103,7 +103,7 @@ export const Order = literal(["asc", "desc"])
 /** A webhook subscription: an event type of the catalogue, or `*`. */
 export const WebhookEvent = literal([...Events.types, "*"])
 /** Delivery log statuses. */
-export const DeliveryStatus = literal(["success", "failed", "pending"])
+export const DeliveryStatus = literal(["success", "failed", "pending", "canceled"])
 
 // ---------------------------------------------------------------------------------------------
 // Request bodies and queries

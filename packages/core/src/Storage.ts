@@ -124,6 +124,10 @@ export interface WebhookRow {
   readonly enabled: boolean
   readonly disabled_reason: string | null
   readonly disabled_at: string | null
+  /** Failed attempts in a row since the last success. */
+  readonly consecutive_failures: number
+  /** When the current run of failures began; null after a success. */
+  readonly failing_since: string | null
   readonly created_at: string
   readonly updated_at: string
 }
@@ -161,7 +165,7 @@ export interface DeliveryLogRow {
   readonly event_id: string
   readonly event_type: string
   readonly attempt: number
-  readonly status: "success" | "failed" | "pending"
+  readonly status: "success" | "failed" | "pending" | "canceled"
   readonly response_code: number | null
   readonly response_time_ms: number | null
   readonly error: string | null
@@ -169,6 +173,28 @@ export interface DeliveryLogRow {
   readonly delivered_at: string | null
   readonly next_retry_at: string | null
   readonly created_at: string
+}
+
+/** A delivery handed to a dispatcher, with what it needs to send it. */
+export interface ClaimedDelivery extends DeliveryRow {
+  readonly payload: string
+  readonly event_type: string
+  readonly event_created_at: string
+  /** The webhook; null when it was deleted meanwhile. */
+  readonly url: string | null
+  readonly secret: string | null
+  readonly webhook_enabled: boolean
+}
+
+/** What one attempt changes, recorded atomically by `outbox.recordAttempt`. */
+export interface AttemptRecord {
+  readonly delivery_id: string
+  readonly owner: string
+  readonly attempts: number
+  readonly status: DeliveryRow["status"]
+  readonly next_attempt_at: number | null
+  readonly updated_at: string
+  readonly log: DeliveryLogRow
 }
 
 export interface CredentialRow {
@@ -309,9 +335,32 @@ export interface StorageShape {
     /** Newest first, ties by id descending. */
     readonly listEvents: (accountId: string, query: { readonly type?: string | undefined; readonly limit: number; readonly offset: number }) => Fx<Page<EventRow>>
     readonly listDeliveries: (accountId: string, eventId: string) => Fx<ReadonlyArray<DeliveryRow>>
-    /** Cancels the pending deliveries of a webhook; returns how many. */
-    readonly cancelPending: (accountId: string, webhookId: string, at: string) => Fx<number>
+    /** Cancels the pending deliveries of a webhook; returns the canceled deliveries. */
+    readonly cancelPending: (accountId: string, webhookId: string, at: string) => Fx<ReadonlyArray<DeliveryRow>>
     readonly insertLog: (row: DeliveryLogRow) => Fx<void>
+    /**
+     * Leases up to `limit` due deliveries to `owner` until `leaseUntil` (epoch ms): status pending,
+     * `next_attempt_at <= now`, and no live lease; oldest due first; deliveries of the webhooks in
+     * `excludeWebhooks` are left alone. Concurrent claimers never receive the same delivery; an
+     * expired lease is claimable again (its holder crashed or stalled).
+     */
+    readonly claimDue: (now: number, limit: number, owner: string, leaseUntil: number, excludeWebhooks?: ReadonlyArray<string>) => Fx<ReadonlyArray<ClaimedDelivery>>
+    /** Leases one delivery by id, when it is pending and not leased by another live owner. */
+    readonly claimOne: (deliveryId: string, now: number, owner: string, leaseUntil: number) => Fx<ClaimedDelivery | undefined>
+    /**
+     * Records an attempt: writes its log entry and, when `owner` still holds the lease and the
+     * delivery is still pending, updates the delivery and clears the lease. Answers whether the
+     * delivery was updated (false: the lease was lost, or the delivery was canceled meanwhile).
+     */
+    readonly recordAttempt: (record: AttemptRecord) => Fx<boolean>
+    /** The earliest `next_attempt_at` of a pending delivery, or null when none is pending. */
+    readonly nextDue: Fx<number | null>
+    readonly getDelivery: (accountId: string, id: string) => Fx<DeliveryRow | undefined>
+    readonly getLog: (accountId: string, webhookId: string, id: string) => Fx<DeliveryLogRow | undefined>
+    /** Deletes log entries created before `before`; returns how many. */
+    readonly purgeLogs: (before: string) => Fx<number>
+    /** Adds deliveries for an existing event (redelivery). */
+    readonly addDeliveries: (deliveries: ReadonlyArray<DeliveryRow>) => Fx<void>
     /** Newest first, ties by id descending. */
     readonly listLogs: (accountId: string, webhookId: string, query: DeliveryLogQuery) => Fx<Page<DeliveryLogRow>>
   }

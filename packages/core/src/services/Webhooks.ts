@@ -75,7 +75,7 @@ const make = (storage: StorageShape) => {
           id: Ids.make("webhook"), account_id: principal.account_id, url: body.url, events: [...new Set(body.events)],
           description: body.description ?? null, secret: body.secret ?? Signature.generateSecret(), enabled,
           disabled_reason: enabled ? null : "disabled by a user", disabled_at: enabled ? null : now,
-          created_at: now, updated_at: now
+          consecutive_failures: 0, failing_since: null, created_at: now, updated_at: now
         }
         yield* storage.webhooks.insert(row)
         return { ...toResource(row), secret: row.secret }

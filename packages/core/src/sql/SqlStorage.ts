@@ -36,7 +36,7 @@ const numOrNull = (v: unknown): number | null => (v === null || v === undefined 
 const codecs = {
   projects: { json: ["geometry", "bbox"], bool: [], num: ["area_hectares"] },
   assets: { json: ["location", "metadata"], bool: [], num: [] },
-  webhooks: { json: ["events"], bool: ["enabled"], num: [] },
+  webhooks: { json: ["events"], bool: ["enabled"], num: ["consecutive_failures"] },
   credentials: { json: ["permissions", "ip_allowlist"], bool: [], num: [] },
   deliveries: { json: [], bool: [], num: ["attempts", "next_attempt_at", "lease_expires_at"] },
   delivery_logs: { json: [], bool: [], num: ["attempt", "response_code", "response_time_ms"] },
@@ -63,7 +63,7 @@ const fromDb = <A>(table: Table, row: Row | undefined): A | undefined => {
   const out: Record<string, unknown> = { ...row }
   for (const k of c.json) out[k] = parse(out[k])
   for (const k of c.bool) out[k] = Boolean(Number(out[k]))
-  for (const k of c.num) out[k] = k === "attempts" || k === "attempt" || k === "area_hectares" ? num(out[k]) : numOrNull(out[k])
+  for (const k of c.num) out[k] = k === "attempts" || k === "attempt" || k === "area_hectares" || k === "consecutive_failures" ? num(out[k]) : numOrNull(out[k])
   return out as A
 }
 
@@ -107,6 +107,15 @@ export const make = Effect.gen(function*() {
   const atomically = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     Effect.flatMap(Effect.serviceOption(sql.transactionService), (current) =>
       current._tag === "Some" ? effect : sql.withTransaction(effect))
+
+  /** Deliveries joined with their event and webhook, as a dispatcher needs them. */
+  const claimedRows = (ids: ReadonlyArray<string>) =>
+    Effect.map(
+      sql`select d.*, e.payload as payload, e.type as event_type, e.created_at as event_created_at,
+            w.url as url, w.secret as secret, coalesce(w.enabled, 0) as webhook_enabled
+          from deliveries d join events e on e.id = d.event_id left join webhooks w on w.id = d.webhook_id
+          where d.id in ${sql.in(ids)} order by d.next_attempt_at, d.id`,
+      (rows) => rows.map((r) => ({ ...fromDb<S.DeliveryRow>("deliveries", r)!, webhook_enabled: Boolean(Number((r as { webhook_enabled: unknown }).webhook_enabled)) }) as S.ClaimedDelivery))
 
   const storage: S.StorageShape = {
     transaction: (effect) => Effect.mapError(atomically(effect), (e) =>
@@ -214,10 +223,43 @@ export const make = Effect.gen(function*() {
       listDeliveries: (accountId, eventId) =>
         all("deliveries", sql`select * from deliveries where account_id = ${accountId} and event_id = ${eventId} order by created_at asc, id asc`),
       cancelPending: (accountId, webhookId, at) =>
-        orStorage(Effect.map(
+        all<S.DeliveryRow>("deliveries",
           sql`update deliveries set status = 'canceled', next_attempt_at = null, lease_owner = null, lease_expires_at = null, updated_at = ${at}
-              where account_id = ${accountId} and webhook_id = ${webhookId} and status = 'pending' returning id`,
-          (rows) => rows.length)),
+              where account_id = ${accountId} and webhook_id = ${webhookId} and status = 'pending' returning *`),
+      claimDue: (now, limit, owner, leaseUntil, exclude = []) =>
+        storage.transaction(orStorage(Effect.gen(function*() {
+          const notExcluded = exclude.length > 0 ? sql`and webhook_id not in ${sql.in(exclude)}` : sql``
+          const pick = sql`select id from deliveries where status = 'pending' and next_attempt_at <= ${now}
+            and (lease_expires_at is null or lease_expires_at < ${now}) ${notExcluded}
+            order by next_attempt_at, id limit ${limit}`
+          const ids = (dialect === "pg" ? yield* sql`${pick} for update skip locked` : yield* pick).map((r) => (r as { id: string }).id)
+          if (ids.length === 0) return []
+          yield* sql`update deliveries set lease_owner = ${owner}, lease_expires_at = ${leaseUntil} where id in ${sql.in(ids)}`
+          return yield* claimedRows(ids)
+        }))),
+      claimOne: (id, now, owner, leaseUntil) =>
+        storage.transaction(orStorage(Effect.gen(function*() {
+          const rows = yield* sql`update deliveries set lease_owner = ${owner}, lease_expires_at = ${leaseUntil}
+            where id = ${id} and status = 'pending' and (lease_expires_at is null or lease_expires_at < ${now} or lease_owner = ${owner}) returning id`
+          if (rows.length === 0) return undefined
+          return (yield* claimedRows([id]))[0]
+        }))),
+      recordAttempt: (r) =>
+        storage.transaction(orStorage(Effect.gen(function*() {
+          yield* sql`insert into delivery_logs ${sql.insert(toDb("delivery_logs", r.log))}`
+          const updated = yield* sql`update deliveries set attempts = ${r.attempts}, status = ${r.status}, next_attempt_at = ${r.next_attempt_at},
+              lease_owner = null, lease_expires_at = null, updated_at = ${r.updated_at}
+            where id = ${r.delivery_id} and status = 'pending' and lease_owner = ${r.owner} returning id`
+          return updated.length > 0
+        }))),
+      nextDue: orStorage(Effect.map(sql`select min(next_attempt_at) as at from deliveries where status = 'pending'`,
+        (rows) => numOrNull((rows[0] as { at?: unknown } | undefined)?.at))),
+      getDelivery: (accountId, id) => one("deliveries", sql`select * from deliveries where account_id = ${accountId} and id = ${id}`),
+      getLog: (accountId, webhookId, id) =>
+        one("delivery_logs", sql`select * from delivery_logs where account_id = ${accountId} and webhook_id = ${webhookId} and id = ${id}`),
+      purgeLogs: (before) => orStorage(Effect.map(sql`delete from delivery_logs where created_at < ${before} returning id`, (rows) => rows.length)),
+      addDeliveries: (deliveries) =>
+        orStorage(Effect.forEach(deliveries, (d) => sql`insert into deliveries ${sql.insert(toDb("deliveries", d))}`, { discard: true })),
       insertLog: (row) => orStorage(Effect.asVoid(sql`insert into delivery_logs ${sql.insert(toDb("delivery_logs", row))}`)),
       listLogs: (accountId, webhookId, q) => {
         const clauses = [sql`account_id = ${accountId}`, sql`webhook_id = ${webhookId}`]

@@ -55,7 +55,7 @@ export const memberRow = (accountId: string, over: Partial<S.MemberRow> = {}): S
 export const webhookRow = (accountId: string, over: Partial<S.WebhookRow> = {}): S.WebhookRow => ({
   id: Ids.make("webhook"), account_id: accountId, url: "https://hooks.example.com/canopy", events: ["*"], description: null,
   secret: "whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=", enabled: true, disabled_reason: null, disabled_at: null,
-  created_at: iso(), updated_at: iso(), ...over
+  consecutive_failures: 0, failing_since: null, created_at: iso(), updated_at: iso(), ...over
 })
 
 /** An event row and one pending delivery per webhook id. */
