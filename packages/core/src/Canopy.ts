@@ -14,20 +14,24 @@ import type { CredentialRow, Storage } from "./Storage.ts"
 import { Accounts, type BillingEvent } from "./services/Accounts.ts"
 import { Assets } from "./services/Assets.ts"
 import { Credentials, type RequestOrigin } from "./services/Credentials.ts"
+import { Deliveries, Sender } from "./services/Deliveries.ts"
 import { Members } from "./services/Members.ts"
 import { Projects } from "./services/Projects.ts"
 import { Webhooks } from "./services/Webhooks.ts"
 
 /** Every domain service. */
-export type Services = Projects | Assets | Members | Accounts | Webhooks | Credentials
+export type Services = Projects | Assets | Members | Accounts | Webhooks | Credentials | Deliveries
 
 /** What `run` provides: the services and the storage under them. */
 export type Runtime = Services | Storage
 
-/** Every domain service, given a Storage. */
-export const layer: Layer.Layer<Services, never, Storage> = Layer.mergeAll(
-  Projects.layer, Assets.layer, Members.layer, Webhooks.layer, Accounts.layer
+/** Every domain service, given a Storage and a Sender. */
+export const layerWithSender: Layer.Layer<Services, never, Storage | Sender> = Layer.mergeAll(
+  Projects.layer, Assets.layer, Members.layer, Webhooks.layer, Accounts.layer, Deliveries.layer
 ).pipe(Layer.provideMerge(Credentials.layer))
+
+/** Every domain service, given a Storage; webhooks are sent with the platform's `fetch`. */
+export const layer: Layer.Layer<Services, never, Storage> = layerWithSender.pipe(Layer.provide(Sender.fetch))
 
 /** A storage for `createCanopy`: what an adapter factory returns. */
 export interface StorageProvider {
@@ -41,6 +45,8 @@ export const memoryStorage = (): StorageProvider => ({ layer: MemoryStorage.laye
 export interface CreateCanopyOptions {
   readonly storage: StorageProvider
   readonly settings?: Partial<SettingsShape>
+  /** How webhooks are sent; default: the platform's `fetch` (the server passes a hardened sender). */
+  readonly sender?: Sender["Service"]
 }
 
 /** An error from Canopy, with the spec's error code and, for validation errors, every problem. */
@@ -90,6 +96,11 @@ export interface Canopy {
   readonly assets: { readonly [K in keyof Assets["Service"]]: P<Assets["Service"][K]> }
   readonly members: { readonly [K in keyof Members["Service"]]: P<Members["Service"][K]> }
   readonly webhooks: { readonly [K in keyof Webhooks["Service"]]: P<Webhooks["Service"][K]> }
+  readonly deliveries: {
+    readonly test: P<Deliveries["Service"]["test"]>
+    readonly redeliver: P<Deliveries["Service"]["redeliver"]>
+    readonly listEvents: P<Deliveries["Service"]["listEvents"]>
+  }
   readonly account: {
     readonly get: P<Accounts["Service"]["get"]>
     readonly update: P<Accounts["Service"]["update"]>
@@ -123,7 +134,11 @@ export const createCanopy = async (options: CreateCanopyOptions): Promise<Canopy
   const settings: SettingsShape = { ...defaultSettings, ...options.settings }
   const runtime = ManagedRuntime.make(
     // Settings is merged into the runtime: services read it when they run, not when they are built.
-    layer.pipe(Layer.provideMerge(options.storage.layer), Layer.provideMerge(Layer.succeed(Settings, settings)))
+    layerWithSender.pipe(
+      Layer.provideMerge(options.storage.layer),
+      Layer.provideMerge(options.sender ? Layer.succeed(Sender, options.sender) : Sender.fetch),
+      Layer.provideMerge(Layer.succeed(Settings, settings))
+    )
   )
   const run = async <A, E>(effect: Effect.Effect<A, E, Runtime>): Promise<A> => {
     const exit = await runtime.runPromiseExit(effect)
@@ -148,6 +163,7 @@ export const createCanopy = async (options: CreateCanopyOptions): Promise<Canopy
     assets: wrap(Assets, ["list", "get", "create", "update", "delete"]),
     members: wrap(Members, ["list", "invite", "accept", "update", "remove", "principalFor"]),
     webhooks: wrap(Webhooks, ["create", "list", "get", "update", "delete", "logs"]),
+    deliveries: wrap(Deliveries, ["test", "redeliver", "listEvents"]),
     account: wrap(Accounts, ["get", "update", "usage", "setPlan", "billingEvent"]),
     credentials: wrap(Credentials, ["create", "list", "revoke"]),
     bootstrap: (input) => use(Accounts, (a) => a.bootstrap(input)),

@@ -250,7 +250,8 @@ export const make = Effect.gen(function*() {
       }),
       getEvent: (accountId, id) => locked(() => clone(owned(t.events.get(id), accountId))),
       listEvents: (accountId, q) => locked(() => {
-        const rows = [...t.events.values()].filter((e) => e.account_id === accountId && (q.type === undefined || e.type === q.type))
+        const rows = [...t.events.values()].filter((e) => e.account_id === accountId && (q.type === undefined || e.type === q.type) &&
+          (q.created_after === undefined || e.created_at >= q.created_after) && (q.created_before === undefined || e.created_at < q.created_before))
         return page(rows.sort(byKeyThenId((e) => e.created_at, true, true)), q.limit, q.offset)
       }),
       listDeliveries: (accountId, eventId) => locked(() =>
@@ -274,6 +275,12 @@ export const make = Effect.gen(function*() {
           .sort((a, b) => (a.next_attempt_at! - b.next_attempt_at!) || (a.id < b.id ? -1 : 1))
           .slice(0, limit)
         return due.map((d) => claimed(d, owner, leaseUntil))
+      }),
+      release: (ids, owner) => locked(() => {
+        for (const id of ids) {
+          const d = t.deliveries.get(id)
+          if (d && d.lease_owner === owner) t.deliveries.set(id, { ...d, lease_owner: null, lease_expires_at: null })
+        }
       }),
       claimOne: (id, now, owner, leaseUntil) => locked(() => {
         const d = t.deliveries.get(id)

@@ -116,7 +116,8 @@ export const required = {
   "credentials.list": "admin",
   "credentials.create": "admin",
   "credentials.revoke": "admin",
-  "events.list": "admin"
+  "events.list": "admin",
+  "webhooks.redeliver": "admin"
 } as const satisfies Record<string, Permission | "any">
 
 /** An operation of the API. */

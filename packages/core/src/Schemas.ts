@@ -229,6 +229,19 @@ export const ListDeliveryLogs = Schema.Struct({
 })
 export type ListDeliveryLogs = typeof ListDeliveryLogs.Type
 
+const Timestamp8601 = Schema.String.pipe(Schema.check(Schema.makeFilter((s: string) =>
+  !Number.isNaN(Date.parse(s)) || "must be an ISO 8601 timestamp")))
+
+/** GET /events (beyond the spec: catching up after an outage) */
+export const ListEvents = Schema.Struct({
+  page: Schema.optionalKey(Page),
+  per_page: Schema.optionalKey(PerPage),
+  type: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(100)))),
+  created_after: Schema.optionalKey(Timestamp8601),
+  created_before: Schema.optionalKey(Timestamp8601)
+})
+export type ListEvents = typeof ListEvents.Type
+
 // ---------------------------------------------------------------------------------------------
 // Resources as returned
 

@@ -14,6 +14,10 @@ export interface SettingsShape {
   readonly invitationTtlMs: number
   /** Skip rewriting `last_used_at` when it is more recent than this (ms): saves a write per request. */
   readonly lastUsedResolutionMs: number
+  /** How long a webhook receiver has to answer (ms); the spec says 5 s. */
+  readonly deliveryTimeoutMs: number
+  /** How long a dispatcher holds a claimed delivery (ms): well above the timeout. */
+  readonly deliveryLeaseMs: number
 }
 
 /** The defaults. */
@@ -21,7 +25,9 @@ export const defaults: SettingsShape = {
   plans: Plans.defaults,
   allowInsecureWebhooks: false,
   invitationTtlMs: 7 * 86_400_000,
-  lastUsedResolutionMs: 60_000
+  lastUsedResolutionMs: 60_000,
+  deliveryTimeoutMs: 5_000,
+  deliveryLeaseMs: 30_000
 }
 
 /** The settings service; a reference with the defaults, so providing it is optional. */

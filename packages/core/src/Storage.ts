@@ -246,6 +246,16 @@ export interface DeliveryLogQuery {
   readonly offset: number
 }
 
+export interface EventQuery {
+  readonly type?: string | undefined
+  /** Only events created at or after this ISO timestamp. */
+  readonly created_after?: string | undefined
+  /** Only events created before this ISO timestamp. */
+  readonly created_before?: string | undefined
+  readonly limit: number
+  readonly offset: number
+}
+
 /** Project counts and hectares of one account. */
 export interface ProjectStats {
   readonly active: number
@@ -333,7 +343,7 @@ export interface StorageShape {
     readonly append: (event: EventRow, deliveries: ReadonlyArray<DeliveryRow>) => Fx<void>
     readonly getEvent: (accountId: string, id: string) => Fx<EventRow | undefined>
     /** Newest first, ties by id descending. */
-    readonly listEvents: (accountId: string, query: { readonly type?: string | undefined; readonly limit: number; readonly offset: number }) => Fx<Page<EventRow>>
+    readonly listEvents: (accountId: string, query: EventQuery) => Fx<Page<EventRow>>
     readonly listDeliveries: (accountId: string, eventId: string) => Fx<ReadonlyArray<DeliveryRow>>
     /** Cancels the pending deliveries of a webhook; returns the canceled deliveries. */
     readonly cancelPending: (accountId: string, webhookId: string, at: string) => Fx<ReadonlyArray<DeliveryRow>>
@@ -345,6 +355,8 @@ export interface StorageShape {
      * expired lease is claimable again (its holder crashed or stalled).
      */
     readonly claimDue: (now: number, limit: number, owner: string, leaseUntil: number, excludeWebhooks?: ReadonlyArray<string>) => Fx<ReadonlyArray<ClaimedDelivery>>
+    /** Gives back leases `owner` holds on these deliveries, unattempted (they stay due). */
+    readonly release: (ids: ReadonlyArray<string>, owner: string) => Fx<void>
     /** Leases one delivery by id, when it is pending and not leased by another live owner. */
     readonly claimOne: (deliveryId: string, now: number, owner: string, leaseUntil: number) => Fx<ClaimedDelivery | undefined>
     /**

@@ -7,6 +7,7 @@ export {
   type Canopy as CanopyClient, CanopyError, ConflictError, createCanopy, ForbiddenError, InternalError, memoryStorage,
   NotFoundError, RateLimitedError, type StorageProvider, UnauthorizedError, ValidationFailedError
 } from "./Canopy.ts"
+export * as Delivery from "./Delivery.ts"
 export * as Errors from "./Errors.ts"
 export * as Events from "./Events.ts"
 export * as FieldError from "./FieldError.ts"
@@ -34,6 +35,7 @@ export * as WebhookTarget from "./WebhookTarget.ts"
 export { Accounts } from "./services/Accounts.ts"
 export { Assets } from "./services/Assets.ts"
 export { Credentials } from "./services/Credentials.ts"
+export { Deliveries, Sender } from "./services/Deliveries.ts"
 export { Members } from "./services/Members.ts"
 export { Projects } from "./services/Projects.ts"
 export { Webhooks } from "./services/Webhooks.ts"

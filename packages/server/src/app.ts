@@ -12,16 +12,19 @@ import { type NodeAdapterOptions, toNodeHandler } from "./http/node.ts"
 export interface AppOptions extends NodeAdapterOptions {
   /** Access-log sink; default none. */
   readonly log?: (line: AccessLogLine) => void
+  /** Called after each successful write (the server wakes its delivery loop). */
+  readonly onWrite?: () => void
 }
 
 /** The request pipeline with the public pages, independent of the server. */
-export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "log"> = {}) => {
+export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "log" | "onWrite"> = {}) => {
   const doc = OpenApi.document()
   const openapi: ApiResponse = { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: JSON.stringify(doc) }
   const docs: ApiResponse = { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: Docs.page(doc) }
   const health: ApiResponse = { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: "{\"status\":\"ok\"}" }
   return makeHandler(canopy, {
     ...(options.log ? { log: options.log } : {}),
+    ...(options.onWrite ? { onWrite: options.onWrite } : {}),
     publicRoutes: { "/v1/openapi.json": () => openapi, "/docs": () => docs, "/health": () => health }
   })
 }

@@ -8,6 +8,8 @@ import { sqliteStorage } from "@canopy/adapter-sqlite"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { nodeHandler } from "./app.ts"
+import { type Dispatcher, type DispatcherOptions, startDispatcher } from "./dispatcher/loop.ts"
+import { makeSender } from "./dispatcher/sender.ts"
 import type { AccessLogLine } from "./http/handler.ts"
 
 /** Options of the server. */
@@ -23,6 +25,8 @@ export interface ServeOptions {
   readonly trustedProxies?: ReadonlyArray<string>
   /** Access-log sink; default: one JSON line per request on stdout. */
   readonly log?: ((line: AccessLogLine) => void) | false
+  /** Run the webhook delivery loop in this process (default true), with these options. */
+  readonly dispatcher?: boolean | DispatcherOptions
 }
 
 /** A running server. */
@@ -31,7 +35,8 @@ export interface RunningServer {
   readonly port: number
   readonly canopy: CanopyClient
   readonly server: Server
-  /** Stops accepting, lets in-flight requests finish, closes the database. */
+  readonly dispatcher: Dispatcher | undefined
+  /** Stops accepting, lets in-flight requests and deliveries finish, closes the database. */
   readonly close: () => Promise<void>
 }
 
@@ -39,16 +44,31 @@ export interface RunningServer {
 export const storageFor = (options: { readonly db?: string | undefined; readonly databaseUrl?: string | undefined }): StorageProvider =>
   options.databaseUrl ? postgresStorage({ url: options.databaseUrl }) : sqliteStorage({ filename: options.db ?? "canopy.db" })
 
+/** Opens Canopy with the hardened webhook sender. */
+export const openCanopy = async (options: Pick<ServeOptions, "storage" | "db" | "databaseUrl" | "settings">) => {
+  const sender = makeSender({ allowLocal: options.settings?.allowInsecureWebhooks ?? false })
+  const canopy = await createCanopy({
+    storage: options.storage ?? storageFor(options),
+    sender: { send: sender.send },
+    ...(options.settings ? { settings: options.settings } : {})
+  })
+  return { canopy, closeSender: () => sender.close() }
+}
+
+const logDispatcherError = (e: unknown) =>
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), component: "dispatcher", error: (e as { _tag?: string })?._tag ?? (e instanceof Error ? e.name : "error") })}\n`)
+
 const stdoutLog = (line: AccessLogLine) => process.stdout.write(`${JSON.stringify(line)}\n`)
 
 /** Opens the storage and starts listening. */
 export const serve = async (options: ServeOptions = {}): Promise<RunningServer> => {
-  const canopy = await createCanopy({
-    storage: options.storage ?? storageFor(options),
-    ...(options.settings ? { settings: options.settings } : {})
-  })
+  const { canopy, closeSender } = await openCanopy(options)
+  const dispatcher = options.dispatcher === false ? undefined
+    : startDispatcher(canopy, { onError: logDispatcherError, ...(typeof options.dispatcher === "object" ? options.dispatcher : {}) })
   const log = options.log === false ? undefined : (options.log ?? stdoutLog)
-  const handler = nodeHandler(canopy, { ...(log ? { log } : {}), trustedProxies: options.trustedProxies ?? [] })
+  const handler = nodeHandler(canopy, {
+    ...(log ? { log } : {}), trustedProxies: options.trustedProxies ?? [], ...(dispatcher ? { onWrite: dispatcher.wake } : {})
+  })
   const server = createServer((req, res) => {
     handler(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" })
@@ -68,12 +88,15 @@ export const serve = async (options: ServeOptions = {}): Promise<RunningServer> 
     port: address.port,
     canopy,
     server,
+    dispatcher,
     close: () => (closing ??= (async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         server.closeIdleConnections()
       })
+      await dispatcher?.stop()
       await canopy.close()
+      await closeSender()
     })())
   }
 }

@@ -134,7 +134,7 @@ describe("every error path answers with the spec's body and X-Request-Id", () =>
       return { ...real, projects: { ...real.projects, list: () => Effect.die(new Error("SQLITE_CORRUPT: select * from projects at /srv/secret/path")) } }
     })).pipe(Layer.provide(MemoryStorage.layer))
     const logs: Array<{ status: number; error?: string; request_id: string }> = []
-    const broken = await serve({ port: 0, storage: { layer: failing }, log: (l) => logs.push(l) })
+    const broken = await serve({ port: 0, storage: { layer: failing }, log: (l) => logs.push(l), dispatcher: false })
     try {
       const b = await broken.canopy.bootstrap({ account_name: "Broken", email: "b@example.com" })
       const r = await client(broken.url, b.api_key.token).get("/v1/projects")

@@ -16,10 +16,11 @@ export interface TestServer extends RunningServer {
   readonly newAccount: (plan?: "free" | "pro" | "enterprise") => Promise<{ token: string; accountId: string; userId: string }>
 }
 
-export const startTestServer = async (settings: Partial<Settings.SettingsShape> = {}): Promise<TestServer> => {
+export const startTestServer = async (settings: Partial<Settings.SettingsShape> = {}, options: { dispatcher?: boolean } = {}): Promise<TestServer> => {
   const dir = mkdtempSync(join(tmpdir(), "canopy-http-"))
   const logs: Array<AccessLogLine> = []
-  const running = await serve({ port: 0, host: "127.0.0.1", db: join(dir, "canopy.db"), settings, log: (l) => logs.push(l) })
+  // No delivery loop unless asked: these servers register webhooks on hosts that are not there.
+  const running = await serve({ port: 0, host: "127.0.0.1", db: join(dir, "canopy.db"), settings, log: (l) => logs.push(l), dispatcher: options.dispatcher ?? false })
   let n = 0
   return {
     ...running,

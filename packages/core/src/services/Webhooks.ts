@@ -10,7 +10,7 @@ import { authorize, type Principal } from "../Principal.ts"
 import * as Schemas from "../Schemas.ts"
 import { Settings } from "../Settings.ts"
 import * as Signature from "../Signature.ts"
-import { type DeliveryLogRow, Storage, type StorageError, type StorageShape, type WebhookRow } from "../Storage.ts"
+import { type DeliveryLogRow, type DeliveryRow, Storage, type StorageError, type StorageShape, type WebhookRow } from "../Storage.ts"
 import * as WebhookTarget from "../WebhookTarget.ts"
 import { decode, type ListResult, listMeta, window } from "./common.ts"
 import { nowIso } from "./Outbox.ts"
@@ -27,6 +27,14 @@ export const logResource = (l: DeliveryLogRow): Schemas.DeliveryLog => ({
   response_code: l.response_code, response_time_ms: l.response_time_ms, error: l.error, error_class: l.error_class,
   delivered_at: l.delivered_at, next_retry_at: l.next_retry_at
 })
+
+/** Log entries for deliveries canceled because their webhook was disabled or deleted. */
+export const cancellationLogs = (canceled: ReadonlyArray<DeliveryRow>, eventTypes: ReadonlyMap<string, string>, reason: string, now: string): Array<DeliveryLogRow> =>
+  canceled.map((d) => ({
+    id: Ids.make("log"), account_id: d.account_id, webhook_id: d.webhook_id, delivery_id: d.id, event_id: d.event_id,
+    event_type: eventTypes.get(d.event_id) ?? "", attempt: d.attempts, status: "canceled", response_code: null, response_time_ms: null,
+    error: reason, error_class: null, delivered_at: null, next_retry_at: null, created_at: now
+  }))
 
 type Fx<A> = Effect.Effect<A, DomainError | StorageError>
 
@@ -55,6 +63,17 @@ const checkUrl = (url: string) =>
   })
 
 const make = (storage: StorageShape) => {
+  /** Cancels a webhook's pending deliveries, with one log entry each saying why. */
+  const cancelAndLog = (accountId: string, webhookId: string, reason: string, now: string) =>
+    Effect.gen(function*() {
+      const canceled = yield* storage.outbox.cancelPending(accountId, webhookId, now)
+      const types = new Map<string, string>()
+      for (const d of canceled) {
+        if (!types.has(d.event_id)) types.set(d.event_id, (yield* storage.outbox.getEvent(accountId, d.event_id))?.type ?? "")
+      }
+      for (const log of cancellationLogs(canceled, types, reason, now)) yield* storage.outbox.insertLog(log)
+    })
+
   const load = (accountId: string, id: string) =>
     Effect.flatMap(storage.webhooks.get(accountId, id), (w) => w ? Effect.succeed(w) : Effect.fail(new NotFound({ resource: "webhook", id })))
 
@@ -112,7 +131,7 @@ const make = (storage: StorageShape) => {
           updated_at: now
         })
         if (!saved) return yield* new NotFound({ resource: "webhook", id })
-        if (disabling) yield* storage.outbox.cancelPending(principal.account_id, id, now)
+        if (disabling) yield* cancelAndLog(principal.account_id, id, "canceled: the webhook was disabled", now)
         return toResource(saved)
       }))
     }),
@@ -121,7 +140,7 @@ const make = (storage: StorageShape) => {
       yield* authorize(principal, "webhooks.delete")
       yield* storage.transaction(Effect.gen(function*() {
         yield* load(principal.account_id, id)
-        yield* storage.outbox.cancelPending(principal.account_id, id, yield* nowIso)
+        yield* cancelAndLog(principal.account_id, id, "canceled: the webhook was deleted", yield* nowIso)
         yield* storage.webhooks.delete(principal.account_id, id)
       }))
     }),

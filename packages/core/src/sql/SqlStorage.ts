@@ -218,6 +218,8 @@ export const make = Effect.gen(function*() {
       listEvents: (accountId, q) => {
         const clauses = [sql`account_id = ${accountId}`]
         if (q.type !== undefined) clauses.push(sql`type = ${q.type}`)
+        if (q.created_after !== undefined) clauses.push(sql`created_at >= ${q.created_after}`)
+        if (q.created_before !== undefined) clauses.push(sql`created_at < ${q.created_before}`)
         return page<S.EventRow>("events", sql.and(clauses), "created_at desc, id desc", q.limit, q.offset)
       },
       listDeliveries: (accountId, eventId) =>
@@ -237,6 +239,9 @@ export const make = Effect.gen(function*() {
           yield* sql`update deliveries set lease_owner = ${owner}, lease_expires_at = ${leaseUntil} where id in ${sql.in(ids)}`
           return yield* claimedRows(ids)
         }))),
+      release: (ids, owner) =>
+        ids.length === 0 ? Effect.void : orStorage(Effect.asVoid(
+          sql`update deliveries set lease_owner = null, lease_expires_at = null where id in ${sql.in(ids)} and lease_owner = ${owner}`)),
       claimOne: (id, now, owner, leaseUntil) =>
         storage.transaction(orStorage(Effect.gen(function*() {
           const rows = yield* sql`update deliveries set lease_owner = ${owner}, lease_expires_at = ${leaseUntil}

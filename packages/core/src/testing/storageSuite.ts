@@ -382,6 +382,11 @@ export const storageSuite = (name: string, storageLayer: Layer.Layer<Storage, un
         const rest = mine(yield* s.outbox.claimDue(T + 100, 100, "other", T + 30_000, [w2.id]))
         assert.deepStrictEqual(rest.map((d) => d.webhook_id), [w1.id])
         assert.lengthOf(mine(yield* s.outbox.claimDue(T + 100, 100, "other", T + 30_000)), 2)
+        // a released lease makes the delivery claimable at once
+        yield* s.outbox.release([rest[0]!.id], "someone-else")
+        assert.lengthOf(mine(yield* s.outbox.claimDue(T + 100, 100, "third", T + 30_000)), 0, "only the holder can release")
+        yield* s.outbox.release([rest[0]!.id], "other")
+        assert.deepStrictEqual(mine(yield* s.outbox.claimDue(T + 100, 100, "third", T + 30_000)).map((d) => d.id), [rest[0]!.id])
         // after the lease expires, a delivery is claimable again
         const reclaimed = mine(yield* s.outbox.claimDue(T + 30_001, 100, "rescuer", T + 60_000))
         assert.strictEqual(reclaimed.length, 6)

@@ -4,7 +4,7 @@
  * makes. The request handler routes by this table and the OpenAPI document is generated from it,
  * so the two cannot drift.
  */
-import { Accounts, Assets, Members, Projects, Schemas, Webhooks, type Canopy, type Permissions, type Principal } from "@canopy/core"
+import { Accounts, Assets, Deliveries, Members, Projects, Schemas, Webhooks, type Canopy, type Permissions, type Principal } from "@canopy/core"
 import { Effect, Schema } from "effect"
 
 /** What a handler receives. */
@@ -130,6 +130,19 @@ export const routes: ReadonlyArray<Route> = [
   route({ method: "GET", path: "/webhooks/{webhook_id}/logs", operation: "webhooks.logs", tag: "Webhooks", summary: "Delivery log, newest first",
     status: 200, envelope: "list", query: Schemas.ListDeliveryLogs, resource: Schemas.DeliveryLog,
     run: ({ params, principal, query }) => Effect.flatMap(Webhooks, (s) => s.logs(principal, params.webhook_id!, query)) }),
+
+  route({ method: "POST", path: "/webhooks/{webhook_id}/test", operation: "webhooks.test", tag: "Webhooks", summary: "Send a signed webhook.test event now; answers its log entry",
+    status: 200, envelope: "resource", resource: Schemas.DeliveryLog,
+    run: ({ params, principal }) => Effect.flatMap(Deliveries, (s) => s.test(principal, params.webhook_id!)) }),
+  route({ method: "POST", path: "/webhooks/{webhook_id}/logs/{log_id}/redeliver", operation: "webhooks.redeliver", tag: "Webhooks",
+    summary: "Deliver a logged event again now (same event id, a new attempt); answers the new log entry",
+    status: 200, envelope: "resource", resource: Schemas.DeliveryLog,
+    run: ({ params, principal }) => Effect.flatMap(Deliveries, (s) => s.redeliver(principal, params.webhook_id!, params.log_id!)) }),
+
+  // Events (beyond the spec: catching up after an outage)
+  route({ method: "GET", path: "/events", operation: "events.list", tag: "Events", summary: "List the account's events, newest first",
+    status: 200, envelope: "list", query: Schemas.ListEvents,
+    run: ({ principal, query }) => Effect.flatMap(Deliveries, (s) => s.listEvents(principal, query)) }),
 
   // Authentication check
   route({ method: "GET", path: "/auth/verify", operation: "auth.verify", tag: "Authentication", summary: "Check the presented token",

@@ -8,7 +8,8 @@ import { migrate as migratePostgres } from "@canopy/adapter-postgres"
 import { migrate } from "@canopy/adapter-sqlite"
 import { Effect } from "effect"
 import { parseArgs, type ParseArgsConfig } from "node:util"
-import { serve, storageFor } from "../server.ts"
+import { startDispatcher } from "../dispatcher/loop.ts"
+import { openCanopy, serve, storageFor } from "../server.ts"
 
 const HELP: Record<string, string> = {
   main: `canopy — forest project management service
@@ -16,7 +17,8 @@ const HELP: Record<string, string> = {
 Usage: canopy <command> [options]
 
 Commands:
-  serve             run the HTTP API
+  serve             run the HTTP API (and the webhook delivery loop)
+  worker            run only the webhook delivery loop
   init              create an account, its owner and an admin API key
   keys              create, list or revoke API keys
   service-tokens    create, list or revoke service tokens
@@ -29,12 +31,18 @@ with --database-url postgres://… (or $DATABASE_URL).
 Run "canopy <command> --help" for a command's options.`,
   serve: `Usage: canopy serve [--port 8080] [--host 127.0.0.1] [--db ./canopy.db | --database-url URL]
                     [--trusted-proxies 10.0.0.1,10.1.0.0/16] [--allow-insecure-webhooks]
-                    [--bootstrap-if-empty] [--email owner@example.com]
+                    [--bootstrap-if-empty] [--email owner@example.com] [--no-dispatcher]
 
 Serves the v1 API on the SQLite file --db, or on PostgreSQL with --database-url postgres://…
 (or DATABASE_URL). Environment: PORT, HOST, CANOPY_DB, DATABASE_URL, CANOPY_TRUSTED_PROXIES,
 CANOPY_ALLOW_INSECURE_WEBHOOKS=1. With --bootstrap-if-empty, an empty database gets an account,
 an owner (--email) and an admin key, printed once. SIGTERM/SIGINT finish in-flight requests, then exit.`,
+  worker: `Usage: canopy worker [--db ./canopy.db | --database-url URL] [--allow-insecure-webhooks]
+                     [--concurrency 64] [--per-endpoint 4]
+
+Delivers webhooks without serving HTTP, so delivery can scale apart from the API. Any number of
+workers (and servers) may share a database: deliveries are claimed under a lease, so no attempt is
+sent twice at once, and a crashed worker's deliveries are picked up when its lease expires.`,
   init: `Usage: canopy init --db FILE --email EMAIL [--name NAME] [--account-name NAME]
                    [--plan free|pro|enterprise] [--json]
 
@@ -71,6 +79,12 @@ class UsageError extends Error {}
 
 const dbOf = (v: { db?: string | undefined }) => v.db ?? process.env.CANOPY_DB ?? "./canopy.db"
 /** The database a command works on: --database-url / DATABASE_URL (PostgreSQL), else the SQLite file. */
+/** Delivery settings from the environment (CANOPY_DELIVERY_LEASE_MS, CANOPY_DELIVERY_TIMEOUT_MS). */
+const deliverySettings = () => ({
+  ...(process.env.CANOPY_DELIVERY_LEASE_MS ? { deliveryLeaseMs: Number(process.env.CANOPY_DELIVERY_LEASE_MS) } : {}),
+  ...(process.env.CANOPY_DELIVERY_TIMEOUT_MS ? { deliveryTimeoutMs: Number(process.env.CANOPY_DELIVERY_TIMEOUT_MS) } : {})
+})
+
 const storageOf = (v: { db?: string | undefined; "database-url"?: string | undefined }) => {
   const databaseUrl = v["database-url"] ?? (process.env.DATABASE_URL || undefined)
   return { db: dbOf(v), databaseUrl, describe: databaseUrl ? "PostgreSQL" : dbOf(v) }
@@ -111,7 +125,7 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
     const { values } = parseArgs({ args: argv, options: {
       ...common, port: { type: "string" }, host: { type: "string" }, "trusted-proxies": { type: "string" },
       "allow-insecure-webhooks": { type: "boolean", default: false }, "bootstrap-if-empty": { type: "boolean", default: false },
-      email: { type: "string" }
+      email: { type: "string" }, "no-dispatcher": { type: "boolean", default: false }
     } })
     if (values.help) return void console.log(HELP.serve)
     const port = Number(values.port ?? process.env.PORT ?? 8080)
@@ -122,7 +136,8 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
     const running = await serve({
       port, host, db: where.db, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}),
       trustedProxies: list(values["trusted-proxies"] ?? process.env.CANOPY_TRUSTED_PROXIES),
-      settings: { allowInsecureWebhooks: insecure }
+      settings: { allowInsecureWebhooks: insecure, ...deliverySettings() },
+      dispatcher: !values["no-dispatcher"]
     })
     process.stderr.write(`canopy: serving ${running.url} (database ${where.describe})\n`)
     if (values["bootstrap-if-empty"]) {
@@ -146,6 +161,28 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
     const stop = (signal: string) => {
       process.stderr.write(`canopy: ${signal}: finishing in-flight requests\n`)
       running.close().then(() => process.exit(0), () => process.exit(1))
+    }
+    process.once("SIGTERM", () => stop("SIGTERM"))
+    process.once("SIGINT", () => stop("SIGINT"))
+  },
+
+  async worker(argv) {
+    const { values } = parseArgs({ args: argv, options: {
+      ...common, "allow-insecure-webhooks": { type: "boolean", default: false },
+      concurrency: { type: "string" }, "per-endpoint": { type: "string" }
+    } })
+    if (values.help) return void console.log(HELP.worker)
+    const where = storageOf(values)
+    const insecure = values["allow-insecure-webhooks"] || process.env.CANOPY_ALLOW_INSECURE_WEBHOOKS === "1"
+    const { canopy, closeSender } = await openCanopy({ db: where.db, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}), settings: { allowInsecureWebhooks: insecure, ...deliverySettings() } })
+    const dispatcher = startDispatcher(canopy, {
+      ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
+      ...(values["per-endpoint"] ? { perEndpoint: Number(values["per-endpoint"]) } : {})
+    })
+    process.stderr.write(`canopy: worker ${dispatcher.owner} delivering webhooks (database ${where.describe})\n`)
+    const stop = (signal: string) => {
+      process.stderr.write(`canopy: ${signal}: finishing in-flight deliveries\n`)
+      dispatcher.stop().then(() => canopy.close()).then(() => closeSender()).then(() => process.exit(0), () => process.exit(1))
     }
     process.once("SIGTERM", () => stop("SIGTERM"))
     process.once("SIGINT", () => stop("SIGINT"))
@@ -251,6 +288,6 @@ export const main = async (argv: Array<string>): Promise<number> => {
 
 if (import.meta.main) {
   main(process.argv.slice(2)).then((code) => {
-    if (code !== 0 || process.argv[2] !== "serve") process.exitCode = code
+    if (code !== 0 || (process.argv[2] !== "serve" && process.argv[2] !== "worker")) process.exitCode = code
   })
 }

@@ -47,6 +47,8 @@ export interface AccessLogLine {
 export interface HandlerOptions {
   /** Called once per request with its access-log line. Default: none. */
   readonly log?: (line: AccessLogLine) => void
+  /** Called after every successful request that may have written events (POST, PUT, DELETE). */
+  readonly onWrite?: () => void
   /** Extra routes served without authentication (OpenAPI document, docs page). */
   readonly publicRoutes?: Readonly<Record<string, (req: ApiRequest) => ApiResponse>>
 }
@@ -230,6 +232,7 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
     const exit = await canopy.runExit(pipeline)
     const limitHeaders = decision ? rateLimitHeaders(decision) : {}
     if (Exit.isSuccess(exit)) {
+      if (route.method !== "GET") options.onWrite?.()
       if (route.envelope === "empty") return finish({ status: route.status, headers: { "x-request-id": requestId, ...limitHeaders }, body: undefined })
       const meta = { request_id: requestId, timestamp: new Date().toISOString() }
       const value = exit.value as { data?: unknown; meta?: object }

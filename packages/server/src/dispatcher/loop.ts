@@ -1,0 +1,133 @@
+/**
+ * The delivery loop: claims due deliveries under a lease and attempts them, at most `concurrency`
+ * at once and at most `perEndpoint` per webhook, so one slow or dead endpoint cannot hold up the
+ * others. It wakes at once when told that events were written, else when the next delivery falls
+ * due, and at least every `pollMs` (for events written by other processes). Stopping lets
+ * in-flight attempts finish; a crashed dispatcher's leases expire and are reclaimed.
+ */
+import { type CanopyClient, Deliveries, Ids } from "@canopy/core"
+import { Effect } from "effect"
+import { hostname } from "node:os"
+
+/** Options of the loop. */
+export interface DispatcherOptions {
+  readonly concurrency?: number
+  readonly perEndpoint?: number
+  readonly pollMs?: number
+  /** Called when a claim or an attempt fails unexpectedly (storage down…); the loop goes on. */
+  readonly onError?: (error: unknown) => void
+}
+
+/** A running dispatcher. */
+export interface Dispatcher {
+  readonly owner: string
+  /** Look for due deliveries now. */
+  readonly wake: () => void
+  /** Stop claiming; resolves when in-flight attempts are done. */
+  readonly stop: () => Promise<void>
+  /** Attempts in flight now. */
+  readonly inFlight: () => number
+}
+
+/** The shortest pause between two claims that found nothing to start. */
+const MIN_WAIT_MS = 20
+
+/** Starts the loop over a running Canopy. */
+export const startDispatcher = (canopy: CanopyClient, options: DispatcherOptions = {}): Dispatcher => {
+  const concurrency = options.concurrency ?? 64
+  const perEndpoint = options.perEndpoint ?? 4
+  const pollMs = options.pollMs ?? 250
+  const owner = `dispatcher-${hostname()}-${process.pid}-${Ids.randomBase32(8)}`
+  const perWebhook = new Map<string, number>()
+  const attempts = new Set<Promise<void>>()
+  let running = true
+  let wakeUp: (() => void) | undefined
+  let woken = false
+  let lastPurge = 0
+
+  const wake = () => {
+    woken = true
+    wakeUp?.()
+  }
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (woken) return resolve()
+      const timer = setTimeout(resolve, ms)
+      wakeUp = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+    }).finally(() => {
+      wakeUp = undefined
+    })
+
+  const start = (d: Parameters<Deliveries["Service"]["attempt"]>[0]) => {
+    perWebhook.set(d.webhook_id, (perWebhook.get(d.webhook_id) ?? 0) + 1)
+    const p: Promise<void> = canopy.run(Effect.flatMap(Deliveries, (s) => s.attempt(d, owner)))
+      .then(() => undefined, (e: unknown) => options.onError?.(e))
+      .finally(() => {
+        const n = (perWebhook.get(d.webhook_id) ?? 1) - 1
+        if (n <= 0) perWebhook.delete(d.webhook_id)
+        else perWebhook.set(d.webhook_id, n)
+        attempts.delete(p)
+        wake()
+      })
+    attempts.add(p)
+  }
+
+  const loop = async () => {
+    while (running) {
+      woken = false
+      let claimed = 0
+      const free = concurrency - attempts.size
+      try {
+        if (free > 0) {
+          const saturated = [...perWebhook].filter(([, n]) => n >= perEndpoint).map(([w]) => w)
+          const batch = await canopy.run(Effect.flatMap(Deliveries, (s) => s.claim(owner, free, saturated)))
+          const giveBack: Array<string> = []
+          for (const d of batch) {
+            if ((perWebhook.get(d.webhook_id) ?? 0) >= perEndpoint) giveBack.push(d.id)
+            else start(d)
+          }
+          if (giveBack.length > 0) await canopy.run(Effect.flatMap(Deliveries, (s) => s.release(giveBack, owner)))
+          claimed = batch.length - giveBack.length
+        }
+        if (Date.now() - lastPurge > 3_600_000) {
+          lastPurge = Date.now()
+          await canopy.run(Effect.flatMap(Deliveries, (s) => s.purgeLogs))
+        }
+      } catch (e) {
+        options.onError?.(e)
+      }
+      if (claimed > 0 && attempts.size < concurrency) {
+        // more may be due: look again, after letting I/O (HTTP requests, responses) run
+        await new Promise((resolve) => setImmediate(resolve))
+        continue
+      }
+      let wait = pollMs
+      if (attempts.size < concurrency) {
+        try {
+          const due = await canopy.run(Effect.flatMap(Deliveries, (s) => s.nextDue))
+          // a due delivery that was not claimed is leased or held back: do not spin on it
+          if (due !== null) wait = Math.min(pollMs, Math.max(MIN_WAIT_MS, due - Date.now()))
+        } catch {
+          // keep the poll interval
+        }
+      }
+      await sleep(wait)
+    }
+  }
+  const done = loop()
+
+  return {
+    owner,
+    wake,
+    inFlight: () => attempts.size,
+    stop: async () => {
+      running = false
+      wake()
+      await done
+      await Promise.all([...attempts])
+    }
+  }
+}
