@@ -14,7 +14,7 @@ export interface Received {
 }
 
 /** How a path answers: a status (and headers), or never. */
-export type Behaviour = { readonly status: number; readonly headers?: Record<string, string> } | "hang"
+export type Behaviour = { readonly status: number; readonly headers?: Record<string, string>; readonly delayMs?: number } | "hang"
 
 export const startReceiver = async () => {
   const received: Array<Received> = []
@@ -48,9 +48,14 @@ export const startReceiver = async () => {
         })
         return
       }
-      res.writeHead(b.status, { "content-type": "text/plain", ...b.headers })
-      res.end("ok")
-      done()
+      const answer = () => {
+        if (res.destroyed) return done()
+        res.writeHead(b.status, { "content-type": "text/plain", ...b.headers })
+        res.end("ok")
+        done()
+      }
+      if (b.delayMs) setTimeout(answer, b.delayMs)
+      else answer()
     })
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
