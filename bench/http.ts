@@ -25,9 +25,12 @@ const polygon = (vertices: number) => {
   return { type: "Polygon", coordinates: [ring] }
 }
 
-const start = (script: string, args: Array<string>): Promise<{ child: ChildProcess; port: number }> =>
+/** Starts a benchmark server in a child process; resolves with the port it prints. */
+export const start = (script: string, args: Array<string>, env: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number }> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=source", "--disable-warning=ExperimentalWarning", join(import.meta.dirname, "servers", script), ...args], { stdio: ["ignore", "pipe", "inherit"] })
+    const child = spawn(process.execPath, ["--conditions=source", "--disable-warning=ExperimentalWarning", join(import.meta.dirname, "servers", script), ...args], {
+      stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env }
+    })
     child.stdout!.once("data", (d: Buffer) => resolve({ child, port: Number(d.toString().trim()) }))
     child.on("exit", (code) => reject(new Error(`${script} exited ${code}`)))
   })
@@ -60,7 +63,7 @@ export const run = async () => {
 
     const body1000 = polygon(1000)
     const post = (prefix: string) => (i: number) => JSON.stringify({ name: `${prefix} ${i}`, geometry: body1000 })
-    const canopyServer = await start("canopy.ts", [join(dir, "canopy.db")])
+    const canopyServer = await start("canopy.ts", [join(dir, "canopy.db")], { BENCH_DISPATCHER: "0" })
     const floorServer = await start("floor.ts", [join(dir, "floor.db"), account.id])
     const c = `http://127.0.0.1:${canopyServer.port}`
     const f = `http://127.0.0.1:${floorServer.port}`

@@ -1,7 +1,9 @@
 /** `npm run bench`: every benchmark, each printing ratios against a baseline measured in the same run. */
 import { run as geometry } from "./geometry.ts"
 import { run as http } from "./http.ts"
+import { run as webhooks } from "./webhooks.ts"
 
 const only = process.argv[2]
 if (!only || only === "geometry") geometry()
 if (!only || only === "http") await http()
+if (!only || only === "webhooks") await webhooks()

@@ -1,8 +1,14 @@
-/** Canopy's server for the benchmark: full authentication, rate limiting and usage counting. Prints its port. */
+/**
+ * Canopy's server for the benchmarks: full authentication, rate limiting and usage counting; the
+ * delivery loop runs unless BENCH_DISPATCHER=0. Prints its port.
+ */
 import { serve } from "@canopy/server"
 
 const [filename] = process.argv.slice(2) as [string]
 // Rate limiting runs on every request; the limits are high enough that the load is never refused.
 const big = { requestsPerMinute: 10_000_000, requestsPerDay: null, hectares: 1e12, members: 1_000, apiRequestsPerPeriod: 1e12 }
-const running = await serve({ port: 0, db: filename, log: false, settings: { plans: { free: big, pro: big, enterprise: big } } })
+const running = await serve({
+  port: 0, db: filename, log: false, dispatcher: process.env.BENCH_DISPATCHER !== "0",
+  settings: { plans: { free: big, pro: big, enterprise: big }, allowInsecureWebhooks: true }
+})
 process.stdout.write(`${running.port}\n`)

@@ -120,7 +120,9 @@ const make = (storage: StorageShape, sender: Sender["Service"]) => {
       const webhook = yield* storage.webhooks.get(d.account_id, d.webhook_id)
       if (!webhook) return
       const h = Delivery.health(webhook, o.success, now)
-      yield* storage.webhooks.update(d.account_id, d.webhook_id, { consecutive_failures: h.consecutive_failures, failing_since: h.failing_since })
+      if (h.consecutive_failures !== webhook.consecutive_failures || h.failing_since !== webhook.failing_since) {
+        yield* storage.webhooks.update(d.account_id, d.webhook_id, { consecutive_failures: h.consecutive_failures, failing_since: h.failing_since })
+      }
       const reason = o.disable ?? h.disable
       if (reason && webhook.enabled) yield* disable(d.account_id, d.webhook_id, reason, iso)
     }))
