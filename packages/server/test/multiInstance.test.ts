@@ -7,13 +7,16 @@ import { join } from "node:path"
 import { inject } from "vitest"
 import { freshDatabase } from "../../adapter-postgres/test/database.ts"
 import { client } from "./harness.ts"
+import { startReceiver } from "./receiver.ts"
 
 const bin = join(import.meta.dirname, "../bin/canopy.js")
 
 /** Starts `canopy serve` on PostgreSQL and resolves with its URL. */
 const startInstance = (databaseUrl: string): Promise<{ child: ChildProcess; url: string }> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--database-url", databaseUrl], { stdio: ["ignore", "ignore", "pipe"] })
+    const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--database-url", databaseUrl], {
+      stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, CANOPY_ALLOW_INSECURE_WEBHOOKS: "1" }
+    })
     let err = ""
     child.stderr!.on("data", (d) => {
       err += d
@@ -70,6 +73,28 @@ describe("two server instances on one PostgreSQL", () => {
     await revoker.close()
     assert.strictEqual((await client(b.url, key.token).get("/v1/projects")).status, 401)
     assert.strictEqual((await client(a.url, key.token).get("/v1/projects")).status, 401)
+  })
+
+  it("two dispatchers on one outbox: every attempt is sent exactly once", async () => {
+    const receiver = await startReceiver()
+    receiver.on("/both", () => ({ status: 200, delayMs: 5 }))
+    try {
+      const canopy = await library()
+      const { api_key } = await canopy.bootstrap({ account_name: "Fan-out", email: "fanout@example.com", plan: "enterprise" })
+      await canopy.close()
+      const viaA = client(a.url, api_key.token)
+      assert.strictEqual((await viaA.post("/v1/webhooks", { url: receiver.url("/both"), events: ["project.created"] })).status, 201)
+      const writes = await Promise.all(Array.from({ length: 120 }, (_, i) => client(i % 2 ? a.url : b.url, api_key.token).post("/v1/projects", { name: `Fan ${i}` })))
+      assert.isTrue(writes.every((w) => w.status === 201))
+      const got = await receiver.waitFor("/both", 120, 20_000)
+      await new Promise((r) => setTimeout(r, 1_000)) // room for any duplicate to show up
+      const ids = receiver.at("/both").map((r) => r.json.id as string)
+      assert.strictEqual(ids.length, 120, `received ${ids.length} requests for 120 events`)
+      assert.strictEqual(new Set(ids).size, 120)
+      assert.deepStrictEqual(new Set(got.map((r) => r.json.data.name)).size, 120)
+    } finally {
+      await receiver.close()
+    }
   })
 
   it("concurrent duplicate-slug creates through both instances: exactly one 201, the rest 409", async () => {
