@@ -17,7 +17,7 @@ import * as Time from "../Time.ts"
 import * as WebhookTarget from "../WebhookTarget.ts"
 import { decode, type ListResult, listMeta, window } from "./common.ts"
 import { emit } from "./Outbox.ts"
-import { cancellationLogs, logResource } from "./Webhooks.ts"
+import { cancelAndLog, logResource } from "./Webhooks.ts"
 
 /** Sends one HTTP request for a delivery. The server provides a hardened one (SSRF guard on resolved addresses). */
 export class Sender extends Context.Service<Sender, {
@@ -80,17 +80,14 @@ const decodeEvents = decode(Schemas.ListEvents, "query")
 const make = (storage: StorageShape, sender: Sender["Service"]) => {
   const provide = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provideService(effect, Storage, storage)
 
+  const cancel = cancelAndLog(storage)
+
   /** Disables a webhook for a reason, cancelling (and logging) its pending deliveries. */
   const disable = (accountId: string, webhookId: string, reason: string, now: string) =>
-    Effect.gen(function*() {
-      yield* storage.webhooks.update(accountId, webhookId, { enabled: false, disabled_reason: reason, disabled_at: now, updated_at: now })
-      const canceled = yield* storage.outbox.cancelPending(accountId, webhookId, now)
-      const types = new Map<string, string>()
-      for (const d of canceled) {
-        if (!types.has(d.event_id)) types.set(d.event_id, (yield* storage.outbox.getEvent(accountId, d.event_id))?.type ?? "")
-      }
-      for (const log of cancellationLogs(canceled, types, `canceled: ${reason}`, now)) yield* storage.outbox.insertLog(log)
-    })
+    Effect.andThen(
+      storage.webhooks.update(accountId, webhookId, { enabled: false, disabled_reason: reason, disabled_at: now, updated_at: now }),
+      cancel(accountId, webhookId, `canceled: ${reason}`, now)
+    )
 
   const attempt = Effect.fn("Deliveries.attempt")(function*(d: ClaimedDelivery, owner: string) {
     const settings = yield* Settings

@@ -62,17 +62,19 @@ const checkUrl = (url: string) =>
     }
   })
 
+/** Cancels a webhook's pending deliveries, with one log entry each saying why. */
+export const cancelAndLog = (storage: StorageShape) => (accountId: string, webhookId: string, reason: string, now: string) =>
+  Effect.gen(function*() {
+    const canceled = yield* storage.outbox.cancelPending(accountId, webhookId, now)
+    const types = new Map<string, string>()
+    for (const d of canceled) {
+      if (!types.has(d.event_id)) types.set(d.event_id, (yield* storage.outbox.getEvent(accountId, d.event_id))?.type ?? "")
+    }
+    for (const log of cancellationLogs(canceled, types, reason, now)) yield* storage.outbox.insertLog(log)
+  })
+
 const make = (storage: StorageShape) => {
-  /** Cancels a webhook's pending deliveries, with one log entry each saying why. */
-  const cancelAndLog = (accountId: string, webhookId: string, reason: string, now: string) =>
-    Effect.gen(function*() {
-      const canceled = yield* storage.outbox.cancelPending(accountId, webhookId, now)
-      const types = new Map<string, string>()
-      for (const d of canceled) {
-        if (!types.has(d.event_id)) types.set(d.event_id, (yield* storage.outbox.getEvent(accountId, d.event_id))?.type ?? "")
-      }
-      for (const log of cancellationLogs(canceled, types, reason, now)) yield* storage.outbox.insertLog(log)
-    })
+  const cancel = cancelAndLog(storage)
 
   const load = (accountId: string, id: string) =>
     Effect.flatMap(storage.webhooks.get(accountId, id), (w) => w ? Effect.succeed(w) : Effect.fail(new NotFound({ resource: "webhook", id })))
@@ -131,7 +133,7 @@ const make = (storage: StorageShape) => {
           updated_at: now
         })
         if (!saved) return yield* new NotFound({ resource: "webhook", id })
-        if (disabling) yield* cancelAndLog(principal.account_id, id, "canceled: the webhook was disabled", now)
+        if (disabling) yield* cancel(principal.account_id, id, "canceled: the webhook was disabled", now)
         return toResource(saved)
       }))
     }),
@@ -140,7 +142,7 @@ const make = (storage: StorageShape) => {
       yield* authorize(principal, "webhooks.delete")
       yield* storage.transaction(Effect.gen(function*() {
         yield* load(principal.account_id, id)
-        yield* cancelAndLog(principal.account_id, id, "canceled: the webhook was deleted", yield* nowIso)
+        yield* cancel(principal.account_id, id, "canceled: the webhook was deleted", yield* nowIso)
         yield* storage.webhooks.delete(principal.account_id, id)
       }))
     }),
