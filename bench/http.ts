@@ -3,13 +3,16 @@
  * rate limiting, against the floor — a bare node:http + better-sqlite3 server doing the same
  * lookups — on copies of one SQLite database, measured in the same run with autocannon.
  */
+import { postgresStorage } from "@canopy/adapter-postgres"
 import { sqliteStorage } from "@canopy/adapter-sqlite"
-import { createCanopy } from "@canopy/core"
+import { createCanopy, type StorageProvider } from "@canopy/core"
 import autocannon from "autocannon"
 import { type ChildProcess, spawn } from "node:child_process"
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import pg from "pg"
+import { startEmbeddedPostgres } from "../packages/adapter-postgres/test/embedded.ts"
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8)
 const CONNECTIONS = 16
@@ -37,52 +40,98 @@ export const start = (script: string, args: Array<string>, env: Record<string, s
 
 interface Figures { readonly rps: number; readonly p50: number; readonly p99: number; readonly errors: number; readonly non2xx: number }
 
-const load = async (url: string, opts: { method?: "GET" | "POST"; token?: string; body?: (i: number) => string }): Promise<Figures> => {
+const load = async (url: string, opts: { method?: "GET" | "POST"; token?: string; body?: (i: number) => string; connections?: number }): Promise<Figures> => {
   let i = 0
   const result = await autocannon({
-    url, connections: CONNECTIONS, duration: DURATION_S, method: opts.method ?? "GET",
+    url, connections: opts.connections ?? CONNECTIONS, duration: DURATION_S, method: opts.method ?? "GET",
     headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), "content-type": "application/json" },
     ...(opts.body ? { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: opts.body!(++i) }) }] } : {})
   })
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx }
 }
 
+/** Seeds a store with an account and 200 projects; answers the key, account and a project id. */
+const seed = async (storage: StorageProvider) => {
+  const canopy = await createCanopy({ storage, settings: { plans: { free: big, pro: big, enterprise: big } } })
+  const { account, api_key } = await canopy.bootstrap({ account_name: "Bench", email: "bench@example.com", plan: "enterprise" })
+  const principal = await canopy.authenticate(api_key.token)
+  let projectId = ""
+  for (let i = 0; i < 200; i++) projectId = (await canopy.projects.create(principal, { name: `Seed ${i}`, geometry: polygon(64) })).id
+  await canopy.close()
+  return { token: api_key.token, accountId: account.id, projectId }
+}
+
+/** Runs one scenario against several servers at once (connections split), summing req/s. */
+const loadAll = async (urls: ReadonlyArray<string>, path: string, opts: { method?: "GET" | "POST"; token?: string; body?: (i: number) => string }): Promise<Figures> => {
+  const parts = await Promise.all(urls.map((u, k) => load(`${u}${path}`, {
+    ...opts,
+    ...(opts.body ? { body: (i: number) => opts.body!(k * 10_000_000 + i) } : {}),
+    connections: Math.max(1, Math.floor(CONNECTIONS / urls.length))
+  })))
+  return {
+    rps: parts.reduce((a, p) => a + p.rps, 0),
+    p50: Math.max(...parts.map((p) => p.p50)),
+    p99: Math.max(...parts.map((p) => p.p99)),
+    errors: parts.reduce((a, p) => a + p.errors, 0),
+    non2xx: parts.reduce((a, p) => a + p.non2xx, 0)
+  }
+}
+
 export const run = async () => {
   const dir = mkdtempSync(join(tmpdir(), "canopy-bench-"))
+  const postgres = await startEmbeddedPostgres()
+  const children: Array<ChildProcess> = []
   try {
-    // One database with an account and 200 projects, copied for each server.
-    const seed = join(dir, "seed.db")
-    const canopy = await createCanopy({ storage: sqliteStorage({ filename: seed }), settings: { plans: { free: big, pro: big, enterprise: big } } })
-    const { account, api_key } = await canopy.bootstrap({ account_name: "Bench", email: "bench@example.com", plan: "enterprise" })
-    const principal = await canopy.authenticate(api_key.token)
-    let projectId = ""
-    for (let i = 0; i < 200; i++) projectId = (await canopy.projects.create(principal, { name: `Seed ${i}`, geometry: polygon(64) })).id
-    await canopy.close()
-    copyFileSync(seed, join(dir, "canopy.db"))
-    copyFileSync(seed, join(dir, "floor.db"))
+    // SQLite: one seeded file, copied for Canopy and for the floor.
+    const seedFile = join(dir, "seed.db")
+    const lite = await seed(sqliteStorage({ filename: seedFile }))
+    copyFileSync(seedFile, join(dir, "canopy.db"))
+    copyFileSync(seedFile, join(dir, "floor.db"))
+    // PostgreSQL: a database seeded the same way.
+    const admin = new pg.Client({ connectionString: postgres.url })
+    await admin.connect()
+    await admin.query("create database canopy_bench")
+    await admin.end()
+    const pgUrl = postgres.url.replace(/\/postgres$/, "/canopy_bench")
+    const pgSeed = await seed(postgresStorage({ url: pgUrl }))
 
     const body1000 = polygon(1000)
     const post = (prefix: string) => (i: number) => JSON.stringify({ name: `${prefix} ${i}`, geometry: body1000 })
-    const canopyServer = await start("canopy.ts", [join(dir, "canopy.db")], { BENCH_DISPATCHER: "0" })
-    const floorServer = await start("floor.ts", [join(dir, "floor.db"), account.id])
-    const c = `http://127.0.0.1:${canopyServer.port}`
-    const f = `http://127.0.0.1:${floorServer.port}`
-    const scenarios: Array<[string, () => Promise<Figures>, () => Promise<Figures>]> = [
-      ["GET /v1/projects/{id}", () => load(`${c}/v1/projects/${projectId}`, { token: api_key.token }), () => load(`${f}/v1/projects/${projectId}`, {})],
-      ["GET /v1/projects?per_page=20", () => load(`${c}/v1/projects?per_page=20`, { token: api_key.token }), () => load(`${f}/v1/projects?per_page=20`, {})],
-      ["POST /v1/projects (1,000-vertex polygon)", () => load(`${c}/v1/projects`, { method: "POST", token: api_key.token, body: post("Canopy") }), () => load(`${f}/v1/projects`, { method: "POST", body: post("Floor") })]
+    const spawnServer = async (script: string, args: Array<string>, env: Record<string, string> = {}) => {
+      const s = await start(script, args, env)
+      children.push(s.child)
+      return `http://127.0.0.1:${s.port}`
+    }
+    const floor = await spawnServer("floor.ts", [join(dir, "floor.db"), lite.accountId])
+    const onSqlite = [await spawnServer("canopy.ts", [join(dir, "canopy.db")], { BENCH_DISPATCHER: "0" })]
+    const onPg = [await spawnServer("canopy.ts", [pgUrl], { BENCH_DISPATCHER: "0" })]
+    const onPgTwice = [onPg[0]!, await spawnServer("canopy.ts", [pgUrl], { BENCH_DISPATCHER: "0" })]
+
+    const setups: Array<[string, ReadonlyArray<string>, { token: string; projectId: string }]> = [
+      ["canopy, SQLite", onSqlite, lite],
+      ["canopy, PostgreSQL, 1 server", onPg, pgSeed],
+      ["canopy, PostgreSQL, 2 servers", onPgTwice, pgSeed]
     ]
     console.log(`http: ${CONNECTIONS} connections, ${DURATION_S} s each, loopback; floor = bare node:http + better-sqlite3 (no auth, no rate limit)`)
-    console.log(`  ${"scenario".padEnd(42)} ${"canopy req/s".padStart(12)} ${"p50/p99 ms".padStart(11)} ${"floor req/s".padStart(12)} ${"p50/p99 ms".padStart(11)}  ratio`)
-    for (const [name, ours, floor] of scenarios) {
-      const a = await ours()
-      const b = await floor()
-      const bad = a.errors + a.non2xx + b.errors + b.non2xx
-      console.log(`  ${name.padEnd(42)} ${a.rps.toFixed(0).padStart(12)} ${`${a.p50}/${a.p99}`.padStart(11)} ${b.rps.toFixed(0).padStart(12)} ${`${b.p50}/${b.p99}`.padStart(11)}  ${(a.rps / b.rps).toFixed(2)}×${bad ? `  (${bad} errors/non-2xx!)` : ""}`)
+    const scenarios: Array<[string, (s: { token: string; projectId: string }) => string, "GET" | "POST"]> = [
+      ["GET /v1/projects/{id}", (s) => `/v1/projects/${s.projectId}`, "GET"],
+      ["GET /v1/projects?per_page=20", () => "/v1/projects?per_page=20", "GET"],
+      ["POST /v1/projects (1,000-vertex polygon)", () => "/v1/projects", "POST"]
+    ]
+    for (const [name, path, method] of scenarios) {
+      const base = await loadAll([floor], path(lite), method === "POST" ? { method, body: post("Floor") } : {})
+      console.log(`  ${name}`)
+      console.log(`    ${"floor".padEnd(32)} ${base.rps.toFixed(0).padStart(7)} req/s  p50/p99 ${base.p50}/${base.p99} ms`)
+      for (const [label, urls, s] of setups) {
+        const f = await loadAll(urls, path(s), { token: s.token, ...(method === "POST" ? { method, body: post(label.replace(/\W+/g, "-")) } : {}) })
+        const bad = f.errors + f.non2xx
+        console.log(`    ${label.padEnd(32)} ${f.rps.toFixed(0).padStart(7)} req/s  p50/p99 ${f.p50}/${f.p99} ms  ${(f.rps / base.rps).toFixed(2)}× floor${bad ? `  (${bad} errors/non-2xx!)` : ""}`)
+      }
     }
-    canopyServer.child.kill("SIGTERM")
-    floorServer.child.kill("SIGTERM")
   } finally {
+    for (const c of children) c.kill("SIGTERM")
+    await new Promise((r) => setTimeout(r, 300))
+    await postgres.stop()
     rmSync(dir, { recursive: true, force: true })
   }
 }

@@ -4,11 +4,12 @@
  */
 import { serve } from "@canopy/server"
 
-const [filename] = process.argv.slice(2) as [string]
+const [where] = process.argv.slice(2) as [string]
+const database = where.startsWith("postgres://") ? { databaseUrl: where } : { db: where }
 // Rate limiting runs on every request; the limits are high enough that the load is never refused.
 const big = { requestsPerMinute: 10_000_000, requestsPerDay: null, hectares: 1e12, members: 1_000, apiRequestsPerPeriod: 1e12 }
 const running = await serve({
-  port: 0, db: filename, log: false, dispatcher: process.env.BENCH_DISPATCHER !== "0",
+  port: 0, ...database, log: false, dispatcher: process.env.BENCH_DISPATCHER !== "0",
   settings: { plans: { free: big, pro: big, enterprise: big }, allowInsecureWebhooks: true }
 })
 process.stdout.write(`${running.port}\n`)
