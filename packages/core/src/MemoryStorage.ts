@@ -85,7 +85,8 @@ export const make = Effect.gen(function*() {
     const w = t.webhooks.get(d.webhook_id)
     return clone({
       ...leased, payload: e.payload, event_type: e.type, event_created_at: e.created_at,
-      url: w?.url ?? null, secret: w?.secret ?? null, webhook_enabled: w?.enabled ?? false
+      url: w?.url ?? null, secret: w?.secret ?? null, webhook_enabled: w?.enabled ?? false,
+      webhook_consecutive_failures: w?.consecutive_failures ?? 0, webhook_failing_since: w?.failing_since ?? null
     })
   }
   const owned = <R extends { readonly account_id: string }>(row: R | undefined, accountId: string) =>

@@ -184,6 +184,9 @@ export interface ClaimedDelivery extends DeliveryRow {
   readonly url: string | null
   readonly secret: string | null
   readonly webhook_enabled: boolean
+  /** The webhook's health when claimed (0 and null when it was deleted). */
+  readonly webhook_consecutive_failures: number
+  readonly webhook_failing_since: string | null
 }
 
 /** What one attempt changes, recorded atomically by `outbox.recordAttempt`. */

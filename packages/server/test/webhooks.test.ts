@@ -229,6 +229,23 @@ describe("the retry schedule with a controlled clock", () => {
     assert.lengthOf(receiver.at("/always-500"), 6)
   })
 
+  it("disabling a webhook cancels its pending retries, with a log entry saying so", async () => {
+    receiver.on("/to-disable", () => ({ status: 500 }))
+    const { account, webhook } = await setup("/to-disable")
+    const mine = (c: Awaited<ReturnType<typeof claimAll>>) => c.filter((d) => d.webhook_id === webhook)
+    const [failed] = await attemptAll(mine(await claimAll()))
+    assert.isString(failed!.next_retry_at)
+    const logs = await rt.runPromise(Effect.gen(function*() {
+      const admin = { kind: "system" as const, account_id: account, user_id: null, credential_id: null, permissions: ["admin" as const], expires_at: null }
+      yield* (yield* Webhooks).update(admin, webhook, { enabled: false })
+      return (yield* (yield* Webhooks).logs(admin, webhook)).data
+    }))
+    assert.deepStrictEqual(logs.map((l) => l.status), ["canceled", "failed"])
+    assert.match(logs[0]!.error ?? "", /disabled/)
+    await rt.runPromise(clock.adjust(2 * 86_400_000))
+    assert.lengthOf(mine(await claimAll()), 0, "nothing is retried")
+  })
+
   it("a 2xx after failures stops the retries", async () => {
     receiver.on("/third-time", (n) => ({ status: n < 3 ? 502 : 204 }))
     const { webhook } = await setup("/third-time")

@@ -114,6 +114,8 @@ const make = (storage: StorageShape, sender: Sender["Service"]) => {
       yield* storage.outbox.recordAttempt({
         delivery_id: d.id, owner, attempts: number, status: o.status, next_attempt_at: o.nextAttemptAt, updated_at: iso, log
       })
+      // A success at a healthy endpoint changes nothing about the webhook: skip reading it.
+      if (o.success && d.webhook_consecutive_failures === 0 && d.webhook_failing_since === null) return
       const webhook = yield* storage.webhooks.get(d.account_id, d.webhook_id)
       if (!webhook) return
       const h = Delivery.health(webhook, o.success, now)

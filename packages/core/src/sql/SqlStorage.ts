@@ -112,10 +112,18 @@ export const make = Effect.gen(function*() {
   const claimedRows = (ids: ReadonlyArray<string>) =>
     Effect.map(
       sql`select d.*, e.payload as payload, e.type as event_type, e.created_at as event_created_at,
-            w.url as url, w.secret as secret, coalesce(w.enabled, 0) as webhook_enabled
+            w.url as url, w.secret as secret, coalesce(w.enabled, 0) as webhook_enabled,
+            coalesce(w.consecutive_failures, 0) as webhook_consecutive_failures, w.failing_since as webhook_failing_since
           from deliveries d join events e on e.id = d.event_id left join webhooks w on w.id = d.webhook_id
           where d.id in ${sql.in(ids)} order by d.next_attempt_at, d.id`,
-      (rows) => rows.map((r) => ({ ...fromDb<S.DeliveryRow>("deliveries", r)!, webhook_enabled: Boolean(Number((r as { webhook_enabled: unknown }).webhook_enabled)) }) as S.ClaimedDelivery))
+      (rows) => rows.map((r) => {
+        const x = r as { webhook_enabled: unknown; webhook_consecutive_failures: unknown }
+        return {
+          ...fromDb<S.DeliveryRow>("deliveries", r)!,
+          webhook_enabled: Boolean(Number(x.webhook_enabled)),
+          webhook_consecutive_failures: Number(x.webhook_consecutive_failures)
+        } as S.ClaimedDelivery
+      }))
 
   const storage: S.StorageShape = {
     transaction: (effect) => Effect.mapError(atomically(effect), (e) =>
