@@ -15,6 +15,16 @@ const newAccountRow = (s: StorageShape) =>
     return a
   })
 
+const accountWithTwoWebhooks = (s: StorageShape) =>
+  Effect.gen(function*() {
+    const a = yield* newAccountRow(s)
+    const w1 = webhookRow(a.id)
+    const w2 = webhookRow(a.id)
+    yield* s.webhooks.insert(w1)
+    yield* s.webhooks.insert(w2)
+    return { a, w1, w2 }
+  })
+
 const failureTag = (exit: Exit.Exit<unknown, unknown>) =>
   Exit.isFailure(exit) && exit.cause.reasons[0]?._tag === "Fail" ? (exit.cause.reasons[0].error as { _tag?: string })._tag : undefined
 
@@ -315,11 +325,7 @@ export const storageSuite = (name: string, storageLayer: Layer.Layer<Storage, un
     it.effect("outbox: events, deliveries, cancelling a webhook's pending deliveries, logs newest first with filters", () =>
       Effect.gen(function*() {
         const s = yield* Storage
-        const a = yield* newAccountRow(s)
-        const w1 = webhookRow(a.id)
-        const w2 = webhookRow(a.id)
-        yield* s.webhooks.insert(w1)
-        yield* s.webhooks.insert(w2)
+        const { a, w1, w2 } = yield* accountWithTwoWebhooks(s)
         const e1 = eventWithDeliveries(a.id, [w1.id, w2.id], "project.created")
         const e2 = eventWithDeliveries(a.id, [w1.id], "asset.created")
         yield* s.outbox.append(e1.event, e1.deliveries)
@@ -353,11 +359,7 @@ export const storageSuite = (name: string, storageLayer: Layer.Layer<Storage, un
     it.effect("delivery claims: due first, leased once, never twice at a time, reclaimed after the lease; attempts recorded under the lease", () =>
       Effect.gen(function*() {
         const s = yield* Storage
-        const a = yield* newAccountRow(s)
-        const w1 = webhookRow(a.id)
-        const w2 = webhookRow(a.id)
-        yield* s.webhooks.insert(w1)
-        yield* s.webhooks.insert(w2)
+        const { a, w1, w2 } = yield* accountWithTwoWebhooks(s)
         const T = 1_000_000_000
         const events = Array.from({ length: 6 }, (_, i) => eventWithDeliveries(a.id, [i % 2 ? w2.id : w1.id]))
         yield* Effect.forEach(events, ({ deliveries, event }, i) =>
