@@ -72,8 +72,11 @@ export const make = (options: SqliteOptions) =>
         },
         catch: classify("execute")
       })
+    // Transaction control runs as cached prepared statements (it is on every write's path);
+    // other parameterless statements (DDL, several statements at once) go through exec.
+    const TRANSACTION_CONTROL = /^\s*(BEGIN( IMMEDIATE)?|COMMIT|ROLLBACK|SAVEPOINT \w+|RELEASE SAVEPOINT \w+|ROLLBACK TO SAVEPOINT \w+)\s*$/i
     const unprepared = (sql: string, params: ReadonlyArray<unknown>) =>
-      params.length === 0 && !/^\s*(select|with|insert|update|delete)/i.test(sql)
+      params.length === 0 && !/^\s*(select|with|insert|update|delete)/i.test(sql) && !TRANSACTION_CONTROL.test(sql)
         ? Effect.try({ try: () => (db.exec(sql), [] as ReadonlyArray<Record<string, unknown>>), catch: classify("execute") })
         : run(sql, params)
 
