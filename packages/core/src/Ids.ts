@@ -17,7 +17,10 @@ export const prefixes = {
   apiKey: "key",
   serviceToken: "svc",
   invitation: "inv",
-  delivery: "dlv"
+  delivery: "dlv",
+  oauthClient: "app",
+  oauthToken: "otk",
+  session: "ses"
 } as const
 
 /** A kind of id. */
@@ -90,6 +93,10 @@ export type InvitationId = typeof InvitationId.Type
 export const DeliveryId = idString("delivery").pipe(Schema.brand("DeliveryId"))
 export type DeliveryId = typeof DeliveryId.Type
 
+/** app_<id>: an OAuth application's client id. */
+export const OAuthClientId = idString("oauthClient").pipe(Schema.brand("OAuthClientId"))
+export type OAuthClientId = typeof OAuthClientId.Type
+
 /** A fresh id of the given kind, typed with its brand. */
 export const make: {
   (kind: "project"): ProjectId
@@ -104,4 +111,6 @@ export const make: {
   (kind: "serviceToken"): ServiceTokenId
   (kind: "invitation"): InvitationId
   (kind: "delivery"): DeliveryId
+  (kind: "oauthClient"): OAuthClientId
+  (kind: "oauthToken" | "session"): string
 } = ((kind: Kind) => `${prefixes[kind]}_${randomBase32(BODY_LENGTH)}`) as never

@@ -21,19 +21,24 @@ interface Tables {
   usage: Map<string, number>
   alerts: Set<string>
   rateLimits: Map<string, unknown>
+  oauthClients: Map<string, S.OAuthClientRow>
+  oauthCodes: Map<string, S.OAuthCodeRow>
+  oauthTokens: Map<string, S.OAuthTokenRow>
 }
 
 const emptyTables = (): Tables => ({
   accounts: new Map(), members: new Map(), invitations: new Map(), projects: new Map(), assets: new Map(),
   webhooks: new Map(), events: new Map(), deliveries: new Map(), logs: new Map(), credentials: new Map(),
-  usage: new Map(), alerts: new Set(), rateLimits: new Map()
+  usage: new Map(), alerts: new Set(), rateLimits: new Map(),
+  oauthClients: new Map(), oauthCodes: new Map(), oauthTokens: new Map()
 })
 
 const snapshot = (t: Tables): Tables => ({
   accounts: new Map(t.accounts), members: new Map(t.members), invitations: new Map(t.invitations),
   projects: new Map(t.projects), assets: new Map(t.assets), webhooks: new Map(t.webhooks), events: new Map(t.events),
   deliveries: new Map(t.deliveries), logs: new Map(t.logs), credentials: new Map(t.credentials),
-  usage: new Map(t.usage), alerts: new Set(t.alerts), rateLimits: new Map(t.rateLimits)
+  usage: new Map(t.usage), alerts: new Set(t.alerts), rateLimits: new Map(t.rateLimits),
+  oauthClients: new Map(t.oauthClients), oauthCodes: new Map(t.oauthCodes), oauthTokens: new Map(t.oauthTokens)
 })
 
 /** Whether the current fiber is inside a transaction of this store. */
@@ -367,6 +372,56 @@ export const make = Effect.gen(function*() {
       alerts: (accountId, period, metric) => locked(() => {
         const prefix = `${accountId}|${period}|${metric}|`
         return [...t.alerts].filter((k) => k.startsWith(prefix)).map((k) => Number(k.slice(prefix.length))).sort((a, b) => a - b)
+      })
+    },
+
+    oauth: {
+      insertClient: (row) => locked(() => {
+        if (t.oauthClients.has(row.id)) return Effect.fail(new Duplicate({ entity: "oauth client", field: "id" }))
+        t.oauthClients.set(row.id, clone(row))
+        return Effect.void
+      }),
+      getClient: (id) => locked(() => clone(t.oauthClients.get(id))),
+      listClients: (accountId) => locked(() =>
+        [...t.oauthClients.values()].filter((c) => c.account_id === accountId).sort(byKeyThenId((c) => c.created_at, false)).map(clone)),
+      updateClient: (accountId, id, patch) => locked(() => update(t.oauthClients, owned(t.oauthClients.get(id), accountId), patch)),
+      deleteClient: (accountId, id) => locked(() => !!owned(t.oauthClients.get(id), accountId) && t.oauthClients.delete(id)),
+      insertCode: (row) => locked(() => {
+        if (t.oauthCodes.has(row.code_hash)) return Effect.fail(new Duplicate({ entity: "oauth code", field: "code_hash" }))
+        t.oauthCodes.set(row.code_hash, clone(row))
+        return Effect.void
+      }),
+      useCode: (hash, now) => locked(() => {
+        const c = t.oauthCodes.get(hash)
+        if (!c) return undefined
+        if (c.used_at === null) t.oauthCodes.set(hash, { ...c, used_at: now })
+        return clone(c)
+      }),
+      insertToken: (row) => locked(() => {
+        for (const x of t.oauthTokens.values()) if (x.token_hash === row.token_hash) return Effect.fail(new Duplicate({ entity: "oauth token", field: "token_hash" }))
+        t.oauthTokens.set(row.id, clone(row))
+        return Effect.void
+      }),
+      getToken: (hash) => locked(() => clone([...t.oauthTokens.values()].find((x) => x.token_hash === hash))),
+      rotate: (hash, now) => locked(() => {
+        const x = [...t.oauthTokens.values()].find((y) => y.token_hash === hash)
+        if (!x || x.rotated_at !== null) return false
+        t.oauthTokens.set(x.id, { ...x, rotated_at: now })
+        return true
+      }),
+      revokeFamily: (familyId, now) => locked(() => {
+        let n = 0
+        for (const x of t.oauthTokens.values()) {
+          if (x.family_id === familyId && x.revoked_at === null) {
+            t.oauthTokens.set(x.id, { ...x, revoked_at: now })
+            n++
+          }
+        }
+        return n
+      }),
+      touchToken: (hash, now) => locked(() => {
+        const x = [...t.oauthTokens.values()].find((y) => y.token_hash === hash)
+        if (x) t.oauthTokens.set(x.id, { ...x, last_used_at: now })
       })
     },
 

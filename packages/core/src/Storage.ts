@@ -217,6 +217,52 @@ export interface CredentialRow {
   readonly revoked_at: string | null
 }
 
+/** A registered OAuth application. */
+export interface OAuthClientRow {
+  /** The client id (`app_…`), public. */
+  readonly id: string
+  readonly account_id: string
+  readonly name: string
+  readonly redirect_uris: ReadonlyArray<string>
+  readonly scopes: ReadonlyArray<string>
+  readonly confidential: boolean
+  /** SHA-256 of the client secret; null for public clients. */
+  readonly secret_hash: string | null
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+/** An authorization code (stored by hash). */
+export interface OAuthCodeRow {
+  readonly code_hash: string
+  readonly client_id: string
+  readonly account_id: string
+  readonly user_id: string
+  readonly redirect_uri: string
+  readonly scopes: ReadonlyArray<string>
+  readonly code_challenge: string | null
+  readonly expires_at: number
+  readonly used_at: number | null
+  readonly created_at: string
+}
+
+/** An OAuth access or refresh token (stored by hash); `family_id` ties a grant's tokens together. */
+export interface OAuthTokenRow {
+  readonly id: string
+  readonly token_hash: string
+  readonly kind: "access" | "refresh"
+  readonly client_id: string
+  readonly account_id: string
+  readonly user_id: string
+  readonly scopes: ReadonlyArray<string>
+  readonly family_id: string
+  readonly expires_at: number | null
+  readonly rotated_at: number | null
+  readonly revoked_at: number | null
+  readonly last_used_at: number
+  readonly created_at: string
+}
+
 /** A page of rows and the count of every matching row. */
 export interface Page<A> {
   readonly rows: ReadonlyArray<A>
@@ -399,6 +445,29 @@ export interface StorageShape {
     /** Records that a threshold fired; true only for the first caller of a (metric, threshold, period). */
     readonly markAlert: (accountId: string, period: string, metric: string, threshold: number) => Fx<boolean>
     readonly alerts: (accountId: string, period: string, metric: string) => Fx<ReadonlyArray<number>>
+  }
+
+  readonly oauth: {
+    readonly insertClient: (row: OAuthClientRow) => Fx<void, Duplicate>
+    /** By client id, across accounts (client ids are public). */
+    readonly getClient: (id: string) => Fx<OAuthClientRow | undefined>
+    /** Oldest first, ties by id. */
+    readonly listClients: (accountId: string) => Fx<ReadonlyArray<OAuthClientRow>>
+    readonly updateClient: (accountId: string, id: string, patch: Patch<OAuthClientRow>) => Fx<OAuthClientRow | undefined>
+    readonly deleteClient: (accountId: string, id: string) => Fx<boolean>
+    readonly insertCode: (row: OAuthCodeRow) => Fx<void, Duplicate>
+    /**
+     * Marks a code used at `now` and answers it as it was before: exactly one caller sees
+     * `used_at: null`; every later caller sees when it was first used (a replay).
+     */
+    readonly useCode: (codeHash: string, now: number) => Fx<OAuthCodeRow | undefined>
+    readonly insertToken: (row: OAuthTokenRow) => Fx<void, Duplicate>
+    readonly getToken: (tokenHash: string) => Fx<OAuthTokenRow | undefined>
+    /** Marks a refresh token rotated; true for exactly one caller. */
+    readonly rotate: (tokenHash: string, now: number) => Fx<boolean>
+    /** Revokes every token of a grant; answers how many were live. */
+    readonly revokeFamily: (familyId: string, now: number) => Fx<number>
+    readonly touchToken: (tokenHash: string, now: number) => Fx<void>
   }
 
   readonly rateLimits: {

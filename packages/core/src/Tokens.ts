@@ -14,7 +14,9 @@ export const prefixes = {
   service_token: "cnp_svc",
   invitation: "cnp_inv",
   oauth_access: "cnp_oat",
-  oauth_refresh: "cnp_ort"
+  oauth_refresh: "cnp_ort",
+  oauth_code: "cnp_ocd",
+  client_secret: "cnp_sec"
 } as const
 /** A kind of token. */
 export type TokenKind = keyof typeof prefixes

@@ -43,7 +43,10 @@ const codecs = {
   accounts: { json: [], bool: [], num: [] },
   members: { json: [], bool: [], num: [] },
   invitations: { json: [], bool: [], num: [] },
-  events: { json: [], bool: [], num: [] }
+  events: { json: [], bool: [], num: [] },
+  oauth_clients: { json: ["redirect_uris", "scopes"], bool: ["confidential"], num: [] },
+  oauth_codes: { json: ["scopes"], bool: [], num: ["expires_at", "used_at"] },
+  oauth_tokens: { json: ["scopes"], bool: [], num: ["expires_at", "rotated_at", "revoked_at", "last_used_at"] }
 } as const satisfies Record<string, { json: ReadonlyArray<string>; bool: ReadonlyArray<string>; num: ReadonlyArray<string> }>
 type Table = keyof typeof codecs
 
@@ -63,7 +66,7 @@ const fromDb = <A>(table: Table, row: Row | undefined): A | undefined => {
   const out: Record<string, unknown> = { ...row }
   for (const k of c.json) out[k] = parse(out[k])
   for (const k of c.bool) out[k] = Boolean(Number(out[k]))
-  for (const k of c.num) out[k] = k === "attempts" || k === "attempt" || k === "area_hectares" || k === "consecutive_failures" ? num(out[k]) : numOrNull(out[k])
+  for (const k of c.num) out[k] = k === "attempts" || k === "attempt" || k === "area_hectares" || k === "consecutive_failures" || k === "last_used_at" || (table === "oauth_codes" && k === "expires_at") ? num(out[k]) : numOrNull(out[k])
   return out as A
 }
 
@@ -311,6 +314,31 @@ export const make = Effect.gen(function*() {
         orStorage(Effect.map(
           sql`select threshold from usage_alerts where account_id = ${accountId} and period = ${period} and metric = ${metric} order by threshold`,
           (rows) => rows.map((r) => Number((r as { threshold: unknown }).threshold))))
+    },
+
+    oauth: {
+      insertClient: (row) => onUnique("oauth client", "id")(Effect.asVoid(sql`insert into oauth_clients ${sql.insert(toDb("oauth_clients", row))}`)),
+      getClient: (id) => one("oauth_clients", sql`select * from oauth_clients where id = ${id}`),
+      listClients: (accountId) => all("oauth_clients", sql`select * from oauth_clients where account_id = ${accountId} order by created_at asc, id asc`),
+      updateClient: (accountId, id, patch) =>
+        one("oauth_clients", patchRow("oauth_clients", patch, sql.and([sql`account_id = ${accountId}`, sql`id = ${id}`]))),
+      deleteClient: (accountId, id) => affected(sql`delete from oauth_clients where account_id = ${accountId} and id = ${id} returning id`),
+      insertCode: (row) => onUnique("oauth code", "code_hash")(Effect.asVoid(sql`insert into oauth_codes ${sql.insert(toDb("oauth_codes", row))}`)),
+      useCode: (hash, now) =>
+        storage.transaction(orStorage(Effect.gen(function*() {
+          const before = dialect === "pg"
+            ? yield* sql`select * from oauth_codes where code_hash = ${hash} for update`
+            : yield* sql`select * from oauth_codes where code_hash = ${hash}`
+          const row = fromDb<S.OAuthCodeRow>("oauth_codes", before[0])
+          if (row && row.used_at === null) yield* sql`update oauth_codes set used_at = ${now} where code_hash = ${hash}`
+          return row
+        }))),
+      insertToken: (row) => onUnique("oauth token", "token_hash")(Effect.asVoid(sql`insert into oauth_tokens ${sql.insert(toDb("oauth_tokens", row))}`)),
+      getToken: (hash) => one("oauth_tokens", sql`select * from oauth_tokens where token_hash = ${hash}`),
+      rotate: (hash, now) => affected(sql`update oauth_tokens set rotated_at = ${now} where token_hash = ${hash} and rotated_at is null returning id`),
+      revokeFamily: (familyId, now) =>
+        orStorage(Effect.map(sql`update oauth_tokens set revoked_at = ${now} where family_id = ${familyId} and revoked_at is null returning id`, (r) => r.length)),
+      touchToken: (hash, now) => orStorage(Effect.asVoid(sql`update oauth_tokens set last_used_at = ${now} where token_hash = ${hash}`))
     },
 
     rateLimits: {

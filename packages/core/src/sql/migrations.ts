@@ -99,6 +99,24 @@ export const migrations = {
   "3_webhook_health": ddl(() => [
     `alter table webhooks add column consecutive_failures integer not null default 0`,
     `alter table webhooks add column failing_since text`
+  ]),
+  // OAuth 2.0: applications, authorization codes, access and refresh tokens (all secrets by hash).
+  "4_oauth": ddl((t) => [
+    `create table oauth_clients (
+      id text primary key, account_id text not null references accounts(id) on delete cascade,
+      name text not null, redirect_uris text not null, scopes text not null, confidential integer not null,
+      secret_hash text, created_at text not null, updated_at text not null)`,
+    `create index oauth_clients_by_account on oauth_clients (account_id, created_at, id)`,
+    `create table oauth_codes (
+      code_hash text primary key, client_id text not null, account_id text not null, user_id text not null,
+      redirect_uri text not null, scopes text not null, code_challenge text, expires_at ${t.bigint} not null,
+      used_at ${t.bigint}, created_at text not null)`,
+    `create table oauth_tokens (
+      id text primary key, token_hash text not null unique, kind text not null, client_id text not null,
+      account_id text not null, user_id text not null, scopes text not null, family_id text not null,
+      expires_at ${t.bigint}, rotated_at ${t.bigint}, revoked_at ${t.bigint}, last_used_at ${t.bigint} not null,
+      created_at text not null)`,
+    `create index oauth_tokens_by_family on oauth_tokens (family_id)`
   ])
 }
 

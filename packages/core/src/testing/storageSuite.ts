@@ -427,6 +427,55 @@ export const storageSuite = (name: string, storageLayer: Layer.Layer<Storage, un
         assert.isAtLeast(yield* s.outbox.purgeLogs(iso(2)), 1)
       }))
 
+    it.effect("oauth: clients per account; a code is used by exactly one caller; a refresh token rotates once; families revoke together", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        const a = yield* newAccountRow(s)
+        const b = yield* newAccountRow(s)
+        const client = {
+          id: Ids.make("oauthClient"), account_id: a.id, name: "Field app", redirect_uris: ["https://app.example.com/cb"],
+          scopes: ["projects:read", "offline_access"], confidential: false, secret_hash: null, created_at: iso(1), updated_at: iso(1)
+        }
+        yield* s.oauth.insertClient(client)
+        assert.deepStrictEqual(yield* s.oauth.getClient(client.id), client)
+        assert.deepStrictEqual((yield* s.oauth.listClients(a.id)).map((c) => c.id), [client.id])
+        assert.lengthOf(yield* s.oauth.listClients(b.id), 0)
+        assert.isUndefined(yield* s.oauth.updateClient(b.id, client.id, { name: "stolen" }))
+        assert.isFalse(yield* s.oauth.deleteClient(b.id, client.id))
+        assert.strictEqual((yield* s.oauth.updateClient(a.id, client.id, { name: "Renamed", confidential: true, secret_hash: "h" }))?.confidential, true)
+
+        const code = {
+          code_hash: Ids.randomBase32(40), client_id: client.id, account_id: a.id, user_id: Ids.make("user"), redirect_uri: "https://app.example.com/cb",
+          scopes: ["projects:read"], code_challenge: null, expires_at: 2_000_000_000_000, used_at: null, created_at: iso(2)
+        }
+        yield* s.oauth.insertCode(code)
+        const uses = yield* Effect.all(Array.from({ length: 8 }, () => s.oauth.useCode(code.code_hash, 1_000)), { concurrency: "unbounded" })
+        assert.strictEqual(uses.filter((u) => u?.used_at === null).length, 1)
+        assert.isTrue(uses.every((u) => u?.code_hash === code.code_hash))
+        assert.isUndefined(yield* s.oauth.useCode("nope", 1))
+
+        const token = (kind: "access" | "refresh", family: string) => ({
+          id: Ids.make("oauthToken"), token_hash: Ids.randomBase32(52), kind, client_id: client.id, account_id: a.id, user_id: code.user_id,
+          scopes: ["projects:read"], family_id: family, expires_at: kind === "access" ? 5_000 : null, rotated_at: null, revoked_at: null,
+          last_used_at: 1_000, created_at: iso(3)
+        })
+        const family = Ids.randomBase32(20)
+        const access = token("access", family)
+        const refresh = token("refresh", family)
+        const other = token("access", Ids.randomBase32(20))
+        for (const x of [access, refresh, other]) yield* s.oauth.insertToken(x)
+        assert.deepStrictEqual(yield* s.oauth.getToken(refresh.token_hash), refresh)
+        const rotations = yield* Effect.all(Array.from({ length: 6 }, () => s.oauth.rotate(refresh.token_hash, 2_000)), { concurrency: "unbounded" })
+        assert.strictEqual(rotations.filter(Boolean).length, 1)
+        yield* s.oauth.touchToken(access.token_hash, 3_000)
+        assert.strictEqual((yield* s.oauth.getToken(access.token_hash))?.last_used_at, 3_000)
+        assert.strictEqual(yield* s.oauth.revokeFamily(family, 4_000), 2)
+        assert.strictEqual(yield* s.oauth.revokeFamily(family, 5_000), 0)
+        assert.strictEqual((yield* s.oauth.getToken(access.token_hash))?.revoked_at, 4_000)
+        assert.isNull((yield* s.oauth.getToken(other.token_hash))?.revoked_at)
+        assert.isTrue(yield* s.oauth.deleteClient(a.id, client.id))
+      }))
+
     it.effect("credentials: revoke once, touch, list by kind", () =>
       Effect.gen(function*() {
         const s = yield* Storage
