@@ -16,18 +16,19 @@ import { Assets } from "./services/Assets.ts"
 import { Credentials, type RequestOrigin } from "./services/Credentials.ts"
 import { Deliveries, Sender } from "./services/Deliveries.ts"
 import { Members } from "./services/Members.ts"
+import { OAuthServer } from "./services/OAuthServer.ts"
 import { Projects } from "./services/Projects.ts"
 import { Webhooks } from "./services/Webhooks.ts"
 
 /** Every domain service. */
-export type Services = Projects | Assets | Members | Accounts | Webhooks | Credentials | Deliveries
+export type Services = Projects | Assets | Members | Accounts | Webhooks | Credentials | Deliveries | OAuthServer
 
 /** What `run` provides: the services and the storage under them. */
 export type Runtime = Services | Storage
 
 /** Every domain service, given a Storage and a Sender. */
 export const layerWithSender: Layer.Layer<Services, never, Storage | Sender> = Layer.mergeAll(
-  Projects.layer, Assets.layer, Members.layer, Webhooks.layer, Accounts.layer, Deliveries.layer
+  Projects.layer, Assets.layer, Members.layer, Webhooks.layer, Accounts.layer, Deliveries.layer, OAuthServer.layer
 ).pipe(Layer.provideMerge(Credentials.layer))
 
 /** Every domain service, given a Storage; webhooks are sent with the platform's `fetch`. */
@@ -96,6 +97,12 @@ export interface Canopy {
   readonly assets: { readonly [K in keyof Assets["Service"]]: P<Assets["Service"][K]> }
   readonly members: { readonly [K in keyof Members["Service"]]: P<Members["Service"][K]> }
   readonly webhooks: { readonly [K in keyof Webhooks["Service"]]: P<Webhooks["Service"][K]> }
+  readonly oauth: {
+    readonly register: P<OAuthServer["Service"]["register"]>
+    readonly list: P<OAuthServer["Service"]["list"]>
+    readonly rotateSecret: P<OAuthServer["Service"]["rotateSecret"]>
+    readonly remove: P<OAuthServer["Service"]["remove"]>
+  }
   readonly deliveries: {
     readonly test: P<Deliveries["Service"]["test"]>
     readonly redeliver: P<Deliveries["Service"]["redeliver"]>
@@ -164,6 +171,7 @@ export const createCanopy = async (options: CreateCanopyOptions): Promise<Canopy
     members: wrap(Members, ["list", "invite", "accept", "update", "remove", "principalFor"]),
     webhooks: wrap(Webhooks, ["create", "list", "get", "update", "delete", "logs"]),
     deliveries: wrap(Deliveries, ["test", "redeliver", "listEvents"]),
+    oauth: wrap(OAuthServer, ["register", "list", "rotateSecret", "remove"]),
     account: wrap(Accounts, ["get", "update", "usage", "setPlan", "billingEvent"]),
     credentials: wrap(Credentials, ["create", "list", "revoke"]),
     bootstrap: (input) => use(Accounts, (a) => a.bootstrap(input)),

@@ -77,6 +77,22 @@ export class Credentials extends Context.Service<Credentials, {
 const decodeCreate = decode(CreateCredential)
 
 const make = (storage: StorageShape) => {
+  /** An OAuth access token: live, unexpired, for an active member; permissions = scopes ∩ current role. */
+  const oauthPrincipal = (token: string) =>
+    Effect.gen(function*() {
+      const row = yield* storage.oauth.getToken(Tokens.hash(token))
+      const now = yield* Time.nowMillis
+      if (!row || row.kind !== "access" || row.revoked_at !== null || row.expires_at === null || now >= row.expires_at) {
+        return yield* new Unauthorized({ message: "invalid, expired or revoked access token" })
+      }
+      const member = yield* storage.members.get(row.account_id, row.user_id)
+      if (!member || member.status !== "active") return yield* new Unauthorized({ message: "the user of this token is no longer a member" })
+      return {
+        kind: "oauth" as const, account_id: row.account_id, user_id: row.user_id, credential_id: row.id,
+        permissions: Permissions.forOAuth(row.scopes, member.role), expires_at: new Date(row.expires_at).toISOString()
+      }
+    })
+
   const issue = Effect.fn("Credentials.issue")(function*(accountId: string, kind: CredentialRow["kind"], input: unknown, createdBy: string | null = null) {
     const body = yield* decodeCreate(input)
     if (kind === "api_key" && body.ip_allowlist) {
@@ -124,6 +140,7 @@ const make = (storage: StorageShape) => {
 
     authenticate: Effect.fn("Credentials.authenticate")(function*(token, origin) {
       const kind = Tokens.kindOf(token)
+      if (kind === "oauth_access") return yield* oauthPrincipal(token)
       if (kind !== "api_key" && kind !== "service_token") {
         return yield* new Unauthorized({ message: "missing or invalid bearer token" })
       }
