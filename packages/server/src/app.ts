@@ -7,9 +7,12 @@ import * as OpenApi from "./api/openapi.ts"
 import * as Docs from "./http/docs.ts"
 import { type AccessLogLine, type ApiResponse, makeHandler } from "./http/handler.ts"
 import { type NodeAdapterOptions, toNodeHandler } from "./http/node.ts"
+import { oauthRoutes } from "./http/oauth.ts"
 
 /** Options of the application. */
 export interface AppOptions extends NodeAdapterOptions {
+  /** The public base URL (issuer) for the OAuth metadata; default: from the request's Host. */
+  readonly publicUrl?: string
   /** Access-log sink; default none. */
   readonly log?: (line: AccessLogLine) => void
   /** Called after each successful write (the server wakes its delivery loop). */
@@ -17,16 +20,18 @@ export interface AppOptions extends NodeAdapterOptions {
 }
 
 /** The request pipeline with the public pages, independent of the server. */
-export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "log" | "onWrite"> = {}) => {
+export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "log" | "onWrite" | "publicUrl"> = {}) => {
   const doc = OpenApi.document()
   const openapi: ApiResponse = { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: JSON.stringify(doc) }
   const docs: ApiResponse = { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: Docs.page(doc) }
   const health: ApiResponse = { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: "{\"status\":\"ok\"}" }
-  return makeHandler(canopy, {
+  const handler = makeHandler(canopy, {
     ...(options.log ? { log: options.log } : {}),
     ...(options.onWrite ? { onWrite: options.onWrite } : {}),
-    publicRoutes: { "/v1/openapi.json": () => openapi, "/docs": () => docs, "/health": () => health }
+    publicRoutes: { "/v1/openapi.json": () => openapi, "/docs": () => docs, "/health": () => health },
+    protocolRoutes: oauthRoutes(canopy, (req) => options.publicUrl ?? `http://${req.headers.host ?? "localhost"}`)
   })
+  return handler
 }
 
 /**

@@ -51,6 +51,8 @@ export interface HandlerOptions {
   readonly onWrite?: () => void
   /** Extra routes served without authentication (OpenAPI document, docs page). */
   readonly publicRoutes?: Readonly<Record<string, (req: ApiRequest) => ApiResponse>>
+  /** Routes outside `/v1` with their own authentication (OAuth endpoints), by `METHOD /path`. */
+  readonly protocolRoutes?: Readonly<Record<string, (req: ApiRequest) => Promise<ApiResponse>>>
 }
 
 /** Largest accepted body (DECISIONS). */
@@ -188,6 +190,13 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
     const extra = options.publicRoutes?.[req.path]
     if (extra && (req.method === "GET" || req.method === "HEAD")) {
       const r = extra(req)
+      return finish({ ...r, headers: { ...r.headers, "x-request-id": requestId } })
+    }
+
+    const protocol = options.protocolRoutes?.[`${req.method} ${req.path}`]
+    if (protocol) {
+      if (req.bodyTooLarge) return finish(errorResponse(413, requestId, "VALIDATION_ERROR", `The request body exceeds ${MAX_BODY_BYTES} bytes`))
+      const r = await protocol(req).catch(() => errorResponse(500, requestId, "INTERNAL_ERROR", "An unexpected error occurred"))
       return finish({ ...r, headers: { ...r.headers, "x-request-id": requestId } })
     }
 
