@@ -235,6 +235,7 @@ describe("the retry schedule with a controlled clock", () => {
     const mine = (c: Awaited<ReturnType<typeof claimAll>>) => c.filter((d) => d.webhook_id === webhook)
     const [failed] = await attemptAll(mine(await claimAll()))
     assert.isString(failed!.next_retry_at)
+    await rt.runPromise(clock.adjust(1_000)) // the user disables it a second later
     const logs = await rt.runPromise(Effect.gen(function*() {
       const admin = { kind: "system" as const, account_id: account, user_id: null, credential_id: null, permissions: ["admin" as const], expires_at: null }
       yield* (yield* Webhooks).update(admin, webhook, { enabled: false })
