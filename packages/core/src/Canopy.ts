@@ -17,18 +17,19 @@ import { Credentials, type RequestOrigin } from "./services/Credentials.ts"
 import { Deliveries, Sender } from "./services/Deliveries.ts"
 import { Members } from "./services/Members.ts"
 import { OAuthServer } from "./services/OAuthServer.ts"
+import { Sessions } from "./services/Sessions.ts"
 import { Projects } from "./services/Projects.ts"
 import { Webhooks } from "./services/Webhooks.ts"
 
 /** Every domain service. */
-export type Services = Projects | Assets | Members | Accounts | Webhooks | Credentials | Deliveries | OAuthServer
+export type Services = Projects | Assets | Members | Accounts | Webhooks | Credentials | Deliveries | OAuthServer | Sessions
 
 /** What `run` provides: the services and the storage under them. */
 export type Runtime = Services | Storage
 
 /** Every domain service, given a Storage and a Sender. */
 export const layerWithSender: Layer.Layer<Services, never, Storage | Sender> = Layer.mergeAll(
-  Projects.layer, Assets.layer, Members.layer, Webhooks.layer, Accounts.layer, Deliveries.layer, OAuthServer.layer
+  Projects.layer, Assets.layer, Members.layer, Webhooks.layer, Accounts.layer, Deliveries.layer, OAuthServer.layer, Sessions.layer
 ).pipe(Layer.provideMerge(Credentials.layer))
 
 /** Every domain service, given a Storage; webhooks are sent with the platform's `fetch`. */

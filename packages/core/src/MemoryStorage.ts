@@ -24,13 +24,14 @@ interface Tables {
   oauthClients: Map<string, S.OAuthClientRow>
   oauthCodes: Map<string, S.OAuthCodeRow>
   oauthTokens: Map<string, S.OAuthTokenRow>
+  sessions: Map<string, S.SessionRow>
 }
 
 const emptyTables = (): Tables => ({
   accounts: new Map(), members: new Map(), invitations: new Map(), projects: new Map(), assets: new Map(),
   webhooks: new Map(), events: new Map(), deliveries: new Map(), logs: new Map(), credentials: new Map(),
   usage: new Map(), alerts: new Set(), rateLimits: new Map(),
-  oauthClients: new Map(), oauthCodes: new Map(), oauthTokens: new Map()
+  oauthClients: new Map(), oauthCodes: new Map(), oauthTokens: new Map(), sessions: new Map()
 })
 
 const snapshot = (t: Tables): Tables => ({
@@ -38,7 +39,8 @@ const snapshot = (t: Tables): Tables => ({
   projects: new Map(t.projects), assets: new Map(t.assets), webhooks: new Map(t.webhooks), events: new Map(t.events),
   deliveries: new Map(t.deliveries), logs: new Map(t.logs), credentials: new Map(t.credentials),
   usage: new Map(t.usage), alerts: new Set(t.alerts), rateLimits: new Map(t.rateLimits),
-  oauthClients: new Map(t.oauthClients), oauthCodes: new Map(t.oauthCodes), oauthTokens: new Map(t.oauthTokens)
+  oauthClients: new Map(t.oauthClients), oauthCodes: new Map(t.oauthCodes), oauthTokens: new Map(t.oauthTokens),
+  sessions: new Map(t.sessions)
 })
 
 /** Whether the current fiber is inside a transaction of this store. */
@@ -423,6 +425,16 @@ export const make = Effect.gen(function*() {
         const x = [...t.oauthTokens.values()].find((y) => y.token_hash === hash)
         if (x) t.oauthTokens.set(x.id, { ...x, last_used_at: now })
       })
+    },
+
+    sessions: {
+      insert: (row) => locked(() => {
+        if (t.sessions.has(row.token_hash)) return Effect.fail(new Duplicate({ entity: "session", field: "token_hash" }))
+        t.sessions.set(row.token_hash, clone(row))
+        return Effect.void
+      }),
+      get: (hash) => locked(() => clone(t.sessions.get(hash))),
+      delete: (hash) => locked(() => void t.sessions.delete(hash))
     },
 
     rateLimits: {

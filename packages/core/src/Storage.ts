@@ -263,6 +263,17 @@ export interface OAuthTokenRow {
   readonly created_at: string
 }
 
+/** A signed-in member's web session (stored by the hash of its cookie value). */
+export interface SessionRow {
+  readonly token_hash: string
+  readonly account_id: string
+  readonly user_id: string
+  /** The session's CSRF token, echoed in every form. */
+  readonly csrf: string
+  readonly expires_at: number
+  readonly created_at: string
+}
+
 /** A page of rows and the count of every matching row. */
 export interface Page<A> {
   readonly rows: ReadonlyArray<A>
@@ -468,6 +479,12 @@ export interface StorageShape {
     /** Revokes every token of a grant; answers how many were live. */
     readonly revokeFamily: (familyId: string, now: number) => Fx<number>
     readonly touchToken: (tokenHash: string, now: number) => Fx<void>
+  }
+
+  readonly sessions: {
+    readonly insert: (row: SessionRow) => Fx<void, Duplicate>
+    readonly get: (tokenHash: string) => Fx<SessionRow | undefined>
+    readonly delete: (tokenHash: string) => Fx<void>
   }
 
   readonly rateLimits: {

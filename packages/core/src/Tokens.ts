@@ -16,7 +16,8 @@ export const prefixes = {
   oauth_access: "cnp_oat",
   oauth_refresh: "cnp_ort",
   oauth_code: "cnp_ocd",
-  client_secret: "cnp_sec"
+  client_secret: "cnp_sec",
+  session: "cnp_ses"
 } as const
 /** A kind of token. */
 export type TokenKind = keyof typeof prefixes

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
-import { Accounts, Canopy, Credentials, Members, MemoryStorage, OAuth, OAuthServer, Projects, Time } from "../src/index.ts"
+import { Accounts, Canopy, Credentials, Members, MemoryStorage, OAuth, OAuthServer, Projects, Sessions, Time } from "../src/index.ts"
 
 const clock = Time.manual(Date.UTC(2026, 3, 1))
 const VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
@@ -133,5 +133,25 @@ layer(world, { excludeTestServices: true })("OAuth authorization server (library
       assert.isTrue(Exit.isFailure(foreign), "a member of another account cannot authorize this application")
       yield* oauth.remove(admin, app.client_id)
       assert.strictEqual((yield* oauth.check({ client_id: app.client_id, redirect_uri: "https://app.example.com/cb", response_type: "code", scope: "profile" })).kind, "error_page")
+    }))
+
+  it.effect("sign-in: right password opens a session; wrong ones say nothing about the email; attempts are rate limited per account", () =>
+    Effect.gen(function*() {
+      const { admin, editorId } = yield* setup
+      const sessions = yield* Sessions
+      const member = (yield* (yield* Members).list(admin)).data.find((m) => m.id === editorId)!
+      const ok = yield* sessions.signIn(admin.account_id, member.email.toUpperCase(), "correct horse battery", "203.0.113.5")
+      assert.strictEqual(ok.member.id, editorId)
+      assert.strictEqual((yield* sessions.get(ok.token))?.csrf, ok.csrf)
+      const wrong = yield* Effect.flip(sessions.signIn(admin.account_id, member.email, "nope nope nope", "203.0.113.5"))
+      const unknown = yield* Effect.flip(sessions.signIn(admin.account_id, "nobody@example.com", "nope nope nope", "203.0.113.5"))
+      assert.deepStrictEqual([wrong._tag, wrong.message], [unknown._tag, unknown.message])
+      yield* sessions.signOut(ok.token)
+      assert.isUndefined(yield* sessions.get(ok.token))
+      const tags: Array<string> = []
+      for (let i = 0; i < 12; i++) tags.push((yield* Effect.flip(sessions.signIn(admin.account_id, member.email, "bad", `198.51.100.${i}`)))._tag)
+      assert.strictEqual(tags.at(-1), "RateLimited", tags.join(","))
+      yield* clock.adjust(86_400_000)
+      assert.isUndefined(yield* sessions.get("cnp_ses_bogus"))
     }))
 })

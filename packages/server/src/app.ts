@@ -8,6 +8,8 @@ import * as Docs from "./http/docs.ts"
 import { type AccessLogLine, type ApiResponse, makeHandler } from "./http/handler.ts"
 import { type NodeAdapterOptions, toNodeHandler } from "./http/node.ts"
 import { oauthRoutes } from "./http/oauth.ts"
+import { invitationPages } from "./pages/invitations.ts"
+import { authorizePages } from "./pages/oauth.ts"
 
 /** Options of the application. */
 export interface AppOptions extends NodeAdapterOptions {
@@ -21,6 +23,8 @@ export interface AppOptions extends NodeAdapterOptions {
 
 /** The request pipeline with the public pages, independent of the server. */
 export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "log" | "onWrite" | "publicUrl"> = {}) => {
+  // Cookies are Secure unless the site is served over plain HTTP (development).
+  const secure = options.publicUrl?.startsWith("https://") ?? false
   const doc = OpenApi.document()
   const openapi: ApiResponse = { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: JSON.stringify(doc) }
   const docs: ApiResponse = { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: Docs.page(doc) }
@@ -29,7 +33,11 @@ export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "
     ...(options.log ? { log: options.log } : {}),
     ...(options.onWrite ? { onWrite: options.onWrite } : {}),
     publicRoutes: { "/v1/openapi.json": () => openapi, "/docs": () => docs, "/health": () => health },
-    protocolRoutes: oauthRoutes(canopy, (req) => options.publicUrl ?? `http://${req.headers.host ?? "localhost"}`)
+    protocolRoutes: {
+      ...oauthRoutes(canopy, (req) => options.publicUrl ?? `http://${req.headers.host ?? "localhost"}`),
+      ...authorizePages(canopy, { secure }),
+      ...invitationPages(canopy, { secure })
+    }
   })
   return handler
 }

@@ -46,7 +46,8 @@ const codecs = {
   events: { json: [], bool: [], num: [] },
   oauth_clients: { json: ["redirect_uris", "scopes"], bool: ["confidential"], num: [] },
   oauth_codes: { json: ["scopes"], bool: [], num: ["expires_at", "used_at"] },
-  oauth_tokens: { json: ["scopes"], bool: [], num: ["expires_at", "rotated_at", "revoked_at", "last_used_at"] }
+  oauth_tokens: { json: ["scopes"], bool: [], num: ["expires_at", "rotated_at", "revoked_at", "last_used_at"] },
+  sessions: { json: [], bool: [], num: ["expires_at"] }
 } as const satisfies Record<string, { json: ReadonlyArray<string>; bool: ReadonlyArray<string>; num: ReadonlyArray<string> }>
 type Table = keyof typeof codecs
 
@@ -66,7 +67,7 @@ const fromDb = <A>(table: Table, row: Row | undefined): A | undefined => {
   const out: Record<string, unknown> = { ...row }
   for (const k of c.json) out[k] = parse(out[k])
   for (const k of c.bool) out[k] = Boolean(Number(out[k]))
-  for (const k of c.num) out[k] = k === "attempts" || k === "attempt" || k === "area_hectares" || k === "consecutive_failures" || k === "last_used_at" || (table === "oauth_codes" && k === "expires_at") ? num(out[k]) : numOrNull(out[k])
+  for (const k of c.num) out[k] = k === "attempts" || k === "attempt" || k === "area_hectares" || k === "consecutive_failures" || k === "last_used_at" || (table === "oauth_codes" && k === "expires_at") || (table === "sessions" && k === "expires_at") ? num(out[k]) : numOrNull(out[k])
   return out as A
 }
 
@@ -339,6 +340,12 @@ export const make = Effect.gen(function*() {
       revokeFamily: (familyId, now) =>
         orStorage(Effect.map(sql`update oauth_tokens set revoked_at = ${now} where family_id = ${familyId} and revoked_at is null returning id`, (r) => r.length)),
       touchToken: (hash, now) => orStorage(Effect.asVoid(sql`update oauth_tokens set last_used_at = ${now} where token_hash = ${hash}`))
+    },
+
+    sessions: {
+      insert: (row) => onUnique("session", "token_hash")(Effect.asVoid(sql`insert into sessions ${sql.insert(toDb("sessions", row))}`)),
+      get: (hash) => one("sessions", sql`select * from sessions where token_hash = ${hash}`),
+      delete: (hash) => orStorage(Effect.asVoid(sql`delete from sessions where token_hash = ${hash}`))
     },
 
     rateLimits: {

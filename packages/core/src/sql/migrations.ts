@@ -117,6 +117,12 @@ export const migrations = {
       expires_at ${t.bigint}, rotated_at ${t.bigint}, revoked_at ${t.bigint}, last_used_at ${t.bigint} not null,
       created_at text not null)`,
     `create index oauth_tokens_by_family on oauth_tokens (family_id)`
+  ]),
+  // Web sessions of signed-in members (account pages, OAuth consent).
+  "5_sessions": ddl((t) => [
+    `create table sessions (
+      token_hash text primary key, account_id text not null, user_id text not null, csrf text not null,
+      expires_at ${t.bigint} not null, created_at text not null)`
   ])
 }
 

@@ -476,6 +476,18 @@ export const storageSuite = (name: string, storageLayer: Layer.Layer<Storage, un
         assert.isTrue(yield* s.oauth.deleteClient(a.id, client.id))
       }))
 
+    it.effect("sessions: by token hash, deleted on sign-out", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        const a = yield* newAccountRow(s)
+        const row = { token_hash: Ids.randomBase32(52), account_id: a.id, user_id: Ids.make("user"), csrf: "csrf-value", expires_at: 2_000_000_000_000, created_at: iso(1) }
+        yield* s.sessions.insert(row)
+        assert.deepStrictEqual(yield* s.sessions.get(row.token_hash), row)
+        assert.strictEqual(failureTag(yield* Effect.exit(s.sessions.insert(row))), "Duplicate")
+        yield* s.sessions.delete(row.token_hash)
+        assert.isUndefined(yield* s.sessions.get(row.token_hash))
+      }))
+
     it.effect("credentials: revoke once, touch, list by kind", () =>
       Effect.gen(function*() {
         const s = yield* Storage

@@ -1,0 +1,63 @@
+/**
+ * Server-rendered pages: one layout, escaping, cookies and the forms' CSRF checks. No external
+ * scripts or stylesheets; every page works without JavaScript.
+ */
+import { timingSafeEqual } from "node:crypto"
+import type { ApiRequest, ApiResponse } from "../http/handler.ts"
+
+/** Escapes text for HTML. */
+export const escape = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c]!)
+
+/** A full page. */
+export const page = (status: number, title: string, body: string, headers: Record<string, string> = {}): ApiResponse => ({
+  status,
+  headers: {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    "x-frame-options": "DENY",
+    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http://localhost:* http://127.0.0.1:*; frame-ancestors 'none'",
+    "referrer-policy": "no-referrer",
+    ...headers
+  },
+  body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(title)} · Canopy</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1b2b1e}
+h1{color:#1f5130;font-size:1.5rem}label{display:block;margin:.75rem 0 .25rem}input{width:100%;padding:.5rem;font:inherit;box-sizing:border-box}
+button{margin-top:1rem;padding:.5rem 1.25rem;font:inherit;border:0;border-radius:4px;background:#2f7d4a;color:#fff;cursor:pointer}
+button.secondary{background:#777}.error{background:#fde8e8;border:1px solid #e0a0a0;padding:.5rem .75rem;border-radius:4px}
+ul{padding-left:1.25rem}</style></head><body>${body}</body></html>`
+})
+
+/** Parses the Cookie header. */
+export const cookies = (req: ApiRequest): Record<string, string> => {
+  const out: Record<string, string> = {}
+  for (const part of (req.headers.cookie ?? "").split(";")) {
+    const i = part.indexOf("=")
+    if (i > 0) out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim())
+  }
+  return out
+}
+
+/** A Set-Cookie value: HttpOnly, SameSite=Lax, Secure unless the site is plain HTTP. */
+export const setCookie = (name: string, value: string, options: { readonly secure: boolean; readonly maxAgeS?: number }) =>
+  `${name}=${encodeURIComponent(value)}; Path=/; HttpOnly; SameSite=Lax${options.secure ? "; Secure" : ""}${options.maxAgeS !== undefined ? `; Max-Age=${options.maxAgeS}` : ""}`
+
+/** Reads an urlencoded form body. */
+export const form = (req: ApiRequest): Record<string, string> => {
+  const out: Record<string, string> = {}
+  for (const [k, v] of new URLSearchParams(Buffer.from(req.body ?? new Uint8Array()).toString("utf8"))) out[k] = v
+  return out
+}
+
+/** Constant-time equality of two strings. */
+export const same = (a: string | undefined, b: string | undefined) => {
+  if (!a || !b) return false
+  const x = Buffer.from(a)
+  const y = Buffer.from(b)
+  return x.length === y.length && timingSafeEqual(x, y)
+}
+
+/** A 303 redirect (after a POST) or 302. */
+export const redirect = (location: string, status = 303, headers: Record<string, string> = {}): ApiResponse =>
+  ({ status, headers: { location, "cache-control": "no-store", ...headers }, body: undefined })

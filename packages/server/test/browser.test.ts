@@ -1,0 +1,128 @@
+import { OAuth, Principal } from "@canopy/core"
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { createServer } from "node:http"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { type Browser, chromium } from "playwright-core"
+import { client, startTestServer, type TestServer } from "./harness.ts"
+
+let server: TestServer
+let browser: Browser
+let profile: string
+const callbacks: Array<URLSearchParams> = []
+let callbackServer: ReturnType<typeof createServer>
+let callbackUrl: string
+
+beforeAll(async () => {
+  server = await startTestServer()
+  profile = mkdtempSync(join(tmpdir(), "canopy-chromium-"))
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync"]
+  })
+  // The third-party application's callback.
+  callbackServer = createServer((req, res) => {
+    callbacks.push(new URL(req.url ?? "/", "http://x").searchParams)
+    res.writeHead(200, { "content-type": "text/html" })
+    res.end("<h1>Back in the application</h1>")
+  })
+  await new Promise<void>((r) => callbackServer.listen(0, "127.0.0.1", r))
+  callbackUrl = `http://127.0.0.1:${(callbackServer.address() as { port: number }).port}/cb`
+}, 60_000)
+
+afterAll(async () => {
+  await browser?.close()
+  callbackServer?.close()
+  await server.stop()
+  rmSync(profile, { recursive: true, force: true })
+})
+
+describe("in headless Chromium", () => {
+  it("an invitation walks from its link to member.joined", async () => {
+    const { token } = await server.newAccount("pro")
+    const invited = await client(server.url, token).post("/v1/account/members/invite", { email: "walker@example.com", role: "editor" })
+    const page = await browser.newPage()
+    await page.goto(`${server.url}/invitations/accept?token=${encodeURIComponent(invited.body.data.invitation.token)}`)
+    await page.fill("#name", "Wanda Walker")
+    await page.fill("#password", "short")
+    await page.evaluate("document.querySelector('#password').removeAttribute('minlength')") // let the server judge
+    await page.click("button[type=submit]")
+    assert.include(await page.textContent("[role=alert]"), "password")
+    await page.fill("#name", "Wanda Walker")
+    await page.fill("#password", "a long enough password")
+    await page.click("button[type=submit]")
+    assert.include(await page.textContent("h1"), "Welcome, Wanda Walker")
+    const events = await client(server.url, token).get("/v1/events?type=member.joined")
+    assert.strictEqual(events.body.data[0].data.email, "walker@example.com")
+    // the link works once
+    await page.goto(`${server.url}/invitations/accept?token=${encodeURIComponent(invited.body.data.invitation.token)}`)
+    await page.fill("#name", "Again")
+    await page.fill("#password", "a long enough password")
+    await page.click("button[type=submit]")
+    assert.include(await page.textContent("h1"), "cannot be used")
+    await page.close()
+  })
+
+  it("the OAuth flow: authorize, sign in, approve, exchange, call /v1, refresh; the rotated token works and the old one fails", async () => {
+    const { accountId } = await server.newAccount("pro")
+    const system = Principal.system(accountId)
+    const app = await server.canopy.oauth.register(system, { name: "Field Notes", redirect_uris: [callbackUrl], scopes: ["projects:read", "offline_access"], type: "public" })
+    const invited = await server.canopy.members.invite(system, { email: "oauth-user@example.com", role: "editor" })
+    await server.canopy.members.accept(invited.invitation.token, { name: "Olga", password: "correct horse battery" })
+
+    const verifier = "M25iVXpKU3puUjFaYWg3T1NDTDQtcW1ROUY5YXlwalNoc0hhakxifmZHag"
+    const authorize = `${server.url}/oauth/authorize?${new URLSearchParams({
+      client_id: app.client_id, redirect_uri: callbackUrl, response_type: "code", scope: "projects:read offline_access",
+      state: "opaque-123", code_challenge: OAuth.challengeOf(verifier), code_challenge_method: "S256"
+    })}`
+    const page = await browser.newPage()
+    await page.goto(authorize)
+    assert.include(await page.textContent("h1"), "Sign in to continue to Field Notes")
+    await page.fill("#email", "oauth-user@example.com")
+    await page.fill("#password", "wrong password!")
+    await page.click("button[type=submit]")
+    assert.include(await page.textContent("[role=alert]"), "wrong")
+    await page.fill("#email", "oauth-user@example.com")
+    await page.fill("#password", "correct horse battery")
+    await page.click("button[type=submit]")
+    assert.include(await page.textContent("h1"), "Field Notes wants to access your Canopy account")
+    assert.include(await page.textContent("ul"), "View your account's projects")
+    await page.screenshot({ path: join(tmpdir(), "canopy-consent.png") })
+    await page.click("button[value=approve]")
+    await page.waitForURL((u) => u.toString().startsWith(callbackUrl))
+    const back = callbacks.at(-1)!
+    assert.strictEqual(back.get("state"), "opaque-123")
+    const code = back.get("code")!
+    assert.match(code, /^cnp_ocd_/)
+
+    const exchange = await fetch(`${server.url}/oauth/token`, {
+      method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "authorization_code", client_id: app.client_id, code, redirect_uri: callbackUrl, code_verifier: verifier })
+    })
+    const tokens = await exchange.json() as { access_token: string; refresh_token: string }
+    assert.strictEqual(exchange.status, 200)
+    assert.strictEqual((await client(server.url, tokens.access_token).get("/v1/projects")).status, 200)
+    const refreshed = await fetch(`${server.url}/oauth/token`, {
+      method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "refresh_token", client_id: app.client_id, refresh_token: tokens.refresh_token })
+    })
+    const rotated = await refreshed.json() as { access_token: string; refresh_token: string }
+    assert.strictEqual((await client(server.url, rotated.access_token).get("/v1/projects")).status, 200)
+    const reused = await fetch(`${server.url}/oauth/token`, {
+      method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "refresh_token", client_id: app.client_id, refresh_token: tokens.refresh_token })
+    })
+    assert.strictEqual(reused.status, 400, "the old refresh token fails")
+
+    // deny, and an unregistered redirect URI gets a page, not a redirect
+    await page.goto(authorize.replace("opaque-123", "second"))
+    await page.click("button[value=deny]")
+    await page.waitForURL((u) => u.toString().startsWith(callbackUrl))
+    assert.deepStrictEqual([callbacks.at(-1)!.get("error"), callbacks.at(-1)!.get("state")], ["access_denied", "second"])
+    await page.goto(authorize.replace(encodeURIComponent(callbackUrl), encodeURIComponent("http://127.0.0.1:9/evil")))
+    assert.include(await page.textContent("h1"), "cannot be completed")
+    await page.close()
+  })
+})
