@@ -29,8 +29,8 @@ export type Runtime = Services | Storage
 
 /** Every domain service, given a Storage and a Sender. */
 export const layerWithSender: Layer.Layer<Services, never, Storage | Sender> = Layer.mergeAll(
-  Projects.layer, Assets.layer, Members.layer, Webhooks.layer, Accounts.layer, Deliveries.layer, OAuthServer.layer, Sessions.layer
-).pipe(Layer.provideMerge(Credentials.layer))
+  Projects.layer, Assets.layer, Webhooks.layer, Accounts.layer, Deliveries.layer, OAuthServer.layer, Sessions.layer
+).pipe(Layer.provideMerge(Layer.merge(Credentials.layer, Members.layer)))
 
 /** Every domain service, given a Storage; webhooks are sent with the platform's `fetch`. */
 export const layer: Layer.Layer<Services, never, Storage> = layerWithSender.pipe(Layer.provide(Sender.fetch))

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
-import { Accounts, Canopy, Credentials, Members, MemoryStorage, OAuth, OAuthServer, Projects, Sessions, Time } from "../src/index.ts"
+import { Accounts, Canopy, Credentials, Deliveries, Members, MemoryStorage, OAuth, OAuthServer, Projects, Sessions, Time } from "../src/index.ts"
 
 const clock = Time.manual(Date.UTC(2026, 3, 1))
 const VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
@@ -153,5 +153,19 @@ layer(world, { excludeTestServices: true })("OAuth authorization server (library
       assert.strictEqual(tags.at(-1), "RateLimited", tags.join(","))
       yield* clock.adjust(86_400_000)
       assert.isUndefined(yield* sessions.get("cnp_ses_bogus"))
+    }))
+
+  it.effect("the first owner's set-password link sets a password once, without a second member.joined", () =>
+    Effect.gen(function*() {
+      const b = yield* (yield* Accounts).bootstrap({ account_name: "Linked", email: `link-${Math.random()}@example.com` })
+      assert.match(b.password_token, /^cnp_inv_/)
+      const owner = yield* (yield* Members).accept(b.password_token, { name: "Olive Owner", password: "a strong password" })
+      assert.deepStrictEqual([owner.role, owner.status, owner.joined_at], ["owner", "active", b.user.joined_at])
+      const session = yield* (yield* Sessions).signIn(b.account.id, b.user.email, "a strong password", "203.0.113.9")
+      assert.strictEqual(session.member.id, b.user.id)
+      assert.strictEqual((yield* Effect.flip((yield* Members).accept(b.password_token, { name: "Again", password: "another password" })))._tag, "Conflict")
+      const admin = yield* (yield* Credentials).authenticate(b.api_key.token)
+      const joined = yield* (yield* Deliveries).listEvents(admin, { type: "member.joined" })
+      assert.strictEqual(joined.meta.total, 0)
     }))
 })

@@ -63,6 +63,8 @@ describe("canopy CLI", () => {
     const principal = await c.authenticate(out.api_key!)
     assert.strictEqual((await c.account.get(principal)).plan, "pro")
     await c.close()
+    const human = canopy("init", "--db", db, "--email", "second@example.com")
+    assert.match(human.out, /sets a password[\s\S]*\/invitations\/accept\?token=cnp_inv_\w+/)
     const bad = canopy("init", "--db", db, "--email", "not-an-email")
     assert.strictEqual(bad.code, 1)
     assert.match(bad.err, /VALIDATION_ERROR[\s\S]*email/)
@@ -129,6 +131,9 @@ describe("canopy CLI", () => {
     const key = /(cnp_key_\w+)/.exec(s.stderr())?.[1]
     assert.isDefined(key, s.stderr())
     assert.include(s.stderr(), `curl -H "Authorization: Bearer ${key}" ${s.url}/v1/projects`)
+    const link = new RegExp(`${s.url.replace(/[.:/]/g, "\\$&")}/invitations/accept\\?token=(cnp_inv_\\w+)`).exec(s.stderr())
+    assert.isNotNull(link, "the owner's set-password link")
+    assert.strictEqual((await fetch(`${s.url}/invitations/accept?token=${link![1]}`)).status, 200)
     const res = await fetch(`${s.url}/v1/projects`, { headers: { authorization: `Bearer ${key}` } })
     assert.strictEqual(res.status, 200)
     s.child.kill("SIGTERM")

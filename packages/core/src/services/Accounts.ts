@@ -18,7 +18,7 @@ import { type AccountRow, Storage, type StorageError, type StorageShape } from "
 import * as Usage from "../Usage.ts"
 import { conflictOnDuplicate, decode } from "./common.ts"
 import { Credentials, type CreatedCredential } from "./Credentials.ts"
-import { toResource as memberResource } from "./Members.ts"
+import { Members, toResource as memberResource } from "./Members.ts"
 import { emit, nowIso } from "./Outbox.ts"
 import * as UsageGuard from "./UsageGuard.ts"
 
@@ -30,11 +30,13 @@ export const Bootstrap = Schema.Struct({
   plan: Schema.optionalKey(Schemas.Plan)
 })
 
-/** What bootstrapping returns; `api_key.token` is shown once. */
+/** What bootstrapping returns; `api_key.token` and the owner's password link are shown once. */
 export interface Bootstrapped {
   readonly account: Schemas.Account
   readonly user: Schemas.Member
   readonly api_key: CreatedCredential
+  /** Token of the owner's one-time set-password link (`/invitations/accept?token=…`). */
+  readonly password_token: string
 }
 
 /** Billing events an embedding application may report through the billing port. */
@@ -66,14 +68,14 @@ export class Accounts extends Context.Service<Accounts, {
   readonly count: Fx<number>
 }>()("canopy/Accounts") {
   static readonly layer = Layer.effect(this, Effect.gen(function*() {
-    return make(yield* Storage, yield* Credentials)
+    return make(yield* Storage, yield* Credentials, yield* Members)
   }))
 }
 
 const decodeBootstrap = decode(Bootstrap)
 const decodeUpdate = decode(Schemas.UpdateAccount)
 
-const make = (storage: StorageShape, credentials: Credentials["Service"]) => {
+const make = (storage: StorageShape, credentials: Credentials["Service"], members: Members["Service"]) => {
   const provide = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provideService(effect, Storage, storage)
 
   const load = (id: string) =>
@@ -113,7 +115,8 @@ const make = (storage: StorageShape, credentials: Credentials["Service"]) => {
         }
         yield* storage.members.insert(owner).pipe(conflictOnDuplicate(() => "member collision"))
         const key = yield* credentials.issue(account.id, "api_key", { name: "Admin key (bootstrap)", permissions: ["admin"] }, owner.id)
-        return { account: yield* toResource(account), user: memberResource(owner), api_key: key }
+        const link = yield* members.passwordLink(account.id, owner.id)
+        return { account: yield* toResource(account), user: memberResource(owner), api_key: key, password_token: link.token }
       }))
     }),
 

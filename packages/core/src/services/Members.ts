@@ -49,6 +49,8 @@ export class Members extends Context.Service<Members, {
   readonly accept: (token: string, input: unknown) => Fx<Schemas.Member>
   readonly update: (principal: Principal, id: string, input: unknown) => Fx<Schemas.Member>
   readonly remove: (principal: Principal, id: string) => Fx<void>
+  /** A one-time link token with which an existing member sets a password (the first owner). */
+  readonly passwordLink: (accountId: string, userId: string) => Fx<{ readonly token: string; readonly expires_at: string }>
   /** A principal acting as a member, with the member's role permissions. */
   readonly principalFor: (accountId: string, userId: string) => Fx<Principal>
 }>()("canopy/Members") {
@@ -126,11 +128,15 @@ const make = (storage: StorageShape) => {
         if (!(yield* storage.invitations.markAccepted(invitation.id, now))) {
           return yield* new Conflict({ message: "this invitation has already been used" })
         }
+        const before = yield* storage.members.get(invitation.account_id, invitation.user_id)
+        if (!before) return yield* new NotFound({ resource: "member", id: invitation.user_id })
+        // An active member's link (the first owner's, from `canopy init`) only sets the password.
+        const joining = before.status === "invited"
         const saved = yield* storage.members.update(invitation.account_id, invitation.user_id, {
-          name: body.name, password_hash: passwordHash, status: "active", joined_at: now, updated_at: now
+          name: body.name, password_hash: passwordHash, updated_at: now, ...(joining ? { status: "active" as const, joined_at: now } : {})
         }).pipe(conflictOnDuplicate(() => "this member already exists"))
         if (!saved) return yield* new NotFound({ resource: "member", id: invitation.user_id })
-        yield* emit(invitation.account_id, "member.joined", Events.memberJoined(saved))
+        if (joining) yield* emit(invitation.account_id, "member.joined", Events.memberJoined(saved))
         return toResource(saved)
       })))
     }),
@@ -163,6 +169,19 @@ const make = (storage: StorageShape) => {
         yield* storage.members.delete(principal.account_id, id)
         yield* emit(principal.account_id, "member.removed", toResource(m))
       })))
+    }),
+
+    passwordLink: Effect.fn("Members.passwordLink")(function*(accountId, userId) {
+      yield* load(accountId, userId)
+      const settings = yield* Settings
+      const now = yield* Time.nowMillis
+      const token = Tokens.generate("invitation")
+      const expires = new Date(now + settings.invitationTtlMs).toISOString()
+      yield* storage.invitations.insert({
+        id: Ids.make("invitation"), account_id: accountId, user_id: userId, token_hash: Tokens.hash(token),
+        expires_at: expires, accepted_at: null, created_at: new Date(now).toISOString()
+      }).pipe(conflictOnDuplicate(() => "token collision; try again"))
+      return { token, expires_at: expires }
     }),
 
     principalFor: Effect.fn("Members.principalFor")(function*(accountId, userId) {

@@ -152,6 +152,9 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
           "",
           `  ${b.api_key.token}`,
           "",
+          "canopy: the owner sets a password (once) at:",
+          `  ${running.url}/invitations/accept?token=${b.password_token}`,
+          "",
           "canopy: try it:",
           `  curl -H "Authorization: Bearer ${b.api_key.token}" ${running.url}/v1/projects`,
           ""
@@ -197,8 +200,10 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
     if (values.plan && !(Plans.plans as ReadonlyArray<string>).includes(values.plan)) throw new UsageError(`--plan must be one of ${Plans.plans.join(", ")}`)
     await withCanopy(storageOf(values), async (canopy) => {
       const b = await bootstrap(canopy, { email: values.email!, name: values.name, accountName: values["account-name"], plan: values.plan })
+      const base = process.env.CANOPY_PUBLIC_URL ?? "http://127.0.0.1:8080"
       print(values.json, { account_id: b.account.id, user_id: b.user.id, api_key: b.api_key.token },
-        `account  ${b.account.id} (${b.account.name}, plan ${b.account.plan})\nowner    ${b.user.id} <${b.user.email}>\napi key  ${b.api_key.token}\n\nThe key is shown only now.`)
+        `account  ${b.account.id} (${b.account.name}, plan ${b.account.plan})\nowner    ${b.user.id} <${b.user.email}>\napi key  ${b.api_key.token}\n\n` +
+        `The owner sets a password (once, within 7 days) at:\n  ${base}/invitations/accept?token=${b.password_token}\n\nThe key and the link are shown only now.`)
     })
   },
 
