@@ -138,6 +138,8 @@ export const make = Effect.gen(function*() {
       get: (accountId, id) => locked(() => clone(owned(t.members.get(id), accountId))),
       getByEmail: (accountId, email) =>
         locked(() => clone([...t.members.values()].find((m) => m.account_id === accountId && m.email === email))),
+      findByEmail: (email) => locked(() =>
+        [...t.members.values()].filter((m) => m.email === email).sort(byKeyThenId((m) => m.created_at, false)).map(clone)),
       list: (accountId) => locked(() =>
         [...t.members.values()].filter((m) => m.account_id === accountId)
           .sort(byKeyThenId((m) => m.created_at, false)).map(clone)),

@@ -351,6 +351,8 @@ export interface StorageShape {
     readonly insert: (row: MemberRow) => Fx<void, Duplicate>
     readonly get: (accountId: string, id: string) => Fx<MemberRow | undefined>
     readonly getByEmail: (accountId: string, email: string) => Fx<MemberRow | undefined>
+    /** Members with this email in any account, oldest first (signing in to the dashboard). */
+    readonly findByEmail: (email: string) => Fx<ReadonlyArray<MemberRow>>
     /** Oldest first, ties by id. */
     readonly list: (accountId: string) => Fx<ReadonlyArray<MemberRow>>
     readonly update: (accountId: string, id: string, patch: Patch<MemberRow>) => Fx<MemberRow | undefined, Duplicate>

@@ -8,6 +8,7 @@ import * as Docs from "./http/docs.ts"
 import { type AccessLogLine, type ApiResponse, makeHandler } from "./http/handler.ts"
 import { type NodeAdapterOptions, toNodeHandler } from "./http/node.ts"
 import { oauthRoutes } from "./http/oauth.ts"
+import { dashboardPages } from "./pages/dashboard.ts"
 import { invitationPages } from "./pages/invitations.ts"
 import { authorizePages } from "./pages/oauth.ts"
 
@@ -36,7 +37,8 @@ export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "
     protocolRoutes: {
       ...oauthRoutes(canopy, (req) => options.publicUrl ?? `http://${req.headers.host ?? "localhost"}`),
       ...authorizePages(canopy, { secure }),
-      ...invitationPages(canopy, { secure })
+      ...invitationPages(canopy, { secure }),
+      ...dashboardPages(canopy, { secure })
     }
   })
   return handler

@@ -125,4 +125,79 @@ describe("in headless Chromium", () => {
     assert.include(await page.textContent("h1"), "cannot be completed")
     await page.close()
   })
+
+  it("the dashboard: sign in, usage bars, keys (value once, revoke), service tokens, applications (secret once, rotate), webhooks, members", async () => {
+    const b = await server.canopy.bootstrap({ account_name: "Dash Forestry", email: "dash-owner@example.com", plan: "free" })
+    await server.canopy.members.accept(b.password_token, { name: "Dana Owner", password: "dashboard password" })
+    const admin = client(server.url, b.api_key.token)
+    // 800 ha of 1,000: the hectare bar passes 75%
+    const side = Math.sqrt(800 * 10_000)
+    await admin.post("/v1/projects", { name: "Big", geometry: { type: "Polygon", coordinates: [[[0, 0], [side / 111_320, 0], [side / 111_320, side / 110_574], [0, side / 110_574], [0, 0]]] } })
+
+    const page = await browser.newPage()
+    await page.goto(`${server.url}/dashboard`)
+    await page.fill("#email", "dash-owner@example.com")
+    await page.fill("#password", "dashboard password")
+    await page.click("button[type=submit]")
+    assert.include(await page.textContent("h1"), "Dash Forestry")
+    assert.strictEqual(await page.getAttribute("#usage .bar >> nth=0", "data-level"), "t75")
+
+    // an API key: value shown once, works, then revoked
+    await page.fill("#key-name", "Read-only robot")
+    await page.check("#api-keys input[value='projects:read']")
+    await page.click("#api-keys button:has-text('Create API key')")
+    const key = (await page.textContent("#shown-once"))!.trim()
+    assert.match(key, /^cnp_key_/)
+    assert.strictEqual((await client(server.url, key).get("/v1/projects")).status, 200)
+    assert.strictEqual((await client(server.url, key).post("/v1/projects", { name: "x" })).status, 403)
+    await page.goto(`${server.url}/dashboard`)
+    assert.notInclude(await page.content(), key, "the value is not shown again")
+    await page.click("#api-keys tr:has-text('Read-only robot') button:has-text('Revoke')")
+    assert.strictEqual((await client(server.url, key).get("/v1/projects")).status, 401)
+
+    // a service token with an IP allowlist
+    await page.fill("#svc-name", "CI runner")
+    await page.check("#service-tokens input[value='projects:read']")
+    await page.fill("#svc-ips", "203.0.113.0/24")
+    await page.click("#service-tokens button:has-text('Create service token')")
+    const svc = (await page.textContent("#shown-once"))!.trim()
+    assert.strictEqual((await client(server.url, svc).get("/v1/projects")).status, 403, "loopback is outside the allowlist")
+
+    // an OAuth application: secret once, rotation gives a new one
+    await page.fill("#app-name", "Partner portal")
+    await page.fill("#app-uris", "https://partner.example.com/cb")
+    await page.check("#applications input[value='projects:read']")
+    await page.click("#applications button:has-text('Register application')")
+    const secret = (await page.textContent("#shown-once"))!.trim()
+    assert.match(secret, /^cnp_sec_/)
+    await page.click("#applications tr:has-text('Partner portal') button:has-text('Rotate secret')")
+    const rotated = (await page.textContent("#shown-once"))!.trim()
+    assert.notStrictEqual(rotated, secret)
+
+    // a webhook, disabled and enabled again
+    await page.fill("#wh-url", "https://hooks.example.com/dash")
+    await page.click("#webhooks button:has-text('Add webhook')")
+    assert.match((await page.textContent("#shown-once"))!, /whsec_/)
+    await page.click("#webhooks button:has-text('Disable')")
+    assert.include(await page.textContent("#webhooks"), "disabled")
+    await page.click("#webhooks button:has-text('Enable')")
+
+    // members: invite (link shown once), change role, remove
+    await page.fill("#inv-email", "newbie@example.com")
+    await page.selectOption("#inv-role", "viewer")
+    await page.click("#members button:has-text('Invite')")
+    assert.match((await page.textContent("#shown-once"))!, /\/invitations\/accept\?token=cnp_inv_/)
+    await page.selectOption("#members tr:has-text('newbie@example.com') select", "editor")
+    await page.click("#members tr:has-text('newbie@example.com') button:has-text('Change role')")
+    assert.include(await page.textContent("#members tr:has-text('newbie@example.com')"), "editor")
+    await page.click("#members tr:has-text('newbie@example.com') button:has-text('Remove')")
+    assert.notInclude(await page.textContent("#members"), "newbie@example.com")
+    // the last owner cannot be removed: the page says why
+    await page.click("#members tr:has-text('dash-owner@example.com') button:has-text('Remove')")
+    assert.include(await page.textContent("[role=status]"), "last owner")
+    await page.screenshot({ path: join(tmpdir(), "canopy-dashboard.png"), fullPage: true })
+    await page.click("button:has-text('Sign out')")
+    assert.include(await page.textContent("h1"), "Sign in to Canopy")
+    await page.close()
+  })
 })

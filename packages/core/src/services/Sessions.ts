@@ -35,6 +35,8 @@ const DUMMY = Passwords.hash("not-a-real-password-only-for-timing")
 /** The Sessions service. */
 export class Sessions extends Context.Service<Sessions, {
   readonly signIn: (accountId: string, email: string, password: string, address: string) => Effect.Effect<Session, DomainError | StorageError>
+  /** Signs in to whichever account the email and password open (the oldest, when several do). */
+  readonly signInAnywhere: (email: string, password: string, address: string) => Effect.Effect<Session, DomainError | StorageError>
   /** The live session behind a cookie value, or undefined (unknown, expired, member gone). */
   readonly get: (token: string | undefined) => Effect.Effect<Session | undefined, StorageError>
   readonly signOut: (token: string) => Effect.Effect<void, StorageError>
@@ -49,7 +51,21 @@ const make = (storage: StorageShape) => {
       return [d, d.state] as const
     })
 
-  return Sessions.of({
+  const service = Sessions.of({
+    signInAnywhere: Effect.fn("Sessions.signInAnywhere")(function*(email, password, address) {
+      const candidates = yield* storage.members.findByEmail(email.trim().toLowerCase())
+      for (const m of candidates) {
+        if (m.status === "active" && m.password_hash !== null && (yield* Passwords.verify(password, m.password_hash))) {
+          return yield* service.signIn(m.account_id, email, password, address)
+        }
+      }
+      const now = yield* Time.nowMillis
+      const d = yield* limited(`signin-ip:${address}`, SIGN_IN_LIMITS.address, now)
+      if (!d.allowed) return yield* new RateLimited({ message: `Too many sign-in attempts; try again in ${d.retryAfter} s`, retryAfter: d.retryAfter })
+      if (candidates.length === 0) yield* DUMMY
+      return yield* new Unauthorized({ message: "The email or the password is wrong" })
+    }),
+
     signIn: Effect.fn("Sessions.signIn")(function*(accountId, email, password, address) {
       const now = yield* Time.nowMillis
       for (const d of [yield* limited(`signin:${accountId}`, SIGN_IN_LIMITS.account, now), yield* limited(`signin-ip:${address}`, SIGN_IN_LIMITS.address, now)]) {
@@ -83,4 +99,5 @@ const make = (storage: StorageShape) => {
 
     signOut: (token) => storage.sessions.delete(Tokens.hash(token))
   })
+  return service
 }

@@ -148,6 +148,7 @@ export const make = Effect.gen(function*() {
       insert: (row) => onUnique("member", "email")(Effect.asVoid(sql`insert into members ${sql.insert(toDb("members", row))}`)),
       get: (accountId, id) => one("members", sql`select * from members where account_id = ${accountId} and id = ${id}`),
       getByEmail: (accountId, email) => one("members", sql`select * from members where account_id = ${accountId} and email = ${email}`),
+      findByEmail: (email) => all("members", sql`select * from members where email = ${email} order by created_at asc, id asc`),
       list: (accountId) => all("members", sql`select * from members where account_id = ${accountId} order by created_at asc, id asc`),
       update: (accountId, id, patch) =>
         onUnique("member", "email")(Effect.map(patchRow("members", patch, sql.and([sql`account_id = ${accountId}`, sql`id = ${id}`])), (r) => fromDb<S.MemberRow>("members", r[0]))),

@@ -304,6 +304,10 @@ export const storageSuite = (name: string, storageLayer: Layer.Layer<Storage, un
         assert.strictEqual(yield* s.members.count(a.id), 3)
         assert.strictEqual(yield* s.members.countActiveWithRole(a.id, "owner"), 1)
         assert.deepStrictEqual(yield* s.members.getByEmail(a.id, third.email), third)
+        const b = yield* newAccountRow(s)
+        const elsewhere = memberRow(b.id, { email: third.email, created_at: iso(9) })
+        yield* s.members.insert(elsewhere)
+        assert.deepStrictEqual((yield* s.members.findByEmail(third.email)).map((m) => m.id), [third.id, elsewhere.id])
       }))
 
     it.effect("invitations: by token hash, accepted exactly once, removed with the member", () =>
