@@ -65,10 +65,28 @@ describe("in headless Chromium", () => {
     await page.close()
   })
 
-  it("the OAuth flow: authorize, sign in, approve, exchange, call /v1, refresh; the rotated token works and the old one fails", async () => {
-    const { accountId } = await server.newAccount("pro")
-    const system = Principal.system(accountId)
-    const app = await server.canopy.oauth.register(system, { name: "Field Notes", redirect_uris: [callbackUrl], scopes: ["projects:read", "offline_access"], type: "public" })
+  it("the OAuth flow: register in the dashboard, authorize, sign in, approve, exchange, call /v1, refresh; the rotated token works and the old one fails", async () => {
+    // The owner registers the application in the dashboard.
+    const b = await server.canopy.bootstrap({ account_name: "Field Co", email: "field-owner@example.com", plan: "pro" })
+    await server.canopy.members.accept(b.password_token, { name: "Fay Owner", password: "owner password!" })
+    const system = Principal.system(b.account.id)
+    const dashboard = await browser.newContext()
+    const owner = await dashboard.newPage()
+    await owner.goto(`${server.url}/dashboard`)
+    await owner.fill("#email", "field-owner@example.com")
+    await owner.fill("#password", "owner password!")
+    await owner.click("button[type=submit]")
+    await owner.fill("#app-name", "Field Notes")
+    await owner.fill("#app-uris", callbackUrl)
+    await owner.check("#applications input[value='projects:read']")
+    await owner.check("#applications input[value='offline_access']")
+    await owner.check("#applications input[value='public']")
+    await owner.click("#applications button:has-text('Register application')")
+    const app = { client_id: (await owner.textContent("#client-id"))!.trim() }
+    assert.match(app.client_id, /^app_/)
+    await dashboard.close()
+
+    // A team member authorizes it from a browser of their own.
     const invited = await server.canopy.members.invite(system, { email: "oauth-user@example.com", role: "editor" })
     await server.canopy.members.accept(invited.invitation.token, { name: "Olga", password: "correct horse battery" })
 

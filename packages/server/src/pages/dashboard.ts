@@ -128,7 +128,7 @@ ${f("invite", `<label for="inv-email">Email</label><input id="inv-email" name="e
           return { ok: true, html: "Revoked." }
         case "create_app": {
           const a = yield* (yield* OAuthServer).register(principal, { name: f.name, redirect_uris: list(f.redirect_uris), scopes: all.getAll("scopes"), type: f.type })
-          return { ok: true, html: `Application registered: client id <code>${escape(a.client_id)}</code>${a.client_secret ? `<br>${shown("Client secret", a.client_secret)}` : ""}` }
+          return { ok: true, html: `Application registered: client id <code id="client-id">${escape(a.client_id)}</code>${a.client_secret ? `<br>${shown("Client secret", a.client_secret)}` : ""}` }
         }
         case "rotate_app": {
           const a = yield* (yield* OAuthServer).rotateSecret(principal, f.id ?? "")
