@@ -76,6 +76,9 @@ export const serve = async (options: ServeOptions = {}): Promise<RunningServer> 
     })
   })
   server.keepAliveTimeout = 5_000
+  // Slow clients cannot hold connections open: headers within 10 s, the whole request within 30 s.
+  server.headersTimeout = 10_000
+  server.requestTimeout = 30_000
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject)
     server.listen(options.port ?? 8080, options.host ?? "127.0.0.1", () => resolve())

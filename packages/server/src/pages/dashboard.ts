@@ -6,12 +6,12 @@
  * (key and token values, client secrets, invitation links) appear in the page that follows.
  */
 import {
-  Accounts, type Canopy, type CanopyClient, Credentials, Errors, Members, OAuthServer, Permissions, type Principal,
+  Accounts, type Canopy, type CanopyClient, Credentials, Members, OAuthServer, Permissions, type Principal,
   Sessions, Tokens, Webhooks
 } from "@canopy/core"
-import { Cause, Effect, Exit, Result } from "effect"
+import { Effect, Exit, Result } from "effect"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
-import { cookies, escape, form, page, redirect, same, setCookie } from "./html.ts"
+import { cookies, domainError, escape, form, page, redirect, same, setCookie } from "./html.ts"
 
 const SESSION = "canopy_session"
 const PRE_CSRF = "canopy_csrf"
@@ -170,8 +170,7 @@ ${f("invite", `<label for="inv-email">Email</label><input id="inv-email" name="e
       if (!same(f.csrf, cookies(req)[PRE_CSRF])) return signInPage(403, "The form expired; try again.")
       const exit = await run(Effect.flatMap(Sessions, (s) => s.signInAnywhere(f.email ?? "", f.password ?? "", req.ip)))
       if (Exit.isFailure(exit)) {
-        const e = Cause.findErrorOption(exit.cause)
-        const err = e._tag === "Some" && Errors.isDomainError(e.value) ? e.value : undefined
+        const err = domainError(exit)
         return signInPage(err?._tag === "RateLimited" ? 429 : 401, err?.message ?? "Sign-in failed; try again.")
       }
       return redirect("/dashboard", 303, { "set-cookie": setCookie(SESSION, exit.value.token, { secure: options.secure, maxAgeS: 12 * 3600 }) })
@@ -191,8 +190,7 @@ ${f("invite", `<label for="inv-email">Email</label><input id="inv-email" name="e
       let flash: { ok: boolean; html: string }
       if (Exit.isSuccess(exit)) flash = exit.value
       else {
-        const e = Cause.findErrorOption(exit.cause)
-        const err = e._tag === "Some" && Errors.isDomainError(e.value) ? e.value : undefined
+        const err = domainError(exit)
         const details = err?._tag === "ValidationError" ? `<ul>${err.details.map((x) => `<li>${escape(x.field)}: ${escape(x.message)}</li>`).join("")}</ul>` : ""
         flash = { ok: false, html: `${escape(err?.message ?? "Something went wrong.")}${details}` }
       }

@@ -2,6 +2,8 @@
  * Server-rendered pages: one layout, escaping, cookies and the forms' CSRF checks. No external
  * scripts or stylesheets; every page works without JavaScript.
  */
+import { Errors } from "@canopy/core"
+import { Cause, Exit } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
 
@@ -61,3 +63,10 @@ export const same = (a: string | undefined, b: string | undefined) => {
 /** A 303 redirect (after a POST) or 302. */
 export const redirect = (location: string, status = 303, headers: Record<string, string> = {}): ApiResponse =>
   ({ status, headers: { location, "cache-control": "no-store", ...headers }, body: undefined })
+
+/** The domain error a failed run ended with, if it was one. */
+export const domainError = <A, E>(exit: Exit.Exit<A, E>): Errors.DomainError | undefined => {
+  if (Exit.isSuccess(exit)) return undefined
+  const e = Cause.findErrorOption(exit.cause)
+  return e._tag === "Some" && Errors.isDomainError(e.value) ? e.value : undefined
+}

@@ -3,10 +3,10 @@
  * `POST /invitations/accept` activates the member (`member.joined`). Unknown, expired or used
  * links get a clear page.
  */
-import { type Canopy, type CanopyClient, Errors, Members, Tokens } from "@canopy/core"
-import { Cause, Effect, Exit } from "effect"
+import { type Canopy, type CanopyClient, Members, Tokens } from "@canopy/core"
+import { Effect, Exit } from "effect"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
-import { cookies, escape, form, page, same, setCookie } from "./html.ts"
+import { cookies, domainError, escape, form, page, same, setCookie } from "./html.ts"
 
 const PRE_CSRF = "canopy_csrf"
 
@@ -38,8 +38,7 @@ ${error ? `<div class="error" role="alert"><p>${escape(error)}</p>${details.leng
       if (Exit.isSuccess(exit)) {
         return page(200, "Welcome", `<h1>Welcome, ${escape(exit.value.name ?? "")}</h1><p>You have joined the team as ${escape(exit.value.role)}. You can now sign in to applications with ${escape(exit.value.email)}.</p>`)
       }
-      const e = Cause.findErrorOption(exit.cause)
-      const err = e._tag === "Some" && Errors.isDomainError(e.value) ? e.value : undefined
+      const err = domainError(exit)
       if (err?._tag === "ValidationError") return formPage(f.token ?? "", 422, "Please correct the form.", err.details)
       if (err?._tag === "NotFound") return invalid("The link is not valid.", 404)
       if (err?._tag === "Conflict") return invalid(err.message, 410)

@@ -4,10 +4,10 @@
  * `POST /oauth/authorize` (the decision). Unknown clients and unregistered redirect URIs get an
  * error page, never a redirect; other errors go back to the application with the exact `state`.
  */
-import { type Canopy, type CanopyClient, Errors, OAuth, OAuthServer, Sessions, Storage, Tokens } from "@canopy/core"
-import { Cause, Effect, Exit } from "effect"
+import { type Canopy, type CanopyClient, OAuth, OAuthServer, Sessions, Storage, Tokens } from "@canopy/core"
+import { Effect, Exit } from "effect"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
-import { cookies, escape, form, page, redirect, same, setCookie } from "./html.ts"
+import { cookies, domainError, escape, form, page, redirect, same, setCookie } from "./html.ts"
 
 /** What each scope lets an application do, in plain words. */
 export const scopeWords: Readonly<Record<string, string>> = {
@@ -98,8 +98,7 @@ ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ""}
       const app = exit.value.app!
       const signedIn = await run(Effect.flatMap(Sessions, (s) => s.signIn(app.account_id, f.email ?? "", f.password ?? "", req.ip)))
       if (Exit.isFailure(signedIn)) {
-        const e = Cause.findErrorOption(signedIn.cause)
-        const err = e._tag === "Some" && Errors.isDomainError(e.value) ? e.value : undefined
+        const err = domainError(signedIn)
         return signInPage(params, app.name, err?._tag === "RateLimited" ? 429 : 401, err?.message ?? "Sign-in failed; try again.")
       }
       const back = OAuth.withQuery("http://x/oauth/authorize", params as Record<string, string | undefined>)
