@@ -4,8 +4,11 @@ import { createServer } from "node:http"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type Browser, chromium } from "playwright-core"
+import { type Browser, chromium, type Page } from "playwright-core"
 import { client, startTestServer, type TestServer } from "./harness.ts"
+
+/** Clicks a control that submits a form, and waits for the page that answers it to load. */
+const submit = (page: Page, selector: string) => Promise.all([page.waitForEvent("load"), page.click(selector)])
 
 let server: TestServer
 let browser: Browser
@@ -48,11 +51,11 @@ describe("in headless Chromium", () => {
     await page.fill("#name", "Wanda Walker")
     await page.fill("#password", "short")
     await page.evaluate("document.querySelector('#password').removeAttribute('minlength')") // let the server judge
-    await page.click("button[type=submit]")
+    await submit(page, "button[type=submit]")
     assert.include(await page.textContent("[role=alert]"), "password")
     await page.fill("#name", "Wanda Walker")
     await page.fill("#password", "a long enough password")
-    await page.click("button[type=submit]")
+    await submit(page, "button[type=submit]")
     assert.include(await page.textContent("h1"), "Welcome, Wanda Walker")
     const events = await client(server.url, token).get("/v1/events?type=member.joined")
     assert.strictEqual(events.body.data[0].data.email, "walker@example.com")
@@ -60,7 +63,7 @@ describe("in headless Chromium", () => {
     await page.goto(`${server.url}/invitations/accept?token=${encodeURIComponent(invited.body.data.invitation.token)}`)
     await page.fill("#name", "Again")
     await page.fill("#password", "a long enough password")
-    await page.click("button[type=submit]")
+    await submit(page, "button[type=submit]")
     assert.include(await page.textContent("h1"), "cannot be used")
     await page.close()
   })
@@ -75,13 +78,13 @@ describe("in headless Chromium", () => {
     await owner.goto(`${server.url}/dashboard`)
     await owner.fill("#email", "field-owner@example.com")
     await owner.fill("#password", "owner password!")
-    await owner.click("button[type=submit]")
+    await submit(owner, "button[type=submit]")
     await owner.fill("#app-name", "Field Notes")
     await owner.fill("#app-uris", callbackUrl)
     await owner.check("#applications input[value='projects:read']")
     await owner.check("#applications input[value='offline_access']")
     await owner.check("#applications input[value='public']")
-    await owner.click("#applications button:has-text('Register application')")
+    await submit(owner, "#applications button:has-text('Register application')")
     const app = { client_id: (await owner.textContent("#client-id"))!.trim() }
     assert.match(app.client_id, /^app_/)
     await dashboard.close()
@@ -100,11 +103,11 @@ describe("in headless Chromium", () => {
     assert.include(await page.textContent("h1"), "Sign in to continue to Field Notes")
     await page.fill("#email", "oauth-user@example.com")
     await page.fill("#password", "wrong password!")
-    await page.click("button[type=submit]")
+    await submit(page, "button[type=submit]")
     assert.include(await page.textContent("[role=alert]"), "wrong")
     await page.fill("#email", "oauth-user@example.com")
     await page.fill("#password", "correct horse battery")
-    await page.click("button[type=submit]")
+    await submit(page, "button[type=submit]")
     assert.include(await page.textContent("h1"), "Field Notes wants to access your Canopy account")
     assert.include(await page.textContent("ul"), "View your account's projects")
     await page.screenshot({ path: join(tmpdir(), "canopy-consent.png") })
@@ -156,28 +159,28 @@ describe("in headless Chromium", () => {
     await page.goto(`${server.url}/dashboard`)
     await page.fill("#email", "dash-owner@example.com")
     await page.fill("#password", "dashboard password")
-    await page.click("button[type=submit]")
+    await submit(page, "button[type=submit]")
     assert.include(await page.textContent("h1"), "Dash Forestry")
     assert.strictEqual(await page.getAttribute("#usage .bar >> nth=0", "data-level"), "t75")
 
     // an API key: value shown once, works, then revoked
     await page.fill("#key-name", "Read-only robot")
     await page.check("#api-keys input[value='projects:read']")
-    await page.click("#api-keys button:has-text('Create API key')")
+    await submit(page, "#api-keys button:has-text('Create API key')")
     const key = (await page.textContent("#shown-once"))!.trim()
     assert.match(key, /^cnp_key_/)
     assert.strictEqual((await client(server.url, key).get("/v1/projects")).status, 200)
     assert.strictEqual((await client(server.url, key).post("/v1/projects", { name: "x" })).status, 403)
     await page.goto(`${server.url}/dashboard`)
     assert.notInclude(await page.content(), key, "the value is not shown again")
-    await page.click("#api-keys tr:has-text('Read-only robot') button:has-text('Revoke')")
+    await submit(page, "#api-keys tr:has-text('Read-only robot') button:has-text('Revoke')")
     assert.strictEqual((await client(server.url, key).get("/v1/projects")).status, 401)
 
     // a service token with an IP allowlist
     await page.fill("#svc-name", "CI runner")
     await page.check("#service-tokens input[value='projects:read']")
     await page.fill("#svc-ips", "203.0.113.0/24")
-    await page.click("#service-tokens button:has-text('Create service token')")
+    await submit(page, "#service-tokens button:has-text('Create service token')")
     const svc = (await page.textContent("#shown-once"))!.trim()
     assert.strictEqual((await client(server.url, svc).get("/v1/projects")).status, 403, "loopback is outside the allowlist")
 
@@ -185,36 +188,36 @@ describe("in headless Chromium", () => {
     await page.fill("#app-name", "Partner portal")
     await page.fill("#app-uris", "https://partner.example.com/cb")
     await page.check("#applications input[value='projects:read']")
-    await page.click("#applications button:has-text('Register application')")
+    await submit(page, "#applications button:has-text('Register application')")
     const secret = (await page.textContent("#shown-once"))!.trim()
     assert.match(secret, /^cnp_sec_/)
-    await page.click("#applications tr:has-text('Partner portal') button:has-text('Rotate secret')")
+    await submit(page, "#applications tr:has-text('Partner portal') button:has-text('Rotate secret')")
     const rotated = (await page.textContent("#shown-once"))!.trim()
     assert.notStrictEqual(rotated, secret)
 
     // a webhook, disabled and enabled again
     await page.fill("#wh-url", "https://hooks.example.com/dash")
-    await page.click("#webhooks button:has-text('Add webhook')")
+    await submit(page, "#webhooks button:has-text('Add webhook')")
     assert.match((await page.textContent("#shown-once"))!, /whsec_/)
-    await page.click("#webhooks button:has-text('Disable')")
+    await submit(page, "#webhooks button:has-text('Disable')")
     assert.include(await page.textContent("#webhooks"), "disabled")
-    await page.click("#webhooks button:has-text('Enable')")
+    await submit(page, "#webhooks button:has-text('Enable')")
 
     // members: invite (link shown once), change role, remove
     await page.fill("#inv-email", "newbie@example.com")
     await page.selectOption("#inv-role", "viewer")
-    await page.click("#members button:has-text('Invite')")
+    await submit(page, "#members button:has-text('Invite')")
     assert.match((await page.textContent("#shown-once"))!, /\/invitations\/accept\?token=cnp_inv_/)
     await page.selectOption("#members tr:has-text('newbie@example.com') select", "editor")
-    await page.click("#members tr:has-text('newbie@example.com') button:has-text('Change role')")
+    await submit(page, "#members tr:has-text('newbie@example.com') button:has-text('Change role')")
     assert.include(await page.textContent("#members tr:has-text('newbie@example.com')"), "editor")
-    await page.click("#members tr:has-text('newbie@example.com') button:has-text('Remove')")
+    await submit(page, "#members tr:has-text('newbie@example.com') button:has-text('Remove')")
     assert.notInclude(await page.textContent("#members"), "newbie@example.com")
     // the last owner cannot be removed: the page says why
-    await page.click("#members tr:has-text('dash-owner@example.com') button:has-text('Remove')")
+    await submit(page, "#members tr:has-text('dash-owner@example.com') button:has-text('Remove')")
     assert.include(await page.textContent("[role=status]"), "last owner")
     await page.screenshot({ path: join(tmpdir(), "canopy-dashboard.png"), fullPage: true })
-    await page.click("button:has-text('Sign out')")
+    await submit(page, "button:has-text('Sign out')")
     assert.include(await page.textContent("h1"), "Sign in to Canopy")
     await page.close()
   })
