@@ -52,10 +52,15 @@ describe("two server instances on one PostgreSQL", () => {
     await canopy.close()
     const viaA = client(a.url, api_key.token)
     const viaB = client(b.url, api_key.token)
+    const started = Date.now()
     const replies = await Promise.all(Array.from({ length: 80 }, (_, i) => (i % 2 === 0 ? viaA : viaB).get("/v1/projects")))
+    // The bucket refills one token a second: requests answered within the first second see exactly
+    // 60; a slower run may see one more per second elapsed. Separate buckets would let all 80 through.
+    const refill = Math.floor((Date.now() - started) / 1000)
     const statuses = replies.map((r) => r.status)
-    assert.strictEqual(statuses.filter((s) => s === 200).length, 60, JSON.stringify(statuses))
-    assert.strictEqual(statuses.filter((s) => s === 429).length, 20)
+    const ok = statuses.filter((s) => s === 200).length
+    assert.isTrue(ok >= 60 && ok <= 60 + refill, `${ok} successes in ${Date.now() - started} ms: ${JSON.stringify(statuses)}`)
+    assert.strictEqual(statuses.filter((s) => s === 429).length, 80 - ok)
     assert.isTrue(replies.filter((r) => r.status === 429).every((r) => r.headers.get("retry-after") !== null))
   })
 
