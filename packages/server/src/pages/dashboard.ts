@@ -11,7 +11,7 @@ import {
 } from "@canopy/core"
 import { Effect, Exit, Result } from "effect"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
-import { cookies, domainError, escape, form, page, redirect, same, setCookie } from "./html.ts"
+import { cookies, domainError, escape, form, page, redirect, same, setCookie, signInForm } from "./html.ts"
 
 const SESSION = "canopy_session"
 const PRE_CSRF = "canopy_csrf"
@@ -39,10 +39,7 @@ export const dashboardPages = (canopy: CanopyClient, options: { readonly secure:
   const signInPage = (status = 200, error?: string) => {
     const csrf = Tokens.generate("session")
     return page(status, "Sign in", `<h1>Sign in to Canopy</h1>${error ? `<p class="error" role="alert">${escape(error)}</p>` : ""}
-<form method="post" action="/dashboard/sign-in"><input type="hidden" name="csrf" value="${escape(csrf)}">
-<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>
-<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit">Sign in</button></form>`, { "set-cookie": setCookie(PRE_CSRF, csrf, { secure: options.secure, maxAgeS: 1800 }) })
+${signInForm("/dashboard/sign-in", csrf)}`, { "set-cookie": setCookie(PRE_CSRF, csrf, { secure: options.secure, maxAgeS: 1800 }) })
   }
 
   /** The signed-in member and the principal acting for them. */

@@ -70,3 +70,10 @@ export const domainError = <A, E>(exit: Exit.Exit<A, E>): Errors.DomainError | u
   const e = Cause.findErrorOption(exit.cause)
   return e._tag === "Some" && Errors.isDomainError(e.value) ? e.value : undefined
 }
+
+/** The sign-in form, posting to `action` with extra hidden fields and a CSRF token. */
+export const signInForm = (action: string, csrf: string, hiddenFields = "") =>
+  `<form method="post" action="${action}">${hiddenFields}<input type="hidden" name="csrf" value="${escape(csrf)}">
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button></form>`

@@ -7,7 +7,7 @@
 import { type Canopy, type CanopyClient, OAuth, OAuthServer, Sessions, Storage, Tokens } from "@canopy/core"
 import { Effect, Exit } from "effect"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
-import { cookies, domainError, escape, form, page, redirect, same, setCookie } from "./html.ts"
+import { cookies, domainError, escape, form, page, redirect, same, setCookie, signInForm } from "./html.ts"
 
 /** What each scope lets an application do, in plain words. */
 export const scopeWords: Readonly<Record<string, string>> = {
@@ -45,10 +45,7 @@ export const authorizePages = (canopy: CanopyClient, options: { readonly secure:
     const csrf = Tokens.generate("session")
     return page(status, "Sign in", `<h1>Sign in to continue to ${escape(appName)}</h1>
 ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ""}
-<form method="post" action="/oauth/sign-in">${hidden(params)}<input type="hidden" name="csrf" value="${escape(csrf)}">
-<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>
-<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit">Sign in</button></form>`, { "set-cookie": setCookie(PRE_CSRF, csrf, { secure: options.secure, maxAgeS: 1800 }) })
+${signInForm("/oauth/sign-in", csrf, hidden(params))}`, { "set-cookie": setCookie(PRE_CSRF, csrf, { secure: options.secure, maxAgeS: 1800 }) })
   }
 
   const consentPage = (params: OAuth.AuthorizeParams, appName: string, scopes: ReadonlyArray<string>, csrf: string, who: string) =>
