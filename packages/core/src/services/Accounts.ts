@@ -54,10 +54,6 @@ export class Accounts extends Context.Service<Accounts, {
   readonly setPlan: (accountId: string, plan: Plans.Plan) => Fx<Schemas.Account>
   /** The billing port: records a billing event reported by the embedding application. */
   readonly billingEvent: (accountId: string, type: BillingEvent, data: Readonly<Record<string, unknown>>) => Fx<void>
-  /** Counts one API request in the billing period and fires thresholds. */
-  readonly recordApiRequest: (accountId: string) => Fx<number>
-  /** Takes one request from the account's rate limits (shared by all its tokens). */
-  readonly consumeRateLimit: (accountId: string) => Fx<RateLimit.Decision>
   /**
    * One API request, in one transaction: takes it from the account's rate limits and, when
    * allowed, counts it in the billing period (firing usage thresholds). The decision carries the
@@ -165,27 +161,6 @@ const make = (storage: StorageShape, credentials: Credentials["Service"], member
     billingEvent: Effect.fn("Accounts.billingEvent")(function*(accountId, type, data) {
       yield* load(accountId)
       yield* provide(storage.transaction(emit(accountId, type satisfies Events.EventType, data)))
-    }),
-
-    recordApiRequest: Effect.fn("Accounts.recordApiRequest")(function*(accountId) {
-      const p = yield* period
-      const value = yield* storage.usage.increment(accountId, p.key, "api_requests", 1)
-      const limit = (yield* Settings).plans[(yield* load(accountId)).plan].apiRequestsPerPeriod
-      if (Usage.reached(value, limit, []).length > 0) {
-        yield* provide(storage.transaction(UsageGuard.alert(accountId, "api_requests", value)))
-      }
-      return value
-    }),
-
-    consumeRateLimit: Effect.fn("Accounts.consumeRateLimit")(function*(accountId) {
-      const account = yield* load(accountId)
-      const plan = (yield* Settings).plans[account.plan]
-      const now = yield* Time.nowMillis
-      const limits = { perMinute: plan.requestsPerMinute, perDay: plan.requestsPerDay }
-      return yield* storage.rateLimits.update(accountId, (state) => {
-        const d = RateLimit.consume(state, limits, now)
-        return [d, d.state] as const
-      })
     }),
 
     meterRequest: Effect.fn("Accounts.meterRequest")(function*(accountId) {

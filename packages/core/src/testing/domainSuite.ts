@@ -17,6 +17,7 @@ import { Settings, defaults as defaultSettings } from "../Settings.ts"
 import { Storage } from "../Storage.ts"
 import * as Time from "../Time.ts"
 import * as Tokens from "../Tokens.ts"
+import * as Usage from "../Usage.ts"
 import { newAccount, squareHa } from "./fixtures.ts"
 
 const JAN_1 = Date.UTC(2026, 0, 1)
@@ -298,8 +299,8 @@ export const domainSuite = (name: string, storageLayer: Layer.Layer<Storage, unk
         assert.closeTo(got.usage.hectares, 110, 0.5)
         assert.strictEqual((yield* accounts.update(admin, { name: "Renamed Co" })).name, "Renamed Co")
         assert.strictEqual((yield* failure(accounts.update(withPermissions(admin, ["projects:read"]), { name: "x" }))).tag, "Forbidden")
-        yield* accounts.recordApiRequest(account.id)
-        yield* accounts.recordApiRequest(account.id)
+        yield* accounts.meterRequest(account.id)
+        yield* accounts.meterRequest(account.id)
         const usage = yield* accounts.usage(admin)
         assert.deepStrictEqual(usage.period, { start: "2026-05-01T00:00:00.000Z", end: "2026-06-01T00:00:00.000Z" })
         assert.deepStrictEqual(usage.projects, { active: 1, archived: 1, total: 3 })
@@ -437,11 +438,14 @@ export const domainSuite = (name: string, storageLayer: Layer.Layer<Storage, unk
         yield* clock.set(JAN_1)
         const { account } = yield* newAccount()
         const accounts = yield* Accounts
-        const decisions = yield* Effect.all(Array.from({ length: 61 }, () => accounts.consumeRateLimit(account.id)))
+        const decisions = yield* Effect.all(Array.from({ length: 61 }, () => accounts.meterRequest(account.id)))
         assert.strictEqual(decisions.filter((d) => d.allowed).length, 60)
         assert.deepStrictEqual([decisions[60]!.allowed, decisions[60]!.retryAfter, decisions[60]!.limit], [false, 1, 60])
         yield* clock.adjust(1000)
-        assert.isTrue((yield* accounts.consumeRateLimit(account.id)).allowed)
+        assert.isTrue((yield* accounts.meterRequest(account.id)).allowed)
+        const s = yield* Storage
+        const counted = yield* s.usage.get(account.id, Usage.periodOf(new Date(clock.get())).key, "api_requests")
+        assert.strictEqual(counted, 61, "refused requests are not counted as usage")
       }))
 
     it.effect("tenant isolation: account B can neither read nor change account A's resources", () =>
