@@ -33,8 +33,10 @@ export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "
   const handler = makeHandler(canopy, {
     ...(options.log ? { log: options.log } : {}),
     ...(options.onWrite ? { onWrite: options.onWrite } : {}),
-    publicRoutes: { "/v1/openapi.json": () => openapi, "/docs": () => docs, "/health": () => health },
     protocolRoutes: {
+      "GET /v1/openapi.json": async () => openapi,
+      "GET /docs": async () => docs,
+      "GET /health": async () => health,
       ...oauthRoutes(canopy, (req) => options.publicUrl ?? `http://${req.headers.host ?? "localhost"}`),
       ...authorizePages(canopy, { secure }),
       ...invitationPages(canopy, { secure }),

@@ -49,9 +49,11 @@ export interface HandlerOptions {
   readonly log?: (line: AccessLogLine) => void
   /** Called after every successful request that may have written events (POST, PUT, DELETE). */
   readonly onWrite?: () => void
-  /** Extra routes served without authentication (OpenAPI document, docs page). */
-  readonly publicRoutes?: Readonly<Record<string, (req: ApiRequest) => ApiResponse>>
-  /** Routes outside `/v1` with their own authentication (OAuth endpoints), by `METHOD /path`. */
+  /**
+   * Routes outside the `/v1` pipeline, by `METHOD /path`, with their own authentication or none:
+   * the OpenAPI document, docs and health pages, the OAuth endpoints and the account pages. A `GET`
+   * route also answers `HEAD`.
+   */
   readonly protocolRoutes?: Readonly<Record<string, (req: ApiRequest) => Promise<ApiResponse>>>
 }
 
@@ -187,13 +189,7 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
       return out
     }
 
-    const extra = options.publicRoutes?.[req.path]
-    if (extra && (req.method === "GET" || req.method === "HEAD")) {
-      const r = extra(req)
-      return finish({ ...r, headers: { ...r.headers, "x-request-id": requestId } })
-    }
-
-    const protocol = options.protocolRoutes?.[`${req.method} ${req.path}`]
+    const protocol = options.protocolRoutes?.[`${req.method === "HEAD" ? "GET" : req.method} ${req.path}`]
     if (protocol) {
       if (req.bodyTooLarge) return finish(errorResponse(413, requestId, "VALIDATION_ERROR", `The request body exceeds ${MAX_BODY_BYTES} bytes`))
       const r = await protocol(req).catch(() => errorResponse(500, requestId, "INTERNAL_ERROR", "An unexpected error occurred"))
