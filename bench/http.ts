@@ -1,7 +1,9 @@
 /**
  * HTTP benchmark (loopback only, stops by itself): Canopy's server with full authentication and
  * rate limiting, against the floor — a bare node:http + better-sqlite3 server doing the same
- * lookups — on copies of one SQLite database, measured in the same run with autocannon.
+ * lookups (token, rate limit and usage count, then the endpoint's rows) — on copies of one SQLite
+ * database, measured in the same run with autocannon. A second reference, the bare floor, does the
+ * endpoint's lookups only. `BENCH_POSTGRES=0` leaves PostgreSQL out.
  */
 import { postgresStorage } from "@canopy/adapter-postgres"
 import { sqliteStorage } from "@canopy/adapter-sqlite"
@@ -79,7 +81,8 @@ const loadAll = async (urls: ReadonlyArray<string>, path: string, opts: { method
 
 export const run = async () => {
   const dir = mkdtempSync(join(tmpdir(), "canopy-bench-"))
-  const postgres = await startEmbeddedPostgres()
+  const withPostgres = process.env.BENCH_POSTGRES !== "0"
+  const postgres = withPostgres ? await startEmbeddedPostgres() : undefined
   const children: Array<ChildProcess> = []
   try {
     // SQLite: one seeded file, copied for Canopy and for the floor.
@@ -87,13 +90,7 @@ export const run = async () => {
     const lite = await seed(sqliteStorage({ filename: seedFile }))
     copyFileSync(seedFile, join(dir, "canopy.db"))
     copyFileSync(seedFile, join(dir, "floor.db"))
-    // PostgreSQL: a database seeded the same way.
-    const admin = new pg.Client({ connectionString: postgres.url })
-    await admin.connect()
-    await admin.query("create database canopy_bench")
-    await admin.end()
-    const pgUrl = postgres.url.replace(/\/postgres$/, "/canopy_bench")
-    const pgSeed = await seed(postgresStorage({ url: pgUrl }))
+    copyFileSync(seedFile, join(dir, "bare.db"))
 
     const body1000 = polygon(1000)
     const post = (prefix: string) => (i: number) => JSON.stringify({ name: `${prefix} ${i}`, geometry: body1000 })
@@ -103,35 +100,46 @@ export const run = async () => {
       return `http://127.0.0.1:${s.port}`
     }
     const floor = await spawnServer("floor.ts", [join(dir, "floor.db"), lite.accountId])
-    const onSqlite = [await spawnServer("canopy.ts", [join(dir, "canopy.db")], { BENCH_DISPATCHER: "0" })]
-    const onPg = [await spawnServer("canopy.ts", [pgUrl], { BENCH_DISPATCHER: "0" })]
-    const onPgTwice = [onPg[0]!, await spawnServer("canopy.ts", [pgUrl], { BENCH_DISPATCHER: "0" })]
-
+    const bare = await spawnServer("floor.ts", [join(dir, "bare.db"), lite.accountId], { FLOOR_AUTH: "0" })
     const setups: Array<[string, ReadonlyArray<string>, { token: string; projectId: string }]> = [
-      ["canopy, SQLite", onSqlite, lite],
-      ["canopy, PostgreSQL, 1 server", onPg, pgSeed],
-      ["canopy, PostgreSQL, 2 servers", onPgTwice, pgSeed]
+      ["canopy, SQLite", [await spawnServer("canopy.ts", [join(dir, "canopy.db")], { BENCH_DISPATCHER: "0" })], lite]
     ]
-    console.log(`http: ${CONNECTIONS} connections, ${DURATION_S} s each, loopback; floor = bare node:http + better-sqlite3 (no auth, no rate limit)`)
+    if (postgres) {
+      // PostgreSQL: a database seeded the same way, served by one and by two processes.
+      const admin = new pg.Client({ connectionString: postgres.url })
+      await admin.connect()
+      await admin.query("create database canopy_bench")
+      await admin.end()
+      const pgUrl = postgres.url.replace(/\/postgres$/, "/canopy_bench")
+      const pgSeed = await seed(postgresStorage({ url: pgUrl }))
+      const onPg = [await spawnServer("canopy.ts", [pgUrl], { BENCH_DISPATCHER: "0" })]
+      setups.push(["canopy, PostgreSQL, 1 server", onPg, pgSeed])
+      setups.push(["canopy, PostgreSQL, 2 servers", [onPg[0]!, await spawnServer("canopy.ts", [pgUrl], { BENCH_DISPATCHER: "0" })], pgSeed])
+    }
+    console.log(`http: ${CONNECTIONS} connections, ${DURATION_S} s each, loopback`)
+    console.log("  floor = bare node:http + better-sqlite3 doing the same lookups (token, rate limit, usage count, rows); ratios are to it")
+    console.log("  bare floor = the same server doing the endpoint's rows only (no auth, no rate limit, no usage count)")
     const scenarios: Array<[string, (s: { token: string; projectId: string }) => string, "GET" | "POST"]> = [
       ["GET /v1/projects/{id}", (s) => `/v1/projects/${s.projectId}`, "GET"],
       ["GET /v1/projects?per_page=20", () => "/v1/projects?per_page=20", "GET"],
       ["POST /v1/projects (1,000-vertex polygon)", () => "/v1/projects", "POST"]
     ]
     for (const [name, path, method] of scenarios) {
-      const base = await loadAll([floor], path(lite), method === "POST" ? { method, body: post("Floor") } : {})
+      const reference = await loadAll([bare], path(lite), method === "POST" ? { method, body: post("Bare") } : {})
+      const base = await loadAll([floor], path(lite), { token: lite.token, ...(method === "POST" ? { method, body: post("Floor") } : {}) })
       console.log(`  ${name}`)
-      console.log(`    ${"floor".padEnd(32)} ${base.rps.toFixed(0).padStart(7)} req/s  p50/p99 ${base.p50}/${base.p99} ms`)
+      console.log(`    ${"bare floor".padEnd(32)} ${reference.rps.toFixed(0).padStart(7)} req/s  p50/p99 ${reference.p50}/${reference.p99} ms`)
+      console.log(`    ${"floor".padEnd(32)} ${base.rps.toFixed(0).padStart(7)} req/s  p50/p99 ${base.p50}/${base.p99} ms  ${(base.rps / reference.rps).toFixed(2)}× bare${base.non2xx + base.errors ? "  (errors!)" : ""}`)
       for (const [label, urls, s] of setups) {
         const f = await loadAll(urls, path(s), { token: s.token, ...(method === "POST" ? { method, body: post(label.replace(/\W+/g, "-")) } : {}) })
         const bad = f.errors + f.non2xx
-        console.log(`    ${label.padEnd(32)} ${f.rps.toFixed(0).padStart(7)} req/s  p50/p99 ${f.p50}/${f.p99} ms  ${(f.rps / base.rps).toFixed(2)}× floor${bad ? `  (${bad} errors/non-2xx!)` : ""}`)
+        console.log(`    ${label.padEnd(32)} ${f.rps.toFixed(0).padStart(7)} req/s  p50/p99 ${f.p50}/${f.p99} ms  ${(f.rps / base.rps).toFixed(2)}× floor  ${(f.rps / reference.rps).toFixed(2)}× bare${bad ? `  (${bad} errors/non-2xx!)` : ""}`)
       }
     }
   } finally {
     for (const c of children) c.kill("SIGTERM")
     await new Promise((r) => setTimeout(r, 300))
-    await postgres.stop()
+    await postgres?.stop()
     rmSync(dir, { recursive: true, force: true })
   }
 }

@@ -1,51 +1,89 @@
 /**
- * The floor: a bare node:http + better-sqlite3 server doing the same lookups as Canopy's
- * endpoints, with no framework, no authentication and no rate limiting. Prints its port.
+ * The floor: a bare node:http + better-sqlite3 server with no framework. By default it does the
+ * same lookups as Canopy's request path — the bearer token's hash looked up in `credentials`, then
+ * one `BEGIN IMMEDIATE` transaction reading the plan and the minute bucket, writing the bucket and
+ * the month's request counter — and then the endpoint's own reads or write. With `FLOOR_AUTH=0` it
+ * does only the endpoint's lookups (no authentication, no rate limit, no usage count).
+ * Usage: floor.ts FILE ACCOUNT_ID. Prints its port.
  */
 import Database from "better-sqlite3"
-import { createServer } from "node:http"
+import { createHash } from "node:crypto"
+import { createServer, type ServerResponse } from "node:http"
 
 const [filename, accountId] = process.argv.slice(2) as [string, string]
+const withAuth = process.env.FLOOR_AUTH !== "0"
 const db = new Database(filename)
 db.pragma("journal_mode = WAL")
 db.pragma("synchronous = NORMAL")
+const credential = db.prepare("select account_id, permissions, revoked_at from credentials where token_hash = ?")
+const planAndBucket = db.prepare("select plan, (select state from rate_limits where account_id = accounts.id) as state from accounts where id = ?")
+const saveBucket = db.prepare("insert into rate_limits (account_id, state) values (?, ?) on conflict (account_id) do update set state = excluded.state")
+const count = db.prepare(`insert into usage_counters (account_id, period, metric, value) values (?, ?, 'api_requests', 1)
+  on conflict (account_id, period, metric) do update set value = usage_counters.value + 1 returning value`)
 const byId = db.prepare("select * from projects where account_id = ? and id = ?")
 const page = db.prepare("select * from projects where account_id = ? order by created_at desc, id asc limit 20 offset 0")
-const count = db.prepare("select count(*) as n from projects where account_id = ?")
+const total = db.prepare("select count(*) as n from projects where account_id = ?")
 const insert = db.prepare(`insert into projects (id, account_id, name, slug, description, geometry, area_hectares, bbox, status,
   created_by, sort_name, search_text, created_at, updated_at) values (?, ?, ?, ?, null, ?, 0, null, 'active', null, ?, ?, ?, ?)`)
 let n = 0
 
+/** A plain token bucket of 10,000,000/min (the benchmark's plan): the same arithmetic, no library. */
+const meter = db.transaction((account: string, now: number) => {
+  const row = planAndBucket.get(account) as { plan: string; state: string | null }
+  const state = row.state ? JSON.parse(row.state) as { units: number; refilledAt: number; day: number; dayCount: number } : { units: 6e11, refilledAt: now, day: 0, dayCount: 0 }
+  const units = Math.min(6e11, state.units + Math.max(0, now - state.refilledAt) * 1e7) - 60_000
+  saveBucket.run(account, JSON.stringify({ units, refilledAt: now, day: Math.floor(now / 86_400_000), dayCount: state.dayCount + 1 }))
+  count.get(account, new Date(now).toISOString().slice(0, 7))
+  return { remaining: Math.floor(units / 60_000) }
+})
+
 const view = (row: Record<string, unknown>) => ({ ...row, geometry: JSON.parse(String(row.geometry ?? "null")), bbox: JSON.parse(String(row.bbox ?? "null")) })
 
+const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers })
+  res.end(text)
+}
+
+/** The bearer token's account and the rate-limit headers, or undefined after answering 401. */
+const admit = (authorization: string | undefined, res: ServerResponse) => {
+  if (!withAuth) return { account: accountId, headers: {} }
+  const token = /^Bearer (\S+)$/.exec(authorization ?? "")?.[1]
+  const row = token ? credential.get(createHash("sha256").update(token).digest("hex")) as { account_id: string; revoked_at: string | null } | undefined : undefined
+  if (!row || row.revoked_at !== null) return void send(res, 401, { error: "unauthorized" })
+  const { remaining } = meter.immediate(row.account_id, Date.now())
+  return { account: row.account_id, headers: { "x-ratelimit-limit": "10000000", "x-ratelimit-remaining": String(remaining) } }
+}
+
 const server = createServer((req, res) => {
-  const send = (status: number, body: unknown) => {
-    const text = JSON.stringify(body)
-    res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) })
-    res.end(text)
-  }
   const url = new URL(req.url ?? "/", "http://x")
-  if (req.method === "GET" && url.pathname === "/v1/projects") {
-    const rows = page.all(accountId) as Array<Record<string, unknown>>
-    return send(200, { data: rows.map(view), meta: { total: (count.get(accountId) as { n: number }).n, page: 1, per_page: 20 } })
-  }
   const m = /^\/v1\/projects\/([^/]+)$/.exec(url.pathname)
+  if (req.method === "GET" && url.pathname === "/v1/projects") {
+    const who = admit(req.headers.authorization, res)
+    if (!who) return
+    const rows = page.all(who.account) as Array<Record<string, unknown>>
+    return send(res, 200, { data: rows.map(view), meta: { total: (total.get(who.account) as { n: number }).n, page: 1, per_page: 20 } }, who.headers)
+  }
   if (req.method === "GET" && m) {
-    const row = byId.get(accountId, m[1]) as Record<string, unknown> | undefined
-    return row ? send(200, { data: view(row) }) : send(404, { error: "not found" })
+    const who = admit(req.headers.authorization, res)
+    if (!who) return
+    const row = byId.get(who.account, m[1]) as Record<string, unknown> | undefined
+    return row ? send(res, 200, { data: view(row) }, who.headers) : send(res, 404, { error: "not found" })
   }
   if (req.method === "POST" && url.pathname === "/v1/projects") {
     const chunks: Array<Buffer> = []
     req.on("data", (c: Buffer) => chunks.push(c))
     req.on("end", () => {
+      const who = admit(req.headers.authorization, res)
+      if (!who) return
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { name: string; geometry: unknown }
       const id = `proj_floor${++n}`
       const now = new Date().toISOString()
-      insert.run(id, accountId, body.name, `floor-${n}`, JSON.stringify(body.geometry), body.name.toLowerCase(), body.name.toLowerCase(), now, now)
-      send(201, { data: { id, name: body.name } })
+      insert.run(id, who.account, body.name, `floor-${n}`, JSON.stringify(body.geometry), body.name.toLowerCase(), body.name.toLowerCase(), now, now)
+      send(res, 201, { data: { id, name: body.name } }, who.headers)
     })
     return
   }
-  send(404, { error: "not found" })
+  send(res, 404, { error: "not found" })
 })
 server.listen(0, "127.0.0.1", () => process.stdout.write(`${(server.address() as { port: number }).port}\n`))

@@ -1,10 +1,11 @@
 /**
  * An Effect `SqlClient` over better-sqlite3: one connection, a semaphore so one fiber uses it at a
  * time, prepared statements cached, transactions begun `IMMEDIATE` (the write lock is taken up
- * front, so two writers queue on `busy_timeout` instead of deadlocking on an upgrade).
+ * front, so two writers queue on `busy_timeout` instead of deadlocking on an upgrade). Beside it,
+ * `SqliteDatabase` hands the same connection, under the same semaphore, to synchronous code.
  */
 import Database from "better-sqlite3"
-import { Effect, Layer, Semaphore, Stream } from "effect"
+import { Context, Effect, Layer, Option, Semaphore, Stream } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient, SqlError, type SqlConnection, Statement } from "effect/sql"
 
@@ -23,6 +24,19 @@ const classify = (operation: string) => (cause: unknown) => {
     : SqlError.classifySqliteError(cause, { operation })
   return new SqlError.SqlError({ reason })
 }
+
+/** A cached prepared statement of the connection. */
+export type Prepare = (sql: string) => Database.Statement
+
+/**
+ * Synchronous use of the client's connection, for the few operations on every request's path
+ * that are worth running without the SQL layer's per-statement cost. `use` runs `f` holding the
+ * connection: inside the calling fiber's transaction when it is in one, otherwise while no other
+ * fiber uses the connection; `f` runs to completion before anything else touches it.
+ */
+export class SqliteDatabase extends Context.Service<SqliteDatabase, {
+  readonly use: <A>(operation: string, f: (prepare: Prepare, db: Database.Database) => A) => Effect.Effect<A, SqlError.SqlError>
+}>()("canopy/SqliteDatabase") {}
 
 /** Opens the database and builds the client; the database closes with the scope. */
 export const make = (options: SqliteOptions) =>
@@ -88,20 +102,38 @@ export const make = (options: SqliteOptions) =>
       executeValuesUnprepared: values,
       executeStream: () => Stream.die(new Error("streaming is not supported by the better-sqlite3 driver"))
     }
+    const semaphore = yield* Semaphore.make(1)
     const acquirers = SqlClient.makeSqliteAcquirers({
       connection: Effect.succeed(connection),
-      semaphore: yield* Semaphore.make(1),
+      semaphore,
       isTransaction: () => db.inTransaction
     })
-    return yield* SqlClient.make({
+    const client = yield* SqlClient.make({
       ...acquirers,
       compiler: Statement.makeCompilerSqlite(),
       driver: "better-sqlite3",
       beginTransaction: "BEGIN IMMEDIATE",
       spanAttributes: [["db.system.name", "sqlite"]]
     })
+
+    const use = <A>(operation: string, f: (prepare: Prepare, db: Database.Database) => A) => {
+      const direct = Effect.try({ try: () => f(prepare, db), catch: classify(operation) })
+      // Holding the permit, no fiber is in a transaction: one still open was left by a failed
+      // COMMIT's cleanup, and is rolled back rather than joined.
+      const idle = Effect.try({
+        try: () => {
+          if (db.inTransaction) db.exec("ROLLBACK")
+          return f(prepare, db)
+        },
+        catch: classify(operation)
+      })
+      return Effect.flatMap(Effect.serviceOption(client.transactionService), (tx) =>
+        Option.isSome(tx) ? direct : semaphore.withPermit(idle))
+    }
+    return { client, database: SqliteDatabase.of({ use }) }
   })
 
-/** The client as a layer. */
-export const layer = (options: SqliteOptions): Layer.Layer<SqlClient.SqlClient, SqlError.SqlError> =>
-  Layer.effect(SqlClient.SqlClient, make(options)).pipe(Layer.provide(Reactivity.layer))
+/** The client and the synchronous access to its connection, as a layer. */
+export const layer = (options: SqliteOptions): Layer.Layer<SqlClient.SqlClient | SqliteDatabase, SqlError.SqlError> =>
+  Layer.effectContext(Effect.map(make(options), ({ client, database }) =>
+    Context.make(SqlClient.SqlClient, client).pipe(Context.add(SqliteDatabase, database)))).pipe(Layer.provide(Reactivity.layer))

@@ -445,6 +445,19 @@ export const make = Effect.gen(function*() {
         t.rateLimits.set(accountId, clone(state))
         return result
       })
+    },
+
+    requests: {
+      meter: (accountId, period, decide) => locked(() => {
+        const account = t.accounts.get(accountId)
+        if (!account) return undefined
+        const step = decide(account.plan, t.rateLimits.get(accountId) as never)
+        t.rateLimits.set(accountId, clone(step.state))
+        const key = `${accountId}|${period}|api_requests`
+        const count = (t.usage.get(key) ?? 0) + (step.count ? 1 : 0)
+        if (step.count) t.usage.set(key, count)
+        return { result: step.result, count }
+      })
     }
   }
   return store

@@ -496,6 +496,26 @@ export interface StorageShape {
      */
     readonly update: <A>(accountId: string, step: (state: RateLimitState | undefined) => readonly [A, RateLimitState]) => Fx<A>
   }
+
+  readonly requests: {
+    /**
+     * Meters one API request in one atomic step: reads the account's plan and rate-limit state,
+     * applies `decide`, stores the state it returns and, when it counts the request, adds one to
+     * the account's `api_requests` counter of `period`. Answers `decide`'s result and the counter
+     * (its new value, or its current value when not counted); undefined for an unknown account.
+     * Concurrent calls never lose an update: N counted calls add exactly N. This is on every
+     * request's path: an adapter may run it by a faster route than its other operations.
+     */
+    readonly meter: <A>(accountId: string, period: string, decide: (plan: Plan, state: RateLimitState | undefined) => MeterStep<A>) =>
+      Fx<{ readonly result: A; readonly count: number } | undefined>
+  }
+}
+
+/** What `requests.meter`'s decision answers: a result, the next rate-limit state, whether to count. */
+export interface MeterStep<A> {
+  readonly result: A
+  readonly state: RateLimitState
+  readonly count: boolean
 }
 
 /** The storage service. */

@@ -6,7 +6,8 @@
  * the checksum rejects typos and garbage without a database lookup. Only the SHA-256 of a value
  * is stored; a token has far too much entropy for a fast hash to be a weakness.
  */
-import { createHash, randomBytes } from "node:crypto"
+import { hash as oneShotHash, randomBytes } from "node:crypto"
+import { crc32 as zlibCrc32 } from "node:zlib"
 
 /** The visible prefix of each kind of token. */
 export const prefixes = {
@@ -26,22 +27,8 @@ const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 const BODY = 32
 const CHECK = 6
 
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256)
-  for (let n = 0; n < 256; n++) {
-    let c = n
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-    t[n] = c >>> 0
-  }
-  return t
-})()
-
 /** CRC-32 (IEEE) of a string's UTF-8 bytes. */
-export const crc32 = (s: string): number => {
-  let c = 0xffffffff
-  for (const b of Buffer.from(s, "utf8")) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8)
-  return (c ^ 0xffffffff) >>> 0
-}
+export const crc32 = (s: string): number => zlibCrc32(s)
 
 const base62 = (n: number, width: number): string => {
   let out = ""
@@ -78,7 +65,7 @@ export const kindOf = (value: string): TokenKind | undefined => {
 }
 
 /** SHA-256 of a token value, hex: what is stored. */
-export const hash = (value: string): string => createHash("sha256").update(value, "utf8").digest("hex")
+export const hash = (value: string): string => oneShotHash("sha256", value, "hex")
 
 /** What a list shows of a token: its prefix and last four characters. */
 export const hint = (value: string): string => `${value.slice(0, value.indexOf("_", 4) + 1)}…${value.slice(-4)}`

@@ -166,19 +166,18 @@ const make = (storage: StorageShape, credentials: Credentials["Service"], member
     meterRequest: Effect.fn("Accounts.meterRequest")(function*(accountId) {
       const settings = yield* Settings
       const now = yield* Time.nowMillis
-      return yield* provide(storage.transaction(Effect.gen(function*() {
-        const account = yield* load(accountId)
-        const plan = settings.plans[account.plan]
-        const limits = { perMinute: plan.requestsPerMinute, perDay: plan.requestsPerDay }
-        const decision = yield* storage.rateLimits.update(accountId, (state) => {
-          const d = RateLimit.consume(state, limits, now)
-          return [d, d.state] as const
-        })
-        if (!decision.allowed) return decision
-        const value = yield* storage.usage.increment(accountId, Usage.periodOf(new Date(now)).key, "api_requests", 1)
-        if (value * 100 >= Usage.thresholds[0] * plan.apiRequestsPerPeriod) yield* UsageGuard.alert(accountId, "api_requests", value)
-        return decision
-      })))
+      const metered = yield* storage.requests.meter(accountId, Usage.periodOf(new Date(now)).key, (plan, state) => {
+        const limits = settings.plans[plan]
+        const decision = RateLimit.consume(state, { perMinute: limits.requestsPerMinute, perDay: limits.requestsPerDay }, now)
+        return { result: { decision, plan }, state: decision.state, count: decision.allowed }
+      })
+      if (!metered) return yield* new NotFound({ resource: "account", id: accountId })
+      const { count, result: { decision, plan } } = metered
+      // Threshold alerts (75/90/100% of the period's requests): marked and emitted atomically.
+      if (decision.allowed && count * 100 >= Usage.thresholds[0] * settings.plans[plan].apiRequestsPerPeriod) {
+        yield* provide(storage.transaction(UsageGuard.alert(accountId, "api_requests", count)))
+      }
+      return decision
     }),
 
     count: storage.accounts.count

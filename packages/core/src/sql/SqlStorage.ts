@@ -9,6 +9,7 @@
 import { Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { Row } from "effect/sql/SqlConnection"
+import type { Plan } from "../Plans.ts"
 import type { State as RateLimitState } from "../RateLimit.ts"
 import * as S from "../Storage.ts"
 
@@ -60,6 +61,15 @@ const toDb = (table: Table, row: object): Record<string, unknown> => {
   }
   return out
 }
+
+/** A row as the SQL driver answers it. */
+export type { Row }
+
+/** The tables whose rows `fromRow` converts. */
+export type { Table }
+
+/** A driver row of `table` converted to the storage contract's row (JSON, booleans, numbers). */
+export const fromRow = <A>(table: Table, row: Row | undefined): A | undefined => fromDb<A>(table, row)
 
 const fromDb = <A>(table: Table, row: Row | undefined): A | undefined => {
   if (!row) return undefined
@@ -361,6 +371,28 @@ export const make = Effect.gen(function*() {
           const [result, next] = step(current)
           yield* sql`update rate_limits set state = ${json(next)} where account_id = ${accountId}`
           return result
+        })))
+    },
+
+    requests: {
+      meter: (accountId, period, decide) =>
+        storage.transaction(orStorage(Effect.gen(function*() {
+          // PostgreSQL: make sure the bucket row exists, so that the read below can lock it;
+          // SQLite's BEGIN IMMEDIATE already holds the database's write lock.
+          if (dialect === "pg") yield* sql`insert into rate_limits (account_id, state) values (${accountId}, ${null}) on conflict (account_id) do nothing`
+          const rows = dialect === "pg"
+            ? yield* sql`select a.plan, r.state from accounts a join rate_limits r on r.account_id = a.id where a.id = ${accountId} for update of r`
+            : yield* sql`select plan, (select state from rate_limits where account_id = accounts.id) as state from accounts where id = ${accountId}`
+          const row = rows[0] as { plan: Plan; state: unknown } | undefined
+          if (!row) return undefined
+          const step = decide(row.plan, parse<RateLimitState | null>(row.state) ?? undefined)
+          yield* sql`insert into rate_limits (account_id, state) values (${accountId}, ${json(step.state)})
+                     on conflict (account_id) do update set state = excluded.state`
+          const counted = step.count
+            ? yield* sql`insert into usage_counters (account_id, period, metric, value) values (${accountId}, ${period}, 'api_requests', 1)
+                         on conflict (account_id, period, metric) do update set value = usage_counters.value + 1 returning value`
+            : yield* sql`select value from usage_counters where account_id = ${accountId} and period = ${period} and metric = 'api_requests'`
+          return { result: step.result, count: Number((counted[0] as { value?: unknown } | undefined)?.value ?? 0) }
         })))
     }
   }

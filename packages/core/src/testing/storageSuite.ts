@@ -6,6 +6,8 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Exit, type Layer } from "effect"
 import * as Ids from "../Ids.ts"
 import { Storage, type StorageShape } from "../Storage.ts"
+import type { Plan } from "../Plans.ts"
+import type { State as RateLimitState } from "../RateLimit.ts"
 import { accountRow, assetRow, credentialRow, eventWithDeliveries, memberRow, projectRow, webhookRow } from "./fixtures.ts"
 
 const newAccountRow = (s: StorageShape) =>
@@ -534,5 +536,32 @@ export const storageSuite = (name: string, storageLayer: Layer.Layer<Storage, un
         }
         const seen = yield* Effect.all(Array.from({ length: 40 }, () => s.rateLimits.update(a.id, step)), { concurrency: "unbounded" })
         assert.deepStrictEqual([...seen].sort((x, y) => x - y), Array.from({ length: 40 }, (_, i) => i + 1))
+      }))
+
+    it.effect("metering: the plan and state are read, N counted calls add exactly N, refused ones nothing, inside a failed transaction nothing", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        const a = yield* newAccountRow(s)
+        const plans: Array<string> = []
+        // Every third call is refused: it stores the state but is not counted.
+        const decide = (plan: Plan, state: RateLimitState | undefined) => {
+          plans.push(plan)
+          const calls = (state?.dayCount ?? 0) + 1
+          return { result: calls, state: { units: 0, refilledAt: 0, day: 0, dayCount: calls }, count: calls % 3 !== 0 }
+        }
+        const results = yield* Effect.all(Array.from({ length: 30 }, () => s.requests.meter(a.id, "2026-01", decide)), { concurrency: "unbounded" })
+        assert.deepStrictEqual(results.map((r) => r!.result).sort((x, y) => x - y), Array.from({ length: 30 }, (_, i) => i + 1))
+        assert.deepStrictEqual([...new Set(plans)], [a.plan])
+        assert.strictEqual(yield* s.usage.get(a.id, "2026-01", "api_requests"), 20)
+        const counts = results.map((r) => r!.count).sort((x, y) => x - y)
+        assert.strictEqual(counts.at(-1), 20)
+        // A refused call answers the current count unchanged.
+        const refused = results.find((r) => r!.result === 30)!
+        assert.strictEqual(refused.count, 20)
+        assert.isUndefined(yield* s.requests.meter("acc_unknown", "2026-01", decide))
+        const failed = yield* Effect.exit(s.transaction(Effect.andThen(s.requests.meter(a.id, "2026-01", decide), Effect.fail("abort"))))
+        assert.isTrue(failed._tag === "Failure")
+        assert.strictEqual(yield* s.usage.get(a.id, "2026-01", "api_requests"), 20)
+        assert.strictEqual((yield* s.requests.meter(a.id, "2026-01", decide))!.result, 31)
       }))
   })

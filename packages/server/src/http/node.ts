@@ -26,8 +26,12 @@ export const clientAddress = (socketAddress: string, forwardedFor: string | unde
   return hops[0] ?? socket
 }
 
-const readBody = (req: IncomingMessage, limit: number): Promise<{ body: Uint8Array | undefined; tooLarge: boolean }> =>
-  new Promise((resolve, reject) => {
+const noBody = Promise.resolve({ body: undefined, tooLarge: false })
+
+const readBody = (req: IncomingMessage, limit: number): Promise<{ body: Uint8Array | undefined; tooLarge: boolean }> => {
+  // HTTP/1.1: a request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3).
+  if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) return noBody
+  return new Promise((resolve, reject) => {
     const declared = Number(req.headers["content-length"] ?? NaN)
     if (declared > limit) {
       req.resume()
@@ -50,6 +54,7 @@ const readBody = (req: IncomingMessage, limit: number): Promise<{ body: Uint8Arr
     req.on("end", () => resolve({ body: size === 0 || tooLarge ? undefined : Buffer.concat(chunks), tooLarge }))
     req.on("error", reject)
   })
+}
 
 /** Writes an ApiResponse to a Node response. */
 export const writeResponse = (res: ServerResponse, r: ApiResponse) => {
