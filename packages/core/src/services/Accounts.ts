@@ -163,7 +163,9 @@ const make = (storage: StorageShape, credentials: Credentials["Service"], member
       yield* provide(storage.transaction(emit(accountId, type satisfies Events.EventType, data)))
     }),
 
-    meterRequest: Effect.fn("Accounts.meterRequest")(function*(accountId) {
+    // On every request's path: traced with a span, without Effect.fn's call-site capture (a stack
+    // trace per call, measured at ~9% of a GET's cost).
+    meterRequest: Effect.fnUntraced(function*(accountId) {
       const settings = yield* Settings
       const now = yield* Time.nowMillis
       const metered = yield* storage.requests.meter(accountId, Usage.periodOf(new Date(now)).key, (plan, state) => {
@@ -178,7 +180,7 @@ const make = (storage: StorageShape, credentials: Credentials["Service"], member
         yield* provide(storage.transaction(UsageGuard.alert(accountId, "api_requests", count)))
       }
       return decision
-    }),
+    }, Effect.withSpan("Accounts.meterRequest", undefined, { captureStackTrace: false })),
 
     count: storage.accounts.count
   })

@@ -138,7 +138,9 @@ const make = (storage: StorageShape) => {
       return toResource(row)
     }),
 
-    authenticate: Effect.fn("Credentials.authenticate")(function*(token, origin) {
+    // On every request's path: traced with a span, without Effect.fn's call-site capture (a stack
+    // trace per call, measured at ~9% of a GET's cost).
+    authenticate: Effect.fnUntraced(function*(token, origin) {
       const kind = Tokens.kindOf(token)
       if (kind === "oauth_access") return yield* oauthPrincipal(token)
       if (kind !== "api_key" && kind !== "service_token") {
@@ -160,6 +162,6 @@ const make = (storage: StorageShape) => {
         kind: row.kind, account_id: row.account_id, user_id: row.created_by, credential_id: row.id,
         permissions: row.permissions, expires_at: null
       }
-    })
+    }, Effect.withSpan("Credentials.authenticate", undefined, { captureStackTrace: false }))
   })
 }
