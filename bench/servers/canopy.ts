@@ -2,7 +2,9 @@
  * Canopy's server for the benchmarks: full authentication, rate limiting and usage counting; the
  * delivery loop runs unless BENCH_DISPATCHER=0. Prints its port.
  */
-import { serve } from "@canopy/server"
+import { ownProcessDefaults, serve } from "@canopy/server"
+
+ownProcessDefaults() // as `canopy serve` does
 
 const [where] = process.argv.slice(2) as [string]
 const database = where.startsWith("postgres://") ? { databaseUrl: where } : { db: where }

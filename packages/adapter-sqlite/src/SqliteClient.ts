@@ -118,17 +118,10 @@ export const make = (options: SqliteOptions) =>
 
     const use = <A>(operation: string, f: (prepare: Prepare, db: Database.Database) => A) => {
       const direct = Effect.try({ try: () => f(prepare, db), catch: classify(operation) })
-      // Holding the permit, no fiber is in a transaction: one still open was left by a failed
-      // COMMIT's cleanup, and is rolled back rather than joined.
-      const idle = Effect.try({
-        try: () => {
-          if (db.inTransaction) db.exec("ROLLBACK")
-          return f(prepare, db)
-        },
-        catch: classify(operation)
-      })
+      // Outside a transaction, borrow the connection as the client's own statements do (the
+      // borrower also rolls back a transaction a failed COMMIT's cleanup left open).
       return Effect.flatMap(Effect.serviceOption(client.transactionService), (tx) =>
-        Option.isSome(tx) ? direct : semaphore.withPermit(idle))
+        Option.isSome(tx) ? direct : acquirers.borrower(() => direct))
     }
     return { client, database: SqliteDatabase.of({ use }) }
   })

@@ -22,6 +22,13 @@ export const exceeds = (before: number, after: number, limit: number): boolean =
 export const percentage = (value: number, limit: number): number =>
   limit <= 0 ? 0 : Math.round((value / limit) * 10_000) / 100
 
+/** The key (`YYYY-MM`) of the billing period containing `at` (epoch ms); on every request's path. */
+export const periodKey = (at: number): string => {
+  const d = new Date(at)
+  const month = d.getUTCMonth() + 1
+  return `${d.getUTCFullYear()}-${month < 10 ? "0" : ""}${month}`
+}
+
 /** The billing period (UTC calendar month) containing `at`. */
 export const periodOf = (at: Date): { readonly start: Date; readonly end: Date; readonly key: string } => {
   const start = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1))

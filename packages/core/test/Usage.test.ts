@@ -35,6 +35,12 @@ describe("Usage", () => {
     assert.strictEqual(Usage.periodOf(new Date("2026-12-31T12:00:00Z")).end.toISOString(), "2027-01-01T00:00:00.000Z")
   })
 
+  it("the period key of any instant is its period's key", () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 253_402_300_799_999 }), (ms) => {
+      assert.strictEqual(Usage.periodKey(ms), Usage.periodOf(new Date(ms)).key)
+    }))
+  })
+
   it("percentage, and the plan defaults from DECISIONS", () => {
     assert.strictEqual(Usage.percentage(333, 1000), 33.3)
     assert.strictEqual(Plans.defaults.free.hectares, 1000)

@@ -7,7 +7,7 @@ export { type AccessLogLine, type ApiRequest, type ApiResponse, MAX_BODY_BYTES }
 export { clientAddress } from "./http/node.ts"
 export { routes } from "./api/routes.ts"
 export { document as openApiDocument } from "./api/openapi.ts"
-export { openCanopy, type RunningServer, serve, type ServeOptions, storageFor } from "./server.ts"
+export { openCanopy, ownProcessDefaults, type RunningServer, serve, type ServeOptions, storageFor } from "./server.ts"
 export { type Dispatcher, type DispatcherOptions, startDispatcher } from "./dispatcher/loop.ts"
 export { guardedLookup, makeSender } from "./dispatcher/sender.ts"
 export { main as cli } from "./cli/main.ts"

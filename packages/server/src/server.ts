@@ -41,6 +41,16 @@ export interface RunningServer {
 }
 
 /** The storage a configuration names: PostgreSQL when a URL is given, else the SQLite file. */
+/**
+ * What `canopy serve` and `canopy worker` do to their own process: stop capturing stack traces.
+ * Canopy never writes one to a response or a log line (docs/decisions.md), and Effect captures
+ * one per traced call, a stack walk each (~4% of a GET). `CANOPY_STACK_TRACES=1` keeps them for
+ * debugging. A library embedding Canopy leaves its process alone: this is for processes we own.
+ */
+export const ownProcessDefaults = (env: Readonly<Record<string, string | undefined>> = process.env) => {
+  if (env.CANOPY_STACK_TRACES !== "1") Error.stackTraceLimit = 0
+}
+
 export const storageFor = (options: { readonly db?: string | undefined; readonly databaseUrl?: string | undefined }): StorageProvider =>
   options.databaseUrl ? postgresStorage({ url: options.databaseUrl }) : sqliteStorage({ filename: options.db ?? "canopy.db" })
 

@@ -174,3 +174,20 @@ describe("canopy CLI", () => {
     await c.close()
   })
 })
+
+describe("ownProcessDefaults (what serve and worker do to their process)", () => {
+  it("stops stack trace capture unless CANOPY_STACK_TRACES=1", async () => {
+    const { ownProcessDefaults } = await import("@canopy/server")
+    const before = Error.stackTraceLimit
+    try {
+      Error.stackTraceLimit = 10
+      ownProcessDefaults({ CANOPY_STACK_TRACES: "1" })
+      assert.strictEqual(Error.stackTraceLimit, 10)
+      ownProcessDefaults({})
+      assert.strictEqual(Error.stackTraceLimit, 0)
+      assert.strictEqual(new Error("x").stack, "Error: x")
+    } finally {
+      Error.stackTraceLimit = before
+    }
+  })
+})

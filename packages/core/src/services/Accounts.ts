@@ -168,7 +168,7 @@ const make = (storage: StorageShape, credentials: Credentials["Service"], member
     meterRequest: Effect.fnUntraced(function*(accountId) {
       const settings = yield* Settings
       const now = yield* Time.nowMillis
-      const metered = yield* storage.requests.meter(accountId, Usage.periodOf(new Date(now)).key, (plan, state) => {
+      const metered = yield* storage.requests.meter(accountId, Usage.periodKey(now), (plan, state) => {
         const limits = settings.plans[plan]
         const decision = RateLimit.consume(state, { perMinute: limits.requestsPerMinute, perDay: limits.requestsPerDay }, now)
         return { result: { decision, plan }, state: decision.state, count: decision.allowed }

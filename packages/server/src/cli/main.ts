@@ -9,7 +9,7 @@ import { migrate } from "@canopy/adapter-sqlite"
 import { Effect } from "effect"
 import { parseArgs, type ParseArgsConfig } from "node:util"
 import { startDispatcher } from "../dispatcher/loop.ts"
-import { openCanopy, serve, storageFor } from "../server.ts"
+import { openCanopy, ownProcessDefaults, serve, storageFor } from "../server.ts"
 
 const HELP: Record<string, string> = {
   main: `canopy — forest project management service
@@ -35,7 +35,8 @@ Run "canopy <command> --help" for a command's options.`,
 
 Serves the v1 API on the SQLite file --db, or on PostgreSQL with --database-url postgres://…
 (or DATABASE_URL). Environment: PORT, HOST, CANOPY_DB, DATABASE_URL, CANOPY_TRUSTED_PROXIES,
-CANOPY_ALLOW_INSECURE_WEBHOOKS=1. With --bootstrap-if-empty, an empty database gets an account,
+CANOPY_ALLOW_INSECURE_WEBHOOKS=1, CANOPY_STACK_TRACES=1 (capture stack traces, for debugging; never
+logged). With --bootstrap-if-empty, an empty database gets an account,
 an owner (--email) and an admin key, printed once. SIGTERM/SIGINT finish in-flight requests, then exit.`,
   worker: `Usage: canopy worker [--db ./canopy.db | --database-url URL] [--allow-insecure-webhooks]
                      [--concurrency 64] [--per-endpoint 4]
@@ -128,6 +129,7 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
       email: { type: "string" }, "no-dispatcher": { type: "boolean", default: false }
     } })
     if (values.help) return void console.log(HELP.serve)
+    ownProcessDefaults()
     const port = Number(values.port ?? process.env.PORT ?? 8080)
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`invalid port: ${values.port ?? process.env.PORT}`)
     const host = values.host ?? process.env.HOST ?? "127.0.0.1"
@@ -175,6 +177,7 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
       concurrency: { type: "string" }, "per-endpoint": { type: "string" }
     } })
     if (values.help) return void console.log(HELP.worker)
+    ownProcessDefaults()
     const where = storageOf(values)
     const insecure = values["allow-insecure-webhooks"] || process.env.CANOPY_ALLOW_INSECURE_WEBHOOKS === "1"
     const { canopy, closeSender } = await openCanopy({ db: where.db, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}), settings: { allowInsecureWebhooks: insecure, ...deliverySettings() } })
