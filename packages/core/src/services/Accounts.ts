@@ -163,8 +163,8 @@ const make = (storage: StorageShape, credentials: Credentials["Service"], member
       yield* provide(storage.transaction(emit(accountId, type satisfies Events.EventType, data)))
     }),
 
-    // On every request's path: traced with a span, without Effect.fn's call-site capture (a stack
-    // trace per call, measured at ~9% of a GET's cost).
+    // On every request's path: traced with a span, without Effect.fn's call-site stack capture
+    // (measured: 5.5 µs a call with it, 2.6 µs without).
     meterRequest: Effect.fnUntraced(function*(accountId) {
       const settings = yield* Settings
       const now = yield* Time.nowMillis

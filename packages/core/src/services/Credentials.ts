@@ -138,8 +138,8 @@ const make = (storage: StorageShape) => {
       return toResource(row)
     }),
 
-    // On every request's path: traced with a span, without Effect.fn's call-site capture (a stack
-    // trace per call, measured at ~9% of a GET's cost).
+    // On every request's path: traced with a span, without Effect.fn's call-site stack capture
+    // (measured: 5.5 µs a call with it, 2.6 µs without).
     authenticate: Effect.fnUntraced(function*(token, origin) {
       const kind = Tokens.kindOf(token)
       if (kind === "oauth_access") return yield* oauthPrincipal(token)

@@ -377,12 +377,13 @@ export const make = Effect.gen(function*() {
     requests: {
       meter: (accountId, period, decide) =>
         storage.transaction(orStorage(Effect.gen(function*() {
-          // PostgreSQL: make sure the bucket row exists, so that the read below can lock it;
-          // SQLite's BEGIN IMMEDIATE already holds the database's write lock.
-          if (dialect === "pg") yield* sql`insert into rate_limits (account_id, state) values (${accountId}, ${null}) on conflict (account_id) do nothing`
+          // The account's bucket row exists from here on (when the account does), so that the
+          // read below can lock it on PostgreSQL; SQLite's BEGIN IMMEDIATE holds the write lock.
+          yield* sql`insert into rate_limits (account_id, state) select id, ${null} from accounts where id = ${accountId}
+                     on conflict (account_id) do nothing`
           const rows = dialect === "pg"
             ? yield* sql`select a.plan, r.state from accounts a join rate_limits r on r.account_id = a.id where a.id = ${accountId} for update of r`
-            : yield* sql`select plan, (select state from rate_limits where account_id = accounts.id) as state from accounts where id = ${accountId}`
+            : yield* sql`select a.plan, r.state from accounts a join rate_limits r on r.account_id = a.id where a.id = ${accountId}`
           const row = rows[0] as { plan: Plan; state: unknown } | undefined
           if (!row) return undefined
           const step = decide(row.plan, parse<RateLimitState | null>(row.state) ?? undefined)
