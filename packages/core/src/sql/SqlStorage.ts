@@ -377,22 +377,30 @@ export const make = Effect.gen(function*() {
     requests: {
       meter: (accountId, period, decide) =>
         storage.transaction(orStorage(Effect.gen(function*() {
-          // The account's bucket row exists from here on (when the account does), so that the
-          // read below can lock it on PostgreSQL; SQLite's BEGIN IMMEDIATE holds the write lock.
-          yield* sql`insert into rate_limits (account_id, state) select id, ${null} from accounts where id = ${accountId}
-                     on conflict (account_id) do nothing`
-          const rows = dialect === "pg"
-            ? yield* sql`select a.plan, r.state from accounts a join rate_limits r on r.account_id = a.id where a.id = ${accountId} for update of r`
-            : yield* sql`select a.plan, r.state from accounts a join rate_limits r on r.account_id = a.id where a.id = ${accountId}`
+          // Plan and bucket, the bucket row locked on PostgreSQL (SQLite's BEGIN IMMEDIATE already
+          // holds the write lock). An account's first request finds no bucket row: it is created
+          // (only for an existing account) and read again, so that there is a row to lock.
+          const read = () => dialect === "pg"
+            ? sql`select a.plan, r.state from accounts a join rate_limits r on r.account_id = a.id where a.id = ${accountId} for update of r`
+            : sql`select a.plan, r.state from accounts a join rate_limits r on r.account_id = a.id where a.id = ${accountId}`
+          let rows = yield* read()
+          if (rows.length === 0) {
+            yield* sql`insert into rate_limits (account_id, state) select id, ${null} from accounts where id = ${accountId}
+                       on conflict (account_id) do nothing`
+            rows = yield* read()
+          }
           const row = rows[0] as { plan: Plan; state: unknown } | undefined
           if (!row) return undefined
           const step = decide(row.plan, parse<RateLimitState | null>(row.state) ?? undefined)
-          yield* sql`insert into rate_limits (account_id, state) values (${accountId}, ${json(step.state)})
-                     on conflict (account_id) do update set state = excluded.state`
-          const counted = step.count
-            ? yield* sql`insert into usage_counters (account_id, period, metric, value) values (${accountId}, ${period}, 'api_requests', 1)
-                         on conflict (account_id, period, metric) do update set value = usage_counters.value + 1 returning value`
-            : yield* sql`select value from usage_counters where account_id = ${accountId} and period = ${period} and metric = 'api_requests'`
+          const save = sql`update rate_limits set state = ${json(step.state)} where account_id = ${accountId}`
+          const counter = step.count
+            ? sql`insert into usage_counters (account_id, period, metric, value) values (${accountId}, ${period}, 'api_requests', 1)
+                  on conflict (account_id, period, metric) do update set value = usage_counters.value + 1 returning value`
+            : sql`select value from usage_counters where account_id = ${accountId} and period = ${period} and metric = 'api_requests'`
+          // PostgreSQL saves the bucket and counts in one round trip (a data-modifying CTE).
+          const counted = dialect === "pg"
+            ? yield* sql`with saved as (${save}) ${counter}`
+            : yield* Effect.andThen(save, counter)
           return { result: step.result, count: Number((counted[0] as { value?: unknown } | undefined)?.value ?? 0) }
         })))
     }
