@@ -1,7 +1,9 @@
 /**
  * The storage contract over Effect's `SqlClient`, written once for every SQL database Canopy runs
- * on. The adapters supply the driver (the `SqlClient`), the migrations that create the tables
- * below, and nothing else; the few dialect differences (row locks) are branches here.
+ * on. The adapters supply the driver (the `SqlClient`) and run the migrations that create the
+ * tables below; the few dialect differences (row locks, one CTE) are branches here. An adapter may
+ * also run the two operations of every request's path by a faster route of its own (the SQLite
+ * adapter's `RequestPath`), with the same SQL and behaviour.
  *
  * Column conventions, identical in every dialect: timestamps are ISO 8601 text, scheduling times
  * are epoch milliseconds (integer/bigint), JSON values are text, booleans are integers 0/1.
