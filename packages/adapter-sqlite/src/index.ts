@@ -1,6 +1,7 @@
 /**
- * @canopy/adapter-sqlite: Canopy's storage on one SQLite file. The driver and the schema live
- * here; the storage behaviour is `@canopy/core`'s `SqlStorage`.
+ * @canopy/adapter-sqlite: Canopy's storage on one SQLite file. The driver lives here, and the
+ * synchronous route for the two operations of every request (`RequestPath`); the schema and the
+ * storage behaviour are `@canopy/core`'s (`SqlMigrations`, `SqlStorage`).
  */
 import { type Canopy, SqlStorage, Storage } from "@canopy/core"
 import { Effect, Layer } from "effect"
