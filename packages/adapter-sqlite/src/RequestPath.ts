@@ -8,7 +8,6 @@
 import { type Plans, type RateLimit, SqlStorage, Storage } from "@canopy/core"
 import type Database from "better-sqlite3"
 import { Effect } from "effect"
-import type { SqlError } from "effect/sql"
 import type { SqliteDatabase } from "./SqliteClient.ts"
 
 type Shape = Storage.StorageShape
@@ -22,8 +21,6 @@ const COUNT = `insert into usage_counters (account_id, period, metric, value) va
   on conflict (account_id, period, metric) do update set value = usage_counters.value + 1 returning value`
 const CURRENT = "select value from usage_counters where account_id = ? and period = ? and metric = 'api_requests'"
 
-const storageError = (cause: SqlError.SqlError) => new Storage.StorageError({ message: `storage failure: ${cause.reason._tag}`, cause })
-
 /** `credentials.getByHash` and `requests.meter` over the adapter's connection. */
 export const make = (database: SqliteDatabase["Service"]) => {
   // better-sqlite3's transaction function: BEGIN IMMEDIATE, or a savepoint inside a transaction.
@@ -33,7 +30,7 @@ export const make = (database: SqliteDatabase["Service"]) => {
   const getByHash: Shape["credentials"]["getByHash"] = (hash) =>
     database.use("credential", (prepare) =>
       SqlStorage.fromRow<Storage.CredentialRow>("credentials", prepare(CREDENTIAL).get(hash) as SqlStorage.Row | undefined)
-    ).pipe(Effect.mapError(storageError))
+    ).pipe(Effect.mapError(SqlStorage.storageError))
 
   const meter = <A>(accountId: string, period: string, decide: (plan: Plan, state: RateLimit.State | undefined) => Storage.MeterStep<A>) =>
     database.use("meter", (prepare, db) => transaction(db)(() => {
@@ -43,7 +40,7 @@ export const make = (database: SqliteDatabase["Service"]) => {
       prepare(SAVE_BUCKET).run(accountId, JSON.stringify(step.state))
       const counted = (step.count ? prepare(COUNT) : prepare(CURRENT)).get(accountId, period) as { value: number } | undefined
       return { result: step.result, count: counted?.value ?? 0 }
-    }) as { readonly result: A; readonly count: number } | undefined).pipe(Effect.mapError(storageError))
+    }) as { readonly result: A; readonly count: number } | undefined).pipe(Effect.mapError(SqlStorage.storageError))
 
   return { getByHash, meter }
 }

@@ -17,7 +17,8 @@ import * as S from "../Storage.ts"
 
 type Sql = SqlClient.SqlClient
 
-const storageError = (e: SqlError.SqlError) =>
+/** A SQL driver failure as the storage contract's StorageError (the cause kept, never shown). */
+export const storageError = (e: SqlError.SqlError) =>
   new S.StorageError({ message: `storage failure: ${e.reason._tag}`, cause: e })
 
 const isUnique = (e: SqlError.SqlError) => e.reason._tag === "UniqueViolation"
