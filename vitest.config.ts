@@ -6,7 +6,7 @@ export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
     reporters: ["default", ["json", { outputFile: ".test-results/vitest.json" }]],
-    globalSetup: ["packages/adapter-postgres/test/globalSetup.ts"],
+    globalSetup: ["packages/adapter-postgres/test/globalSetup.ts", "packages/server/test/chromiumSetup.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000
   }

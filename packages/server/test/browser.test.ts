@@ -1,10 +1,11 @@
 import { OAuth, Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { createServer } from "node:http"
-import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type Browser, chromium, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
+import { inject } from "vitest"
+import { launchChromium } from "./chromium.ts"
 import { client, startTestServer, type TestServer } from "./harness.ts"
 
 /** Clicks a control that submits a form, and waits for the page that answers it to load. */
@@ -12,19 +13,13 @@ const submit = (page: Page, selector: string) => Promise.all([page.waitForEvent(
 
 let server: TestServer
 let browser: Browser
-let profile: string
 const callbacks: Array<URLSearchParams> = []
 let callbackServer: ReturnType<typeof createServer>
 let callbackUrl: string
 
 beforeAll(async () => {
   server = await startTestServer()
-  profile = mkdtempSync(join(tmpdir(), "canopy-chromium-"))
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync"]
-  })
+  browser = await launchChromium(inject("chromiumPath"))
   // The third-party application's callback.
   callbackServer = createServer((req, res) => {
     callbacks.push(new URL(req.url ?? "/", "http://x").searchParams)
@@ -39,7 +34,6 @@ afterAll(async () => {
   await browser?.close()
   callbackServer?.close()
   await server.stop()
-  rmSync(profile, { recursive: true, force: true })
 })
 
 describe("in headless Chromium", () => {
