@@ -1,13 +1,13 @@
 /**
  * Topology checks for polygon rings in the [lon, lat] plane: self-intersection, crossing rings,
- * holes outside their shell, nested holes and overlapping polygons.
+ * holes outside their shell, nested holes, overlapping polygons and polygons whose interior is cut
+ * in two (OGC simple features, as GEOS IsValid judges them).
  *
- * Candidate edge pairs come from a packed R-tree (flatbush) of edge bounding boxes, so the cost is
- * O(n log n + k) for n edges and k overlapping boxes, not O(n²); each candidate pair is decided
- * with Shewchuk's exact orientation predicate, so no rounding error can hide or invent a crossing.
+ * One sweep line (./sweep.ts) finds the illegal meetings of edges, the points where rings touch
+ * and the ring around every ring, in O(n log n) for n edges whatever the shape; the rest is linear
+ * in the number of rings and touch points. Every decision uses exact orientation predicates.
  */
-import Flatbush from "flatbush"
-import { orient2d } from "robust-predicates"
+import { type EdgeSet, sweep } from "./sweep.ts"
 
 /** A ring as given: positions [lon, lat, ...], closing position included. */
 export type RingInput = ReadonlyArray<ReadonlyArray<number>>
@@ -19,227 +19,223 @@ export interface TopologyProblem {
   readonly message: string
 }
 
-interface Edges {
-  readonly ax: Float64Array
-  readonly ay: Float64Array
-  readonly bx: Float64Array
-  readonly by: Float64Array
-  /** Global ring number of each edge. */
-  readonly ringOf: Int32Array
-  /** Index of the edge within its ring (after dropping repeated positions). */
-  readonly indexInRing: Int32Array
-  /** Position index (in the original ring) where the edge starts. */
+interface Rings {
+  readonly edges: EdgeSet
+  /** Position index (in the original ring) where each edge starts. */
   readonly startPosition: Int32Array
+  readonly polygonOf: Int32Array
+  readonly indexOf: Int32Array
+  /** Global number of each polygon's first ring (its shell). */
+  readonly shellOf: Int32Array
 }
 
-interface RingRef {
-  readonly polygon: number
-  readonly ring: number
-  readonly edgeCount: number
-}
-
-const sign = (x: number): number => (x > 0 ? 1 : x < 0 ? -1 : 0)
-/** The sign orient2d gives to a counter-clockwise triple (the library documents it; we measure it). */
-const CCW = sign(orient2d(0, 0, 1, 0, 0, 1))
-
-type Contact = "none" | "touch" | "cross" | "overlap"
-
-const within = (a: number, b: number, v: number): boolean => (a <= b ? a <= v && v <= b : b <= v && v <= a)
-
-/** How two segments meet: not at all, at a point, crossing, or along a shared stretch. */
-const contact = (
-  ax: number, ay: number, bx: number, by: number,
-  cx: number, cy: number, dx: number, dy: number
-): Contact => {
-  const d1 = sign(orient2d(cx, cy, dx, dy, ax, ay))
-  const d2 = sign(orient2d(cx, cy, dx, dy, bx, by))
-  const d3 = sign(orient2d(ax, ay, bx, by, cx, cy))
-  const d4 = sign(orient2d(ax, ay, bx, by, dx, dy))
-  if (d1 * d2 < 0 && d3 * d4 < 0) return "cross"
-  if (d1 === 0 && d2 === 0) {
-    // Collinear: compare the projections on the dominant axis.
-    const useX = Math.abs(bx - ax) + Math.abs(dx - cx) >= Math.abs(by - ay) + Math.abs(dy - cy)
-    const [p0, p1, q0, q1] = useX ? [ax, bx, cx, dx] : [ay, by, cy, dy]
-    const lo = Math.max(Math.min(p0, p1), Math.min(q0, q1))
-    const hi = Math.min(Math.max(p0, p1), Math.max(q0, q1))
-    return hi > lo ? "overlap" : hi === lo ? "touch" : "none"
-  }
-  if (
-    (d1 === 0 && within(cx, dx, ax) && within(cy, dy, ay)) ||
-    (d2 === 0 && within(cx, dx, bx) && within(cy, dy, by)) ||
-    (d3 === 0 && within(ax, bx, cx) && within(ay, by, cy)) ||
-    (d4 === 0 && within(ax, bx, dx) && within(ay, by, dy))
-  ) return "touch"
-  return "none"
-}
-
-const buildEdges = (polygons: ReadonlyArray<ReadonlyArray<RingInput>>): { edges: Edges; rings: Array<RingRef> } => {
-  let total = 0
-  for (const poly of polygons) for (const ring of poly) total += ring.length
+const buildRings = (polygons: ReadonlyArray<ReadonlyArray<RingInput>>): Rings => {
+  let total = 0, ringCount = 0
+  for (const poly of polygons) for (const ring of poly) { total += ring.length; ringCount++ }
   const ax = new Float64Array(total), ay = new Float64Array(total)
   const bx = new Float64Array(total), by = new Float64Array(total)
-  const ringOf = new Int32Array(total), indexInRing = new Int32Array(total), startPosition = new Int32Array(total)
-  const rings: Array<RingRef> = []
-  let e = 0
+  const ringOf = new Int32Array(total), startPosition = new Int32Array(total)
+  const ringStart = new Int32Array(ringCount + 1), polygonOf = new Int32Array(ringCount)
+  const indexOf = new Int32Array(ringCount), shellOf = new Int32Array(polygons.length)
+  let e = 0, g = 0
   polygons.forEach((poly, p) => {
+    shellOf[p] = g
     poly.forEach((ring, r) => {
-      const ringNo = rings.length
-      let count = 0
+      ringStart[g] = e; polygonOf[g] = p; indexOf[g] = r
       let prev = 0
       for (let i = 1; i < ring.length; i++) {
         const s = ring[prev]!, t = ring[i]!
         if (s[0] === t[0] && s[1] === t[1]) continue // repeated position: no edge
         ax[e] = s[0]!; ay[e] = s[1]!; bx[e] = t[0]!; by[e] = t[1]!
-        ringOf[e] = ringNo; indexInRing[e] = count; startPosition[e] = prev
-        e++; count++; prev = i
+        ringOf[e] = g; startPosition[e] = prev
+        e++; prev = i
       }
-      rings.push({ polygon: p, ring: r, edgeCount: count })
+      g++
     })
   })
-  const slice = (a: Float64Array) => a.subarray(0, e)
-  return {
-    edges: {
-      ax: slice(ax), ay: slice(ay), bx: slice(bx), by: slice(by),
-      ringOf: ringOf.subarray(0, e), indexInRing: indexInRing.subarray(0, e), startPosition: startPosition.subarray(0, e)
-    },
-    rings
+  ringStart[g] = e
+  const edges: EdgeSet = {
+    ax: ax.subarray(0, e), ay: ay.subarray(0, e), bx: bx.subarray(0, e), by: by.subarray(0, e),
+    ringOf: ringOf.subarray(0, e), ringStart
   }
+  return { edges, startPosition: startPosition.subarray(0, e), polygonOf, indexOf, shellOf }
 }
 
 const fmt = (x: number, y: number) => `[${x}, ${y}]`
+const list = (items: ReadonlyArray<string>) => items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`
 
-/** Where a point lies against one ring: strictly inside, outside, or on its boundary. */
-type Side = "inside" | "outside" | "boundary"
+/** "ring 2" within the same polygon, "ring 0 of polygon 3" across polygons. */
+const ringName = (rings: Rings, g: number, from: number) =>
+  rings.polygonOf[g] === rings.polygonOf[from]
+    ? `ring ${rings.indexOf[g]}`
+    : `ring ${rings.indexOf[g]} of polygon ${rings.polygonOf[g]}`
 
 /**
  * Checks every ring of every polygon. Returns at most `limit` problems; an empty array means the
- * rings are simple, do not cross, holes sit inside their shell and not inside each other, and no
- * polygon of a multipolygon lies inside another.
+ * rings are simple, do not cross, holes sit inside their shell and not inside each other, no
+ * polygon of a multipolygon lies inside another, and every polygon's interior is connected.
  */
 export const topologyProblems = (
   polygons: ReadonlyArray<ReadonlyArray<RingInput>>,
   limit = 10
 ): Array<TopologyProblem> => {
-  const { edges, rings } = buildEdges(polygons)
-  const n = edges.ax.length
+  const rings = buildRings(polygons)
+  const { edges, startPosition, polygonOf, indexOf, shellOf } = rings
   const problems: Array<TopologyProblem> = []
-  if (n === 0) return problems
-  const index = new Flatbush(n)
-  for (let i = 0; i < n; i++) {
-    index.add(
-      Math.min(edges.ax[i]!, edges.bx[i]!), Math.min(edges.ay[i]!, edges.by[i]!),
-      Math.max(edges.ax[i]!, edges.bx[i]!), Math.max(edges.ay[i]!, edges.by[i]!)
-    )
+  if (edges.ax.length === 0) return problems
+  const add = (g: number, message: string) => {
+    problems.push({ polygon: polygonOf[g]!, ring: indexOf[g]!, message })
+    return problems.length < limit
   }
-  index.finish()
 
+  // 1. Edges: one problem per self-intersecting ring and per pair of crossing rings.
   const reported = new Set<string>()
-  for (let i = 0; i < n && problems.length < limit; i++) {
-    const ri = edges.ringOf[i]!
-    const candidates = index.search(
-      Math.min(edges.ax[i]!, edges.bx[i]!), Math.min(edges.ay[i]!, edges.by[i]!),
-      Math.max(edges.ax[i]!, edges.bx[i]!), Math.max(edges.ay[i]!, edges.by[i]!)
-    )
-    for (const j of candidates) {
-      if (j <= i) continue
-      const c = contact(
-        edges.ax[i]!, edges.ay[i]!, edges.bx[i]!, edges.by[i]!,
-        edges.ax[j]!, edges.ay[j]!, edges.bx[j]!, edges.by[j]!
-      )
-      if (c === "none") continue
-      const rj = edges.ringOf[j]!
-      const ring = rings[ri]!
-      if (ri === rj) {
-        const gap = Math.abs(edges.indexInRing[i]! - edges.indexInRing[j]!)
-        const adjacent = gap === 1 || gap === ring.edgeCount - 1
-        if (adjacent && c === "touch") continue
-        const key = `self:${ri}`
-        if (reported.has(key)) continue
-        reported.add(key)
-        const where = c === "overlap" ? "runs back along" : c === "cross" ? "crosses" : "touches"
-        problems.push({
-          polygon: ring.polygon, ring: ring.ring,
-          message: `ring self-intersects: the edge from position ${edges.startPosition[i]} ${where} the edge from position ${edges.startPosition[j]} (near ${fmt(edges.ax[j]!, edges.ay[j]!)})`
-        })
-      } else if (c !== "touch") {
-        const other = rings[rj]!
-        const key = `cross:${ri}:${rj}`
-        if (reported.has(key)) continue
-        reported.add(key)
-        const otherName = other.polygon === ring.polygon
-          ? `ring ${other.ring}`
-          : `ring ${other.ring} of polygon ${other.polygon}`
-        problems.push({
-          polygon: ring.polygon, ring: ring.ring,
-          message: `rings cross: this ring ${c === "overlap" ? "shares an edge with" : "crosses"} ${otherName} (near ${fmt(edges.ax[j]!, edges.ay[j]!)})`
-        })
-      }
-      if (problems.length >= limit) break
+  const { parent, touches } = sweep(edges, (kind, i, j, x, y) => {
+    const ri = edges.ringOf[i]!, rj = edges.ringOf[j]!
+    const key = ri === rj ? `self:${ri}` : `cross:${ri}:${rj}`
+    if (reported.has(key)) return true
+    reported.add(key)
+    if (ri === rj) {
+      const where = kind === "overlap" ? "runs back along" : kind === "cross" ? "crosses" : "touches"
+      return add(ri, `ring self-intersects: the edge from position ${startPosition[i]} ${where} the edge from position ${startPosition[j]} (near ${fmt(x, y)})`)
+    }
+    return add(ri, `rings cross: this ring ${kind === "overlap" ? "shares an edge with" : "crosses"} ${ringName(rings, rj, ri)} (near ${fmt(x, y)})`)
+  })
+  if (problems.length > 0) return problems
+
+  // 2. Nesting. Rings no longer cross, so they nest as a forest (`parent`); valid means every hole's
+  // parent is its shell and every shell's parent is nothing or a hole of another polygon. The
+  // messages name, for a hole, the nearest ring of its own polygon around it (a depth-first walk).
+  const ringCount = parent.length
+  const nearestOwn = nearestOwnAncestor(parent, polygonOf, polygons.length)
+  for (let g = 0; g < ringCount && problems.length < limit; g++) {
+    if (indexOf[g] === 0) continue
+    const around = nearestOwn[g]!
+    if (around < 0) add(g, "hole lies outside its shell")
+    else if (indexOf[around] !== 0) add(g, `hole lies inside hole ${indexOf[around]}`)
+  }
+  for (let p = 0; p < polygons.length && problems.length < limit; p++) {
+    const around = parent[shellOf[p]!]!
+    if (around >= 0 && indexOf[around] === 0) {
+      add(shellOf[p]!, `polygon lies inside polygon ${polygonOf[around]}: polygons of a MultiPolygon must not overlap`)
     }
   }
   if (problems.length > 0) return problems
 
-  // No edges cross, so each ring lies wholly inside or outside every other ring: one point decides.
-  const ringNumber = (p: number, r: number) => {
-    let k = 0
-    for (let pp = 0; pp < p; pp++) k += polygons[pp]!.length
-    return k + r
+  // 3. Connected interiors: in the graph of a polygon's rings and the points where they touch,
+  // a cycle encloses part of the interior (GEOS's hole-cycle rule); union-find spots each first one.
+  for (const cut of interiorCuts(touches, polygonOf, ringCount)) {
+    const others = cut.rings.filter((g) => g !== cut.ring)
+    const named = others.slice(0, 3).map((g) => ringName(rings, g, cut.ring))
+    if (others.length > 3) named.push(`${others.length - 3} more rings`)
+    const points = cut.points.slice(0, 3).map(([x, y]) => fmt(x, y))
+    if (cut.points.length > 3) points.push(`${cut.points.length - 3} more points`)
+    const message = others.length === 1
+      ? `this ring touches ${named[0]} at ${list(points)}`
+      : `${list(["this ring", ...named])} touch one another in a loop, at ${list(points)}`
+    if (!add(cut.ring, `the polygon's interior is cut in two: ${message}`)) break
   }
-  const side = (x: number, y: number, ringNo: number): Side => {
-    let inside = false
-    const found = index.search(x, y, Infinity, y, (e) => edges.ringOf[e] === ringNo)
-    for (const e of found) {
-      const ax = edges.ax[e]!, ay = edges.ay[e]!, bx = edges.bx[e]!, by = edges.by[e]!
-      if (orient2d(ax, ay, bx, by, x, y) === 0 && within(ax, bx, x) && within(ay, by, y)) return "boundary"
-      if ((ay > y) !== (by > y)) {
-        // The ray to +x crosses this edge when the point is left of an upward edge or right of a downward one.
-        const o = sign(orient2d(ax, ay, bx, by, x, y))
-        if (o === (by > ay ? CCW : -CCW)) inside = !inside
-      }
-    }
-    return inside ? "inside" : "outside"
-  }
-  /** A point of ring `from` that does not lie on ring `against`'s boundary, and its side. */
-  const sideOfRing = (from: RingInput, against: number): Side => {
-    for (const pos of from) {
-      const s = side(pos[0]!, pos[1]!, against)
-      if (s !== "boundary") return s
-    }
-    for (let i = 0; i + 1 < from.length; i++) {
-      const s = side((from[i]![0]! + from[i + 1]![0]!) / 2, (from[i]![1]! + from[i + 1]![1]!) / 2, against)
-      if (s !== "boundary") return s
-    }
-    return "boundary"
-  }
+  return problems
+}
 
-  polygons.forEach((poly, p) => {
-    const shell = ringNumber(p, 0)
-    for (let h = 1; h < poly.length && problems.length < limit; h++) {
-      const s = sideOfRing(poly[h]!, shell)
-      if (s !== "inside") {
-        problems.push({ polygon: p, ring: h, message: s === "boundary" ? "hole coincides with its shell" : "hole lies outside its shell" })
-        continue
-      }
-      for (let o = 1; o < poly.length; o++) {
-        if (o === h) continue
-        if (sideOfRing(poly[h]!, ringNumber(p, o)) === "inside") {
-          problems.push({ polygon: p, ring: h, message: `hole lies inside hole ${o}` })
-          break
-        }
-      }
+/** For each ring, the nearest ring of its own polygon around it in the `parent` forest, or -1. */
+const nearestOwnAncestor = (parent: Int32Array, polygonOf: Int32Array, polygonCount: number): Int32Array => {
+  const n = parent.length
+  const childStart = new Int32Array(n + 2), children = new Int32Array(n)
+  for (let g = 0; g < n; g++) childStart[parent[g]! + 2]!++
+  for (let g = 0; g <= n; g++) childStart[g + 1]! += childStart[g]!
+  const fill = childStart.slice()
+  for (let g = 0; g < n; g++) children[fill[parent[g]! + 1]!++] = g
+  // Depth-first from the roots (children of -1), keeping the innermost open ring of each polygon.
+  const innermost = new Int32Array(polygonCount).fill(-1), saved = new Int32Array(n)
+  const nearest = new Int32Array(n), next = new Int32Array(n)
+  const stack: Array<number> = []
+  const enter = (g: number) => {
+    nearest[g] = saved[g] = innermost[polygonOf[g]!]!
+    innermost[polygonOf[g]!] = g
+    next[g] = childStart[g + 1]!
+    stack.push(g)
+  }
+  for (let k = childStart[0]!; k < childStart[1]!; k++) {
+    enter(children[k]!)
+    while (stack.length > 0) {
+      const g = stack[stack.length - 1]!
+      if (next[g]! < childStart[g + 2]!) enter(children[next[g]!++]!)
+      else { innermost[polygonOf[g]!] = saved[g]!; stack.pop() }
     }
-  })
-  for (let p = 0; p < polygons.length && problems.length < limit; p++) {
-    for (let o = 0; o < polygons.length; o++) {
-      if (o === p) continue
-      const other = polygons[o]!
-      if (sideOfRing(polygons[p]![0]!, ringNumber(o, 0)) !== "inside") continue
-      const inHole = other.some((_, h) => h > 0 && sideOfRing(polygons[p]![0]!, ringNumber(o, h)) !== "outside")
-      if (!inHole) {
-        problems.push({ polygon: p, ring: 0, message: `polygon lies inside polygon ${o}: polygons of a MultiPolygon must not overlap` })
+  }
+  return nearest
+}
+
+/** A polygon whose interior is cut: the ring to report, and the rings and points of one cycle. */
+interface Cut {
+  readonly ring: number
+  readonly rings: ReadonlyArray<number>
+  readonly points: ReadonlyArray<readonly [number, number]>
+}
+
+/**
+ * The first cycle of each polygon in the graph whose nodes are rings and touch points, with an
+ * edge from a point to each ring of that polygon through it. Union-find over the edges, so
+ * O(k α(k)) for k edges; a cycle is traced once, through the forest built so far.
+ */
+const interiorCuts = (
+  touches: ReadonlyArray<{ readonly x: number; readonly y: number; readonly rings: ReadonlyArray<number> }>,
+  polygonOf: Int32Array,
+  ringCount: number
+): Array<Cut> => {
+  let size = ringCount
+  for (const touch of touches) size += touch.rings.length
+  const root = new Int32Array(size).map((_, i) => i)
+  const find = (a: number): number => {
+    while (root[a] !== a) a = root[a] = root[root[a]!]!
+    return a
+  }
+  const points: Array<readonly [number, number]> = []
+  const links: Array<Array<number>> = []
+  const cuts: Array<Cut> = []
+  const cutPolygons = new Set<number>()
+  for (const touch of touches) {
+    const at = [...touch.rings].sort((a, b) => a - b) // a polygon's rings are numbered together
+    for (let k = 0, end = 0; k < at.length; k = end) {
+      end = k + 1
+      while (end < at.length && polygonOf[at[end]!] === polygonOf[at[k]!]) end++
+      if (end - k < 2 || cutPolygons.has(polygonOf[at[k]!]!)) continue
+      const node = ringCount + points.length
+      points.push([touch.x, touch.y])
+      for (let m = k; m < end; m++) {
+        const g = at[m]!, a = find(node), b = find(g)
+        if (a !== b) {
+          root[a] = b
+          ;(links[node] ??= []).push(g)
+          ;(links[g] ??= []).push(node)
+          continue
+        }
+        cutPolygons.add(polygonOf[g]!)
+        const cycle = tracePath(links, g, node) // g, point, ring, point, …, node
+        const cycleRings = cycle.filter((_, i) => i % 2 === 0)
+        cuts.push({
+          ring: cycleRings.reduce((a, b) => Math.max(a, b)),
+          rings: cycleRings,
+          points: [node, ...cycle.filter((_, i) => i % 2 === 1 && cycle[i] !== node)].map((q) => points[q - ringCount]!)
+        })
         break
       }
     }
   }
-  return problems
+  return cuts
+}
+
+/** The path from `from` to `to` in a forest given as adjacency lists (breadth-first). */
+const tracePath = (links: ReadonlyArray<ReadonlyArray<number> | undefined>, from: number, to: number): Array<number> => {
+  const cameFrom = new Map<number, number>([[from, from]])
+  const queue = [from]
+  for (let q = 0; q < queue.length && !cameFrom.has(to); q++) {
+    for (const next of links[queue[q]!] ?? []) {
+      if (!cameFrom.has(next)) { cameFrom.set(next, queue[q]!); queue.push(next) }
+    }
+  }
+  const path = [to]
+  while (path[path.length - 1] !== from) path.push(cameFrom.get(path[path.length - 1]!)!)
+  return path.reverse()
 }
