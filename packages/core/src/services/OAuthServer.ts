@@ -196,14 +196,18 @@ const make = (storage: StorageShape) => {
         if (form.grant_type === "authorization_code") {
           if (!form.code) return bad("invalid_request", "code is required")
           const codeHash = Tokens.hash(form.code)
-          const code = yield* storage.oauth.useCode(codeHash, now)
-          const verdict = OAuth.checkCodeExchange(code, { client_id: client.id, redirect_uri: form.redirect_uri, code_verifier: form.code_verifier }, now)
-          if (!verdict.ok) {
-            if (verdict.replayed) yield* storage.oauth.revokeFamily(codeHash, now)
-            return bad("invalid_grant", verdict.description)
-          }
-          if (!client.confidential && code!.code_challenge === null) return bad("invalid_grant", "PKCE is required for public clients")
-          return yield* issue(client, code!.account_id, code!.user_id, code!.scopes as ReadonlyArray<Permissions.Scope>, codeHash, now)
+          // Spending the code and writing its tokens commit together: a replay waits for the
+          // winner's commit (the code's row is locked), so its revocation sees those tokens.
+          return yield* storage.transaction(Effect.gen(function*() {
+            const code = yield* storage.oauth.useCode(codeHash, now)
+            const verdict = OAuth.checkCodeExchange(code, { client_id: client.id, redirect_uri: form.redirect_uri, code_verifier: form.code_verifier }, now)
+            if (!verdict.ok) {
+              if (verdict.replayed) yield* storage.oauth.revokeFamily(codeHash, now)
+              return bad("invalid_grant", verdict.description)
+            }
+            if (!client.confidential && code!.code_challenge === null) return bad("invalid_grant", "PKCE is required for public clients")
+            return yield* issue(client, code!.account_id, code!.user_id, code!.scopes as ReadonlyArray<Permissions.Scope>, codeHash, now)
+          }))
         }
         if (form.grant_type === "refresh_token") {
           if (!form.refresh_token) return bad("invalid_request", "refresh_token is required")
@@ -218,11 +222,15 @@ const make = (storage: StorageShape) => {
             if (verdict.revokeFamily && token) yield* storage.oauth.revokeFamily(token.family_id, now)
             return bad(verdict.error, verdict.description)
           }
-          if (!(yield* storage.oauth.rotate(hash, now))) {
-            yield* storage.oauth.revokeFamily(token!.family_id, now)
-            return bad("invalid_grant", "refresh token already used; every token of this grant is revoked")
-          }
-          return yield* issue(client, token!.account_id, token!.user_id, verdict.scopes, token!.family_id, now)
+          // Rotation and the new tokens commit together. A concurrent reuse's rotation waits on the
+          // old token's row until then, fails, and its revocation (a later statement) sees them.
+          const rotated = yield* storage.transaction(Effect.gen(function*() {
+            if (!(yield* storage.oauth.rotate(hash, now))) return undefined
+            return yield* issue(client, token!.account_id, token!.user_id, verdict.scopes, token!.family_id, now)
+          }))
+          if (rotated) return rotated
+          yield* storage.oauth.revokeFamily(token!.family_id, now)
+          return bad("invalid_grant", "refresh token already used; every token of this grant is revoked")
         }
         return bad("unsupported_grant_type", "grant_type must be authorization_code or refresh_token")
       }),
