@@ -7,3 +7,4 @@ const only = process.argv[2]
 if (!only || only === "geometry") geometry()
 if (!only || only === "http") await http()
 if (!only || only === "webhooks") await webhooks()
+if (only === "scale") await (await import("./scale.ts")).run() // heavy: only when asked for

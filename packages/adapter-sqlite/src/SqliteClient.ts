@@ -49,6 +49,7 @@ export const make = (options: SqliteOptions) =>
           if (options.filename !== ":memory:") db.pragma("journal_mode = WAL")
           db.pragma("synchronous = NORMAL")
           db.pragma("foreign_keys = ON")
+          db.pragma("cache_size = -65536") // 64 MiB of pages: indexes of a million projects stay in memory
           return db
         },
         catch: classify("open")

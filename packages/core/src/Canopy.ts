@@ -6,6 +6,7 @@
 import { Cause, Effect, Exit, Layer, ManagedRuntime } from "effect"
 import * as Errors from "./Errors.ts"
 import type { FieldError } from "./FieldError.ts"
+import { GeometryCheck, type GeometryCheckShape } from "./GeometryCheck.ts"
 import * as MemoryStorage from "./MemoryStorage.ts"
 import type * as Plans from "./Plans.ts"
 import type { Principal } from "./Principal.ts"
@@ -49,6 +50,11 @@ export interface CreateCanopyOptions {
   readonly settings?: Partial<SettingsShape>
   /** How webhooks are sent; default: the platform's `fetch` (the server passes a hardened sender). */
   readonly sender?: Sender["Service"]
+  /**
+   * How project boundaries are validated and measured; default: inline, on the caller's fiber.
+   * The server passes a worker-thread pool with a time budget (`@canopy/server`).
+   */
+  readonly geometryCheck?: GeometryCheckShape
 }
 
 /** An error from Canopy, with the spec's error code and, for validation errors, every problem. */
@@ -145,7 +151,9 @@ export const createCanopy = async (options: CreateCanopyOptions): Promise<Canopy
     layerWithSender.pipe(
       Layer.provideMerge(options.storage.layer),
       Layer.provideMerge(options.sender ? Layer.succeed(Sender, options.sender) : Sender.fetch),
-      Layer.provideMerge(Layer.succeed(Settings, settings))
+      Layer.provideMerge(Layer.succeed(Settings, settings)),
+      // Like Settings, read when a service runs; absent, the reference's inline check applies.
+      Layer.provideMerge(options.geometryCheck ? Layer.succeed(GeometryCheck, options.geometryCheck) : Layer.empty)
     )
   )
   const run = async <A, E>(effect: Effect.Effect<A, E, Runtime>): Promise<A> => {

@@ -4,7 +4,7 @@
  * and for trying Canopy without a database; nothing survives the process.
  */
 import { Context, Effect, Layer, Semaphore } from "effect"
-import type * as S from "./Storage.ts"
+import * as S from "./Storage.ts"
 import { Duplicate, Storage, type StorageShape } from "./Storage.ts"
 
 interface Tables {
@@ -48,19 +48,34 @@ const InTransaction = Context.Reference<boolean>("canopy/MemoryStorage/InTransac
 
 const clone = <A>(a: A): A => structuredClone(a)
 
-/** Compares by a key, then by id (ascending unless `idDesc`). */
-const byKeyThenId = <R extends { readonly id: string }>(key: (r: R) => string | number, desc: boolean, idDesc = false) => (a: R, b: R) => {
-  const ka = key(a), kb = key(b)
-  if (ka < kb) return desc ? 1 : -1
-  if (ka > kb) return desc ? -1 : 1
-  const c = a.id < b.id ? -1 : a.id > b.id ? 1 : 0
-  return idDesc ? -c : c
-}
+/** Compares by a key, then by id, both in the same direction. */
+const byKeyThenId = <R extends { readonly id: string }>(key: (r: R) => string | number, desc: boolean) => (a: R, b: R) =>
+  compareAt(key(a), a.id, key(b), b.id) * (desc ? -1 : 1)
 
-const page = <A>(rows: ReadonlyArray<A>, limit: number, offset: number): S.Page<A> => ({
-  rows: rows.slice(offset, offset + limit).map(clone),
-  total: rows.length
-})
+const compareAt = (ka: string | number, ia: string, kb: string | number, ib: string) =>
+  ka < kb ? -1 : ka > kb ? 1 : ia < ib ? -1 : ia > ib ? 1 : 0
+
+/**
+ * One window of rows sorted by `key` then id (descending when `desc`): after `q.after` when given,
+ * else from `q.offset`. The total is exact when `exact`, else counted up to `COUNT_LIMIT`.
+ */
+const page = <R extends { readonly id: string }>(
+  rows: Array<R>, key: (r: R) => string | number, desc: boolean,
+  q: { readonly limit: number; readonly offset: number; readonly after?: S.After | undefined }, exact: boolean,
+  countLimit = S.COUNT_LIMIT
+): S.Page<R> => {
+  const sorted = rows.sort(byKeyThenId(key, desc))
+  const after = q.after
+  const start = after === undefined
+    ? q.offset
+    : sorted.filter((r) => compareAt(key(r), r.id, after.value, after.id) * (desc ? -1 : 1) <= 0).length
+  return {
+    rows: sorted.slice(start, start + q.limit).map(clone),
+    hasMore: start + q.limit < sorted.length,
+    total: exact ? sorted.length : Math.min(sorted.length, countLimit),
+    totalExact: exact || sorted.length <= countLimit
+  }
+}
 
 /** A fresh, empty in-memory store. */
 export const make = Effect.gen(function*() {
@@ -207,16 +222,17 @@ export const make = Effect.gen(function*() {
           (q.status === undefined || p.status === q.status) &&
           (q.search === undefined || p.search_text.includes(q.search)))
         const key = q.sort === "name" ? (p: S.ProjectRow) => p.sort_name : q.sort === "area_hectares" ? (p: S.ProjectRow) => p.area_hectares : (p: S.ProjectRow) => p.created_at
-        return page(rows.sort(byKeyThenId(key, q.order === "desc")), q.limit, q.offset)
+        return page(rows, key, q.order === "desc", q, q.search === undefined, q.search === undefined ? S.COUNT_LIMIT : S.SEARCH_COUNT_LIMIT)
       }),
       stats: (accountId) => locked(() => {
-        const s = { active: 0, archived: 0, draft: 0, hectares: 0 }
+        const s = { active: 0, archived: 0, draft: 0 }
+        let units = 0 // 1/10,000 ha, summed exactly as the SQL stores' running totals do
         for (const p of t.projects.values()) {
           if (p.account_id !== accountId) continue
           s[p.status]++
-          if (p.status !== "archived") s.hectares += p.area_hectares
+          if (p.status !== "archived") units += Math.round(p.area_hectares * 10_000)
         }
-        return s
+        return { ...s, hectares: units / 10_000 }
       })
     },
 
@@ -240,7 +256,7 @@ export const make = Effect.gen(function*() {
           (q.type === undefined || a.type === q.type) &&
           (q.status === undefined || a.status === q.status) &&
           (q.search === undefined || a.search_text.includes(q.search)))
-        return page(rows.sort(byKeyThenId((a) => a.created_at, true)), q.limit, q.offset)
+        return page(rows, (a) => a.created_at, true, q, false, q.search === undefined ? S.COUNT_LIMIT : S.SEARCH_COUNT_LIMIT)
       })
     },
 
@@ -250,7 +266,8 @@ export const make = Effect.gen(function*() {
       update: (accountId, id, patch) => locked(() => update(t.webhooks, owned(t.webhooks.get(id), accountId), patch)),
       delete: (accountId, id) => locked(() => !!owned(t.webhooks.get(id), accountId) && t.webhooks.delete(id)),
       list: (accountId) => locked(() =>
-        [...t.webhooks.values()].filter((w) => w.account_id === accountId).sort(byKeyThenId((w) => w.created_at, false)).map(clone))
+        [...t.webhooks.values()].filter((w) => w.account_id === accountId).sort(byKeyThenId((w) => w.created_at, false)).map(clone)),
+      count: (accountId) => locked(() => [...t.webhooks.values()].filter((w) => w.account_id === accountId).length)
     },
 
     outbox: {
@@ -262,7 +279,7 @@ export const make = Effect.gen(function*() {
       listEvents: (accountId, q) => locked(() => {
         const rows = [...t.events.values()].filter((e) => e.account_id === accountId && (q.type === undefined || e.type === q.type) &&
           (q.created_after === undefined || e.created_at >= q.created_after) && (q.created_before === undefined || e.created_at < q.created_before))
-        return page(rows.sort(byKeyThenId((e) => e.created_at, true, true)), q.limit, q.offset)
+        return page(rows, (e) => e.created_at, true, q, false)
       }),
       listDeliveries: (accountId, eventId) => locked(() =>
         [...t.deliveries.values()].filter((d) => d.account_id === accountId && d.event_id === eventId)
@@ -330,7 +347,7 @@ export const make = Effect.gen(function*() {
           l.account_id === accountId && l.webhook_id === webhookId &&
           (q.status === undefined || l.status === q.status) &&
           (q.event_type === undefined || l.event_type === q.event_type))
-        return page(rows.sort(byKeyThenId((l) => l.created_at, true, true)), q.limit, q.offset)
+        return page(rows, (l) => l.created_at, true, q, false)
       })
     },
 

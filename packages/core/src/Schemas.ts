@@ -4,6 +4,7 @@
  * the value or every problem as `{ field, message }`.
  */
 import { Effect, Result, Schema } from "effect"
+import * as Cursor from "./Cursor.ts"
 import * as Events from "./Events.ts"
 import { fromSchemaError, type FieldError } from "./FieldError.ts"
 import * as Geometry from "./Geometry.ts"
@@ -20,6 +21,8 @@ export const limits = {
   description: 5_000,
   metadataBytes: 16 * 1024,
   search: 200,
+  searchMin: 3,
+  maxOffset: 10_000,
   perPage: 100,
   defaultPerPage: 20,
   webhooksPerAccount: 25,
@@ -40,10 +43,22 @@ export const Description = Schema.String.pipe(
   Schema.check(Schema.makeFilter((s: string) => s.length <= limits.description || `must be at most ${limits.description} characters`))
 )
 
-/** A project boundary: GeoJSON Polygon or MultiPolygon, every problem reported at its path. */
+/**
+ * A project boundary: GeoJSON Polygon or MultiPolygon, every problem reported at its path. The
+ * check runs in place, synchronously, inside decoding: fine for a caller decoding a body itself.
+ * The services decode with `DeferredBoundary` instead and check through `GeometryCheck`.
+ */
 export const Boundary = Schema.declare((_u: unknown): _u is Geometry.Boundary => true).pipe(
   Schema.check(Schema.makeFilter((u: unknown) => Geometry.problems(u).map((p) => ({ path: p.path, issue: p.message }))))
 )
+
+/**
+ * A boundary left unchecked by decoding: any value passes, untouched and uncopied. The project
+ * services decode bodies with it, so that decoding stays cheap whatever the geometry's size, and
+ * then check the value through `GeometryCheck` (which the server runs off the event loop, within
+ * a time budget); the problems come out exactly as `Boundary` reports them.
+ */
+export const DeferredBoundary = Schema.Unknown
 
 /** An asset location: GeoJSON Point. */
 export const Point = Schema.declare((_u: unknown): _u is Geometry.Point => true).pipe(
@@ -78,6 +93,13 @@ const literal = <const L extends ReadonlyArray<string>>(values: L) =>
 export const Page = queryInt(1, 1_000_000)
 /** Page size, 1 to 100. */
 export const PerPage = queryInt(1, limits.perPage)
+/** An opaque list cursor (a previous page's `meta.next_cursor`). */
+export const ListCursor = Schema.String.pipe(Schema.check(Schema.isMaxLength(600)))
+/** A search term: a case-insensitive substring, 3 to 200 characters (it runs on a trigram index). */
+export const SearchTerm = Schema.String.pipe(
+  Schema.check(Schema.makeFilter((s: string) => s.length >= limits.searchMin || `must be at least ${limits.searchMin} characters`)),
+  Schema.check(Schema.isMaxLength(limits.search))
+)
 
 // ---------------------------------------------------------------------------------------------
 // Enumerations
@@ -108,35 +130,86 @@ export const DeliveryStatus = literal(["success", "failed", "pending", "canceled
 // ---------------------------------------------------------------------------------------------
 // Request bodies and queries
 
-/** POST /projects */
-export const CreateProject = Schema.Struct({
+const createProjectFields = <G extends Schema.Top>(geometry: G) => ({
   name: Name,
   description: Schema.optionalKey(Schema.NullOr(Description)),
-  geometry: Schema.optionalKey(Schema.NullOr(Boundary)),
+  geometry: Schema.optionalKey(Schema.NullOr(geometry)),
   status: Schema.optionalKey(literal(["active", "draft"])),
   slug: Schema.optionalKey(Slug.Slug)
 })
-export type CreateProject = typeof CreateProject.Type
 
-/** PUT /projects/{id}: any subset; `description` and `geometry` may be null to clear them. */
-export const UpdateProject = Schema.Struct({
+const updateProjectFields = <G extends Schema.Top>(geometry: G) => ({
   name: Schema.optionalKey(Name),
   description: Schema.optionalKey(Schema.NullOr(Description)),
-  geometry: Schema.optionalKey(Schema.NullOr(Boundary)),
+  geometry: Schema.optionalKey(Schema.NullOr(geometry)),
   status: Schema.optionalKey(ProjectStatus),
   slug: Schema.optionalKey(Slug.Slug)
 })
+
+/** POST /projects */
+export const CreateProject = Schema.Struct(createProjectFields(Boundary))
+export type CreateProject = typeof CreateProject.Type
+
+/** PUT /projects/{id}: any subset; `description` and `geometry` may be null to clear them. */
+export const UpdateProject = Schema.Struct(updateProjectFields(Boundary))
 export type UpdateProject = typeof UpdateProject.Type
 
+/**
+ * `CreateProject` and `UpdateProject` with the geometry left unchecked (`DeferredBoundary`): what
+ * the Projects service decodes before it checks the geometry through `GeometryCheck`.
+ */
+export const CreateProjectDeferred = Schema.Struct(createProjectFields(DeferredBoundary))
+export const UpdateProjectDeferred = Schema.Struct(updateProjectFields(DeferredBoundary))
+
+/** A list's ordering: sort key and direction. */
+export interface Ordering {
+  readonly sort: string
+  readonly order: "asc" | "desc"
+}
+
+/** Projects: `created_at` by default; `order` defaults to asc for names, desc otherwise. */
+export const projectOrdering = (q: { readonly sort?: string | undefined; readonly order?: "asc" | "desc" | undefined }): Ordering => {
+  const sort = q.sort ?? "created_at"
+  return { sort, order: q.order ?? (sort === "name" ? "asc" : "desc") }
+}
+
+/** Assets, events and delivery logs: newest first. */
+export const newestFirst = (): Ordering => ({ sort: "created_at", order: "desc" })
+
+type PageQuery = { readonly page?: number | undefined; readonly per_page?: number | undefined; readonly cursor?: string | undefined }
+
+/**
+ * A list query with its pagination rules: `cursor` (a previous page's `meta.next_cursor`) or
+ * `page`, not both; a cursor only with the ordering it was made for; page numbers reach at most
+ * `limits.maxOffset` rows deep (deeper lists are walked with cursors, at O(log n) a page).
+ */
+const paginated = <S extends Schema.Codec<PageQuery, unknown>>(schema: S, ordering: (q: S["Type"]) => Ordering) =>
+  schema.pipe(Schema.check(Schema.makeFilter((q: S["Type"]) => {
+    const perPage = q.per_page ?? limits.defaultPerPage
+    if (q.cursor !== undefined) {
+      if (q.page !== undefined) return { path: ["cursor"], issue: "give either cursor or page, not both" }
+      const at = Cursor.decode(q.cursor)
+      if (!at) return { path: ["cursor"], issue: "is not a cursor this API returned (pass meta.next_cursor as it is)" }
+      const o = ordering(q)
+      if (at.sort !== o.sort || at.order !== o.order) {
+        return { path: ["cursor"], issue: `was made for sort=${at.sort}&order=${at.order}; repeat those with it` }
+      }
+      return true
+    }
+    return (q.page ?? 1) * perPage <= limits.maxOffset ||
+      { path: ["page"], issue: `pages reach at most ${limits.maxOffset} rows deep; walk further with cursor=<meta.next_cursor>` }
+  })))
+
 /** GET /projects */
-export const ListProjects = Schema.Struct({
+export const ListProjects = paginated(Schema.Struct({
   page: Schema.optionalKey(Page),
   per_page: Schema.optionalKey(PerPage),
+  cursor: Schema.optionalKey(ListCursor),
   status: Schema.optionalKey(ProjectStatus),
-  search: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(limits.search)))),
+  search: Schema.optionalKey(SearchTerm),
   sort: Schema.optionalKey(ProjectSort),
   order: Schema.optionalKey(Order)
-})
+}), projectOrdering)
 export type ListProjects = typeof ListProjects.Type
 
 /** POST /projects/{id}/assets */
@@ -160,13 +233,14 @@ export const UpdateAsset = Schema.Struct({
 export type UpdateAsset = typeof UpdateAsset.Type
 
 /** GET /projects/{id}/assets */
-export const ListAssets = Schema.Struct({
+export const ListAssets = paginated(Schema.Struct({
   page: Schema.optionalKey(Page),
   per_page: Schema.optionalKey(PerPage),
+  cursor: Schema.optionalKey(ListCursor),
   type: Schema.optionalKey(AssetType),
   status: Schema.optionalKey(AssetStatus),
-  search: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(limits.search))))
-})
+  search: Schema.optionalKey(SearchTerm)
+}), newestFirst)
 export type ListAssets = typeof ListAssets.Type
 
 /** POST /account/members/invite */
@@ -221,25 +295,27 @@ export const UpdateWebhook = Schema.Struct({
 export type UpdateWebhook = typeof UpdateWebhook.Type
 
 /** GET /webhooks/{id}/logs */
-export const ListDeliveryLogs = Schema.Struct({
+export const ListDeliveryLogs = paginated(Schema.Struct({
   page: Schema.optionalKey(Page),
   per_page: Schema.optionalKey(PerPage),
+  cursor: Schema.optionalKey(ListCursor),
   status: Schema.optionalKey(DeliveryStatus),
   event_type: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(100))))
-})
+}), newestFirst)
 export type ListDeliveryLogs = typeof ListDeliveryLogs.Type
 
 const Timestamp8601 = Schema.String.pipe(Schema.check(Schema.makeFilter((s: string) =>
   !Number.isNaN(Date.parse(s)) || "must be an ISO 8601 timestamp")))
 
 /** GET /events (beyond the spec: catching up after an outage) */
-export const ListEvents = Schema.Struct({
+export const ListEvents = paginated(Schema.Struct({
   page: Schema.optionalKey(Page),
   per_page: Schema.optionalKey(PerPage),
+  cursor: Schema.optionalKey(ListCursor),
   type: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(100)))),
   created_after: Schema.optionalKey(Timestamp8601),
   created_before: Schema.optionalKey(Timestamp8601)
-})
+}), newestFirst)
 export type ListEvents = typeof ListEvents.Type
 
 // ---------------------------------------------------------------------------------------------

@@ -19,9 +19,16 @@
  * - **Serialisation.** `lockAccount` inside a transaction makes concurrent transactions on the same
  *   account run one after another from that point, so read-check-write sequences (usage limits,
  *   last-owner guard, rate limits) see each other's effects.
- * - **Lists.** `total` counts every matching row; `rows` is the window `[offset, offset + limit)` of
- *   the ordering asked for, ties broken by id ascending; an offset past the end gives no rows and
- *   the same total. Search is a case-insensitive substring match on the row's `search_text`.
+ * - **Lists.** `rows` is the window `[offset, offset + limit)` of the ordering asked for, ties
+ *   broken by id in the sort's direction — or, with `after`, the first `limit` rows strictly after
+ *   that position (keyset pagination; `offset` is then ignored). `hasMore` says whether a row
+ *   follows the window. `total` counts the matching rows exactly when no search or other filter
+ *   beyond `status` is given (from running totals, O(1)); otherwise it counts up to `COUNT_LIMIT`
+ *   (`SEARCH_COUNT_LIMIT` with a search), and `totalExact` is false when it stopped there. An offset past the end gives no rows and the
+ *   same total. Search is a case-insensitive substring match on the row's `search_text`, by index;
+ *   terms shorter than `MIN_SEARCH` characters are the caller's to refuse.
+ * - **Running totals.** Project counts and hectares by status, members and webhooks of an account
+ *   are kept in the same transaction as every write that moves them, and always equal a recount.
  * - **Rows out equal rows in.** JSON values (geometry, metadata, lists) and nulls come back as
  *   they were written.
  */
@@ -274,10 +281,27 @@ export interface SessionRow {
   readonly created_at: string
 }
 
-/** A page of rows and the count of every matching row. */
+/** Most rows a filtered list counts; beyond, `Page.totalExact` is false. */
+export const COUNT_LIMIT = 10_000
+/** Most matches a searched list counts; beyond, `Page.totalExact` is false. */
+export const SEARCH_COUNT_LIMIT = 1_000
+/** Fewest characters a search term needs: substring search runs on a trigram index. */
+export const MIN_SEARCH = 3
+
+/** A page of rows, whether more follow, and the count of matching rows. */
 export interface Page<A> {
   readonly rows: ReadonlyArray<A>
+  /** Matching rows: exact when `totalExact`, else `COUNT_LIMIT` (there are at least that many). */
   readonly total: number
+  readonly totalExact: boolean
+  /** Whether a row follows the last one of `rows`. */
+  readonly hasMore: boolean
+}
+
+/** A position in a list's order: the sort value and id of the last row seen. */
+export interface After {
+  readonly value: string | number
+  readonly id: string
 }
 
 export interface ProjectQuery {
@@ -288,6 +312,8 @@ export interface ProjectQuery {
   readonly order: "asc" | "desc"
   readonly limit: number
   readonly offset: number
+  /** Keyset position: rows strictly after it (then `offset` is ignored). */
+  readonly after?: After | undefined
 }
 
 export interface AssetQuery {
@@ -297,6 +323,8 @@ export interface AssetQuery {
   readonly search?: string | undefined
   readonly limit: number
   readonly offset: number
+  /** Keyset position: rows strictly after it (then `offset` is ignored). */
+  readonly after?: After | undefined
 }
 
 export interface DeliveryLogQuery {
@@ -304,6 +332,8 @@ export interface DeliveryLogQuery {
   readonly event_type?: string | undefined
   readonly limit: number
   readonly offset: number
+  /** Keyset position: rows strictly after it (then `offset` is ignored). */
+  readonly after?: After | undefined
 }
 
 export interface EventQuery {
@@ -314,6 +344,8 @@ export interface EventQuery {
   readonly created_before?: string | undefined
   readonly limit: number
   readonly offset: number
+  /** Keyset position: rows strictly after it (then `offset` is ignored). */
+  readonly after?: After | undefined
 }
 
 /** Project counts and hectares of one account. */
@@ -359,7 +391,7 @@ export interface StorageShape {
     readonly delete: (accountId: string, id: string) => Fx<boolean>
     /** Members holding `role` with status active. */
     readonly countActiveWithRole: (accountId: string, role: Role) => Fx<number>
-    /** Every member, active or invited. */
+    /** Every member, active or invited (from the running totals). */
     readonly count: (accountId: string) => Fx<number>
   }
 
@@ -379,6 +411,7 @@ export interface StorageShape {
     /** Deletes the project and its assets. */
     readonly delete: (accountId: string, id: string) => Fx<boolean>
     readonly list: (accountId: string, query: ProjectQuery) => Fx<Page<ProjectRow>>
+    /** From the running totals: O(1). */
     readonly stats: (accountId: string) => Fx<ProjectStats>
   }
 
@@ -387,7 +420,7 @@ export interface StorageShape {
     readonly get: (accountId: string, projectId: string, id: string) => Fx<AssetRow | undefined>
     readonly update: (accountId: string, projectId: string, id: string, patch: Patch<AssetRow, "project_id">) => Fx<AssetRow | undefined>
     readonly delete: (accountId: string, projectId: string, id: string) => Fx<boolean>
-    /** Newest first, ties by id. */
+    /** Newest first, ties by id descending. */
     readonly list: (accountId: string, projectId: string, query: AssetQuery) => Fx<Page<AssetRow>>
   }
 
@@ -398,6 +431,8 @@ export interface StorageShape {
     readonly delete: (accountId: string, id: string) => Fx<boolean>
     /** Oldest first, ties by id. */
     readonly list: (accountId: string) => Fx<ReadonlyArray<WebhookRow>>
+    /** How many webhooks the account has (from the running totals). */
+    readonly count: (accountId: string) => Fx<number>
   }
 
   readonly outbox: {

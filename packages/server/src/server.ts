@@ -2,7 +2,7 @@
  * `canopy serve`: the HTTP server on a SQLite file (PostgreSQL later), with a JSON access log and
  * graceful shutdown (in-flight requests finish, then the database closes).
  */
-import { createCanopy, type CanopyClient, Settings, type StorageProvider } from "@canopy/core"
+import { createCanopy, type CanopyClient, type GeometryCheck, Settings, type StorageProvider } from "@canopy/core"
 import { postgresStorage } from "@canopy/adapter-postgres"
 import { sqliteStorage } from "@canopy/adapter-sqlite"
 import { createServer, type Server } from "node:http"
@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net"
 import { nodeHandler } from "./app.ts"
 import { type Dispatcher, type DispatcherOptions, startDispatcher } from "./dispatcher/loop.ts"
 import { makeSender } from "./dispatcher/sender.ts"
+import { type GeometryPool, type GeometryPoolOptions, makeGeometryPool } from "./geometry/pool.ts"
 import type { AccessLogLine } from "./http/handler.ts"
 
 /** Options of the server. */
@@ -27,6 +28,12 @@ export interface ServeOptions {
   readonly log?: ((line: AccessLogLine) => void) | false
   /** Run the webhook delivery loop in this process (default true), with these options. */
   readonly dispatcher?: boolean | DispatcherOptions
+  /**
+   * How project boundaries are validated and measured: in a pool of worker threads, with a time
+   * budget, from a size threshold up (default, with these options); `false`: inline, on the
+   * event loop, however long it takes.
+   */
+  readonly geometry?: GeometryPoolOptions | false
 }
 
 /** A running server. */
@@ -36,6 +43,8 @@ export interface RunningServer {
   readonly canopy: CanopyClient
   readonly server: Server
   readonly dispatcher: Dispatcher | undefined
+  /** The geometry worker pool (undefined with `geometry: false`). */
+  readonly geometry: GeometryPool | undefined
   /** Stops accepting, lets in-flight requests and deliveries finish, closes the database. */
   readonly close: () => Promise<void>
 }
@@ -55,12 +64,15 @@ export const storageFor = (options: { readonly db?: string | undefined; readonly
   options.databaseUrl ? postgresStorage({ url: options.databaseUrl }) : sqliteStorage({ filename: options.db ?? "canopy.db" })
 
 /** Opens Canopy with the hardened webhook sender. */
-export const openCanopy = async (options: Pick<ServeOptions, "storage" | "db" | "databaseUrl" | "settings">) => {
+export const openCanopy = async (
+  options: Pick<ServeOptions, "storage" | "db" | "databaseUrl" | "settings"> & { readonly geometryCheck?: GeometryCheck.GeometryCheckShape }
+) => {
   const sender = makeSender({ allowLocal: options.settings?.allowInsecureWebhooks ?? false })
   const canopy = await createCanopy({
     storage: options.storage ?? storageFor(options),
     sender: { send: sender.send },
-    ...(options.settings ? { settings: options.settings } : {})
+    ...(options.settings ? { settings: options.settings } : {}),
+    ...(options.geometryCheck ? { geometryCheck: options.geometryCheck } : {})
   })
   return { canopy, closeSender: () => sender.close() }
 }
@@ -72,7 +84,12 @@ const stdoutLog = (line: AccessLogLine) => process.stdout.write(`${JSON.stringif
 
 /** Opens the storage and starts listening. */
 export const serve = async (options: ServeOptions = {}): Promise<RunningServer> => {
-  const { canopy, closeSender } = await openCanopy(options)
+  const geometry = options.geometry === false ? undefined : makeGeometryPool(options.geometry)
+  const { canopy, closeSender } = await openCanopy({ ...options, ...(geometry ? { geometryCheck: geometry } : {}) })
+    .catch(async (e: unknown) => {
+      await geometry?.close()
+      throw e
+    })
   const dispatcher = options.dispatcher === false ? undefined
     : startDispatcher(canopy, { onError: logDispatcherError, ...(typeof options.dispatcher === "object" ? options.dispatcher : {}) })
   const log = options.log === false ? undefined : (options.log ?? stdoutLog)
@@ -102,6 +119,7 @@ export const serve = async (options: ServeOptions = {}): Promise<RunningServer> 
     canopy,
     server,
     dispatcher,
+    geometry,
     close: () => (closing ??= (async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
@@ -110,6 +128,7 @@ export const serve = async (options: ServeOptions = {}): Promise<RunningServer> 
       await dispatcher?.stop()
       await canopy.close()
       await closeSender()
+      await geometry?.close()
     })())
   }
 }

@@ -39,7 +39,17 @@ describe("v1 over a real socket: every endpoint's success", () => {
     const list = await api.get("/v1/projects?per_page=1&page=2&sort=name&order=asc")
     assert.strictEqual(list.status, 200)
     meta(list)
-    assert.deepStrictEqual({ ...list.body.meta, request_id: 0, timestamp: 0 }, { total: 2, page: 2, per_page: 1, total_pages: 2, request_id: 0, timestamp: 0 })
+    assert.deepStrictEqual({ ...list.body.meta, request_id: 0, timestamp: 0 },
+      { total: 2, total_exact: true, page: 2, per_page: 1, total_pages: 2, has_more: false, next_cursor: null, request_id: 0, timestamp: 0 })
+    const first = await api.get("/v1/projects?per_page=1&sort=name&order=asc")
+    const next = await api.get(`/v1/projects?per_page=1&sort=name&order=asc&cursor=${first.body.meta.next_cursor}`)
+    assert.deepStrictEqual([next.status, next.body.meta.page, next.body.data[0].name], [200, null, "Second"])
+    const wrongSort = await api.get(`/v1/projects?per_page=1&cursor=${first.body.meta.next_cursor}`)
+    assert.deepStrictEqual([wrongSort.status, wrongSort.body.error.code, wrongSort.body.error.details[0].field], [400, "VALIDATION_ERROR", "query.cursor"])
+    const deep = await api.get("/v1/projects?per_page=100&page=101")
+    assert.deepStrictEqual([deep.status, deep.body.error.details[0].field], [400, "query.page"])
+    const short = await api.get("/v1/projects?search=ab")
+    assert.deepStrictEqual([short.status, short.body.error.details[0].field], [400, "query.search"])
     assert.strictEqual(list.body.data[0].name, "Second")
     assert.strictEqual((await api.get("/v1/projects?status=draft&search=SECO")).body.meta.total, 1)
 

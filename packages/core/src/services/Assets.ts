@@ -60,11 +60,11 @@ const make = (storage: StorageShape) => {
       yield* authorize(principal, "assets.list")
       const q = yield* decodeList(query ?? {})
       yield* project(principal.account_id, projectId, false)
-      const w = window(q)
+      const w = window(q, Schemas.newestFirst())
       const page = yield* storage.assets.list(principal.account_id, projectId, {
-        type: q.type, status: q.status, search: q.search?.toLowerCase(), limit: w.limit, offset: w.offset
+        type: q.type, status: q.status, search: q.search?.toLowerCase(), limit: w.limit, offset: w.offset, after: w.after
       })
-      return { data: page.rows.map(toResource), meta: listMeta(page.total, w) }
+      return { data: page.rows.map(toResource), meta: listMeta(page, w, (a) => a.created_at) }
     }),
 
     get: Effect.fn("Assets.get")(function*(principal, projectId, id) {

@@ -179,11 +179,11 @@ const make = (storage: StorageShape, sender: Sender["Service"]) => {
     listEvents: Effect.fn("Deliveries.listEvents")(function*(principal, query) {
       yield* authorize(principal, "events.list")
       const q = yield* decodeEvents(query ?? {})
-      const w = window(q)
+      const w = window(q, Schemas.newestFirst())
       const page = yield* storage.outbox.listEvents(principal.account_id, {
-        type: q.type, created_after: q.created_after, created_before: q.created_before, limit: w.limit, offset: w.offset
+        type: q.type, created_after: q.created_after, created_before: q.created_before, limit: w.limit, offset: w.offset, after: w.after
       })
-      return { data: page.rows.map((e) => JSON.parse(e.payload) as Events.Envelope), meta: listMeta(page.total, w) }
+      return { data: page.rows.map((e) => JSON.parse(e.payload) as Events.Envelope), meta: listMeta(page, w, (e) => e.created_at) }
     }),
 
     purgeLogs: Effect.flatMap(Time.nowMillis, (now) => storage.outbox.purgeLogs(new Date(now - Delivery.LOG_RETENTION_MS).toISOString()))

@@ -5,7 +5,7 @@
 import { Context, Effect, Layer, Result } from "effect"
 import { Conflict, NotFound } from "../Errors.ts"
 import * as Events from "../Events.ts"
-import * as Geometry from "../Geometry.ts"
+import * as GeometryCheck from "../GeometryCheck.ts"
 import * as Ids from "../Ids.ts"
 import * as Lifecycle from "../Lifecycle.ts"
 import { authorize, type Principal } from "../Principal.ts"
@@ -24,15 +24,8 @@ export const toResource = (p: ProjectRow): Schemas.Project => ({
 
 const counted = (p: { readonly status: string; readonly area_hectares: number }) => (p.status === "archived" ? 0 : p.area_hectares)
 
-const measure = (geometry: Geometry.Boundary | null | undefined) => {
-  if (!geometry) return { geometry: null, area_hectares: 0, bbox: null }
-  const normalized = Geometry.normalize(geometry)
-  return {
-    geometry: normalized,
-    area_hectares: Geometry.roundHectares(Geometry.areaHectares(normalized)),
-    bbox: Geometry.bbox(normalized)
-  }
-}
+/** The stored geometry fields of a project without a boundary (DECISIONS: area 0, no bbox). */
+const noGeometry = { geometry: null, area_hectares: 0, bbox: null }
 
 const searchText = (name: string, description: string | null) => `${name}\n${description ?? ""}`.toLowerCase()
 
@@ -54,8 +47,10 @@ export class Projects extends Context.Service<Projects, {
 /** Errors the Projects service can fail with. */
 export type ProjectsError = import("../Errors.ts").DomainError | import("../Storage.ts").StorageError
 
-const decodeCreate = decode(Schemas.CreateProject)
-const decodeUpdate = decode(Schemas.UpdateProject)
+// The geometry is decoded unchecked, then validated and measured through GeometryCheck (which the
+// server runs off the event loop for large boundaries); the problems come out as a full decode's.
+const decodeCreate = GeometryCheck.decodeBody(Schemas.CreateProjectDeferred)
+const decodeUpdate = GeometryCheck.decodeBody(Schemas.UpdateProjectDeferred)
 const decodeList = decode(Schemas.ListProjects, "query")
 
 const make = (storage: StorageShape) => {
@@ -88,9 +83,9 @@ const make = (storage: StorageShape) => {
   return Projects.of({
     create: Effect.fn("Projects.create")(function*(principal, input) {
       yield* authorize(principal, "projects.create")
-      const body = yield* decodeCreate(input)
+      const { body, geometry } = yield* decodeCreate(input)
       const t = Result.getOrThrow(Lifecycle.transition(null, { _tag: "Create", status: body.status }))
-      const m = measure(body.geometry)
+      const m = geometry ?? noGeometry
       return yield* provide(UsageGuard.guarded(principal.account_id, Effect.gen(function*() {
         const now = yield* nowIso
         const description = body.description ?? null
@@ -115,13 +110,13 @@ const make = (storage: StorageShape) => {
     list: Effect.fn("Projects.list")(function*(principal, query) {
       yield* authorize(principal, "projects.list")
       const q = yield* decodeList(query ?? {})
-      const w = window(q)
+      const w = window(q, Schemas.projectOrdering(q))
       const sort = q.sort ?? "created_at"
-      const order = q.order ?? (sort === "name" ? "asc" : "desc")
       const page = yield* storage.projects.list(principal.account_id, {
-        status: q.status, search: q.search?.toLowerCase(), sort, order, limit: w.limit, offset: w.offset
+        status: q.status, search: q.search?.toLowerCase(), sort, order: w.order, limit: w.limit, offset: w.offset, after: w.after
       })
-      return { data: page.rows.map(toResource), meta: listMeta(page.total, w) }
+      const sortValue = (p: ProjectRow) => (sort === "name" ? p.sort_name : sort === "area_hectares" ? p.area_hectares : p.created_at)
+      return { data: page.rows.map(toResource), meta: listMeta(page, w, sortValue) }
     }),
 
     get: Effect.fn("Projects.get")(function*(principal, id) {
@@ -131,8 +126,8 @@ const make = (storage: StorageShape) => {
 
     update: Effect.fn("Projects.update")(function*(principal, id, input) {
       yield* authorize(principal, "projects.update")
-      const body = yield* decodeUpdate(input)
-      const m = body.geometry === undefined ? undefined : measure(body.geometry)
+      const { body, geometry } = yield* decodeUpdate(input)
+      const m = geometry === undefined ? undefined : (geometry ?? noGeometry)
       return yield* change(principal, id, { _tag: "Update", status: body.status }, (p) => {
         const name = body.name ?? p.name
         const description = body.description === undefined ? p.description : body.description

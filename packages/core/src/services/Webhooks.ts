@@ -86,7 +86,7 @@ const make = (storage: StorageShape) => {
       yield* checkUrl(body.url)
       return yield* storage.transaction(Effect.gen(function*() {
         yield* storage.lockAccount(principal.account_id)
-        const count = (yield* storage.webhooks.list(principal.account_id)).length
+        const count = yield* storage.webhooks.count(principal.account_id)
         if (count >= Schemas.limits.webhooksPerAccount) {
           return yield* new LimitExceeded({ metric: "webhooks", limit: Schemas.limits.webhooksPerAccount, current: count, requested: count + 1 })
         }
@@ -151,9 +151,11 @@ const make = (storage: StorageShape) => {
       yield* authorize(principal, "webhooks.logs")
       const q = yield* decodeLogs(query ?? {})
       yield* load(principal.account_id, id)
-      const w = window(q)
-      const page = yield* storage.outbox.listLogs(principal.account_id, id, { status: q.status, event_type: q.event_type, limit: w.limit, offset: w.offset })
-      return { data: page.rows.map(logResource), meta: listMeta(page.total, w) }
+      const w = window(q, Schemas.newestFirst())
+      const page = yield* storage.outbox.listLogs(principal.account_id, id, {
+        status: q.status, event_type: q.event_type, limit: w.limit, offset: w.offset, after: w.after
+      })
+      return { data: page.rows.map(logResource), meta: listMeta(page, w, (l) => l.created_at) }
     })
   })
 }

@@ -5,6 +5,8 @@
 import { Effect, type Schema } from "effect"
 import { Conflict, ValidationError } from "../Errors.ts"
 import * as Schemas from "../Schemas.ts"
+import * as Cursor from "../Cursor.ts"
+import type * as S from "../Storage.ts"
 import type { Duplicate } from "../Storage.ts"
 
 /** Decodes a request body or query; fails with every problem as a ValidationError. */
@@ -18,25 +20,64 @@ export const decode = <S extends Schema.Decoder<unknown>>(schema: S, what = "req
   }
 }
 
-/** Page and per_page with their defaults, and the storage window. */
-export const window = (q: { readonly page?: number | undefined; readonly per_page?: number | undefined }) => {
-  const page = q.page ?? 1
-  const perPage = q.per_page ?? Schemas.limits.defaultPerPage
-  return { page, per_page: perPage, limit: perPage, offset: (page - 1) * perPage }
+/** A list's window: page or cursor, per_page, and what the store needs. */
+export interface ListWindow extends Schemas.Ordering {
+  /** The page asked for; null when walking by cursor. */
+  readonly page: number | null
+  readonly per_page: number
+  readonly limit: number
+  readonly offset: number
+  readonly after?: S.After | undefined
 }
 
-/** List metadata (spec): total, page, per_page, total_pages. */
-export const listMeta = (total: number, w: { readonly page: number; readonly per_page: number }) => ({
-  total,
-  page: w.page,
-  per_page: w.per_page,
-  total_pages: Math.ceil(total / w.per_page)
-})
+/**
+ * The window of a decoded list query (its schema checked the cursor against the ordering and the
+ * page depth): by `cursor` when given, else by `page`.
+ */
+export const window = (
+  q: { readonly page?: number | undefined; readonly per_page?: number | undefined; readonly cursor?: string | undefined },
+  ordering: Schemas.Ordering
+): ListWindow => {
+  const perPage = q.per_page ?? Schemas.limits.defaultPerPage
+  const at = q.cursor === undefined ? undefined : Cursor.decode(q.cursor)
+  return at
+    ? { ...ordering, page: null, per_page: perPage, limit: perPage, offset: 0, after: { value: at.value, id: at.id } }
+    : { ...ordering, page: q.page ?? 1, per_page: perPage, limit: perPage, offset: ((q.page ?? 1) - 1) * perPage }
+}
 
-/** A list result: the resources and the spec's list metadata. */
+/** List metadata: the spec's total, page, per_page, total_pages, and the cursor to the next page. */
+export const listMeta = <R extends { readonly id: string }>(p: S.Page<R>, w: ListWindow, sortValue: (row: R) => string | number): ListMeta => {
+  const last = p.rows[p.rows.length - 1]
+  return {
+    total: p.total,
+    total_exact: p.totalExact,
+    page: w.page,
+    per_page: w.per_page,
+    total_pages: Math.ceil(p.total / w.per_page),
+    has_more: p.hasMore,
+    next_cursor: p.hasMore && last ? Cursor.encode({ sort: w.sort, order: w.order, value: sortValue(last), id: last.id }) : null
+  }
+}
+
+/** The metadata of a list response. */
+export interface ListMeta {
+  /** Matching rows; when `total_exact` is false, at least this many (counting stopped there). */
+  readonly total: number
+  readonly total_exact: boolean
+  /** The page served; null when walking by cursor. */
+  readonly page: number | null
+  readonly per_page: number
+  readonly total_pages: number
+  /** Whether rows follow this page. */
+  readonly has_more: boolean
+  /** Pass as `cursor` for the next page; null on the last one. */
+  readonly next_cursor: string | null
+}
+
+/** A list result: the resources and the list metadata. */
 export interface ListResult<A> {
   readonly data: ReadonlyArray<A>
-  readonly meta: { readonly total: number; readonly page: number; readonly per_page: number; readonly total_pages: number }
+  readonly meta: ListMeta
 }
 
 /** Maps a storage Duplicate to a Conflict with the given message. */

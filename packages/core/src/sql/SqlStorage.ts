@@ -86,6 +86,12 @@ const fromDb = <A>(table: Table, row: Row | undefined): A | undefined => {
 
 const many = <A>(table: Table, rows: ReadonlyArray<Row>): Array<A> => rows.map((r) => fromDb<A>(table, r)!)
 
+/** A term as an FTS5 phrase: with the trigram tokenizer, a case-insensitive substring match. */
+const ftsPhrase = (term: string) => `"${term.replace(/"/g, '""')}"`
+
+/** Rows a searched project list walks in sort order before asking the trigram index. */
+const SEARCH_WALK = 5_000
+
 /** `%`, `_` and `\` taken literally in a LIKE pattern. */
 const likeContains = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
@@ -111,14 +117,107 @@ export const make = Effect.gen(function*() {
       : sql`update ${sql(table)} set ${sql.update(values)} where ${where} returning *`
   }
 
-  const page = <A>(table: Table, where: ReturnType<Sql["and"]>, orderBy: string, limit: number, offset: number) =>
+  /** Rows strictly after `after` in the order `column dir, id dir` (keyset pagination). */
+  const keyset = (column: string, desc: boolean, after: S.After | undefined) =>
+    after === undefined ? [] : [desc
+      ? sql`(${sql(column)}, id) < (${after.value}, ${after.id})`
+      : sql`(${sql(column)}, id) > (${after.value}, ${after.id})`]
+
+  /** Matching rows counted up to `COUNT_LIMIT` (one more, to know whether it stopped there). */
+  const cappedCount = (table: Table, where: ReturnType<Sql["and"]>, limit: number) =>
+    Effect.map(count(sql`select count(*) as n from (select 1 from ${sql(table)} where ${where} limit ${limit + 1}) c`),
+      (n) => ({ total: Math.min(n, limit), totalExact: n <= limit }))
+
+  /**
+   * One window of a list in the order `column dir, id dir`: by keyset when `after` is given, else
+   * by offset; the total from `exactTotal` when given, else a capped count.
+   */
+  const page = <A>(
+    table: Table, clauses: Array<ReturnType<Sql["and"]>>, column: string, desc: boolean,
+    q: { readonly limit: number; readonly offset: number; readonly after?: S.After | undefined },
+    exactTotal?: Effect.Effect<number, S.StorageError>, countLimit = S.COUNT_LIMIT
+  ) =>
     Effect.gen(function*() {
-      const total = yield* count(sql`select count(*) as n from ${sql(table)} where ${where}`)
-      const rows = total === 0 || offset >= total
-        ? []
-        : yield* all<A>(table, sql`select * from ${sql(table)} where ${where} order by ${sql.literal(orderBy)} limit ${limit} offset ${offset}`)
-      return { rows, total }
+      const dir = desc ? "desc" : "asc"
+      const where = sql.and([...clauses, ...keyset(column, desc, q.after)])
+      const skip = q.after === undefined && q.offset > 0 ? sql`offset ${q.offset}` : sql``
+      const fetched = yield* all<A>(table,
+        sql`select * from ${sql(table)} where ${where} order by ${sql.literal(`${column} ${dir}, id ${dir}`)} limit ${q.limit + 1} ${skip}`)
+      const counted = exactTotal
+        ? { total: yield* exactTotal, totalExact: true }
+        : yield* cappedCount(table, sql.and(clauses), countLimit)
+      return { rows: fetched.slice(0, q.limit), hasMore: fetched.length > q.limit, ...counted }
     })
+
+  /** A case-insensitive substring match on `search_text` through the table's trigram index. */
+  const searchClause = (table: "projects" | "assets", term: string) =>
+    dialect === "sqlite"
+      ? sql`rowid in (select rowid from ${sql(`${table}_fts`)} where ${sql(`${table}_fts`)} match ${ftsPhrase(term)})`
+      : sql`search_text like ${likeContains(term)} escape '\\'`
+
+  /**
+   * A searched project list. The page: first by walking the sort index (at most `SEARCH_WALK`
+   * rows, testing each row's text), which fills the page for any term in more than about one row
+   * in 250; otherwise from the trigram index, sorting the matches' keys — cheap exactly when
+   * matches are few. The total counts matches up to `SEARCH_COUNT_LIMIT`.
+   */
+  const searchProjects = (
+    accountId: string, clauses: Array<ReturnType<Sql["and"]>>, column: string, desc: boolean, term: string,
+    q: { readonly limit: number; readonly offset: number; readonly after?: S.After | undefined }
+  ) =>
+    Effect.gen(function*() {
+      const order = sql.literal(`${column} ${desc ? "desc" : "asc"}, id ${desc ? "desc" : "asc"}`)
+      const skip = q.after === undefined ? q.offset : 0
+      const want = skip + q.limit + 1
+      const from = sql.and([...clauses, ...keyset(column, desc, q.after)])
+      const contains = dialect === "pg" ? sql`strpos(search_text, ${term}) > 0` : sql`instr(search_text, ${term}) > 0`
+      let rows = yield* all<S.ProjectRow>("projects", sql`select * from projects where id in (
+          select id from (select id, ${sql(column)}, search_text from projects where ${from} order by ${order} limit ${SEARCH_WALK}) w
+          where ${contains} order by ${order} limit ${want}) order by ${order}`)
+      if (rows.length < want) {
+        const walked = yield* count(sql`select count(*) as n from (select 1 from projects where ${from} limit ${SEARCH_WALK}) c`)
+        if (walked >= SEARCH_WALK) {
+          rows = yield* all<S.ProjectRow>("projects", sql`select * from projects where id in (
+              select id from projects where ${sql.and([...clauses, ...keyset(column, desc, q.after), searchClause("projects", term)])}
+              order by ${order} limit ${want}) order by ${order}`)
+        }
+      }
+      const n = yield* searchCount(accountId, clauses.length > 1, term)
+      return {
+        rows: rows.slice(skip, skip + q.limit), hasMore: rows.length > skip + q.limit,
+        total: Math.min(n, S.SEARCH_COUNT_LIMIT), totalExact: n <= S.SEARCH_COUNT_LIMIT
+      }
+    })
+
+  /**
+   * Projects of the account matching a term, counted up to one past `SEARCH_COUNT_LIMIT`. On a
+   * SQLite file that holds this account alone (the usual deployment), the trigram index answers by
+   * itself; otherwise each match is checked against the account (and status).
+   */
+  const searchCount = (accountId: string, filtered: boolean, term: string) =>
+    Effect.gen(function*() {
+      const cap = S.SEARCH_COUNT_LIMIT + 1
+      if (dialect === "sqlite" && !filtered) {
+        const others = yield* count(sql`select count(*) as n from (select 1 from accounts where id <> ${accountId} limit 1) o`)
+        if (others === 0) {
+          return yield* count(sql`select count(*) as n from (select rowid from projects_fts where projects_fts match ${ftsPhrase(term)} limit ${cap}) c`)
+        }
+      }
+      const clauses = [sql`account_id = ${accountId}`, searchClause("projects", term)]
+      return yield* count(sql`select count(*) as n from (select 1 from projects where ${sql.and(clauses)} limit ${cap}) c`)
+    })
+
+  /** One account's running totals (zeros for an account without a row). */
+  const totals = (accountId: string) =>
+    orStorage(Effect.map(sql`select * from account_totals where account_id = ${accountId}`, (rows) => {
+      const r = (rows[0] ?? {}) as Record<string, unknown>
+      const n = (k: string) => Number(r[k] ?? 0)
+      return {
+        active: n("projects_active"), archived: n("projects_archived"), draft: n("projects_draft"),
+        areaActive: n("area_active"), areaArchived: n("area_archived"), areaDraft: n("area_draft"),
+        members: n("members"), webhooks: n("webhooks")
+      }
+    }))
 
   /** Joins the current transaction when there is one (no savepoint), or opens one. */
   const atomically = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -168,7 +267,7 @@ export const make = Effect.gen(function*() {
       delete: (accountId, id) => affected(sql`delete from members where account_id = ${accountId} and id = ${id} returning id`),
       countActiveWithRole: (accountId, role) =>
         count(sql`select count(*) as n from members where account_id = ${accountId} and role = ${role} and status = 'active'`),
-      count: (accountId) => count(sql`select count(*) as n from members where account_id = ${accountId}`)
+      count: (accountId) => Effect.map(totals(accountId), (t) => t.members)
     },
 
     invitations: {
@@ -191,22 +290,18 @@ export const make = Effect.gen(function*() {
       list: (accountId, q) => {
         const clauses = [sql`account_id = ${accountId}`]
         if (q.status !== undefined) clauses.push(sql`status = ${q.status}`)
-        if (q.search !== undefined) clauses.push(sql`search_text like ${likeContains(q.search)} escape '\\'`)
         const column = q.sort === "name" ? "sort_name" : q.sort
-        const dir = q.order === "desc" ? "desc" : "asc"
-        return page<S.ProjectRow>("projects", sql.and(clauses), `${column} ${dir}, id asc`, q.limit, q.offset)
+        const desc = q.order === "desc"
+        if (q.search === undefined) {
+          const exact = Effect.map(totals(accountId), (t) => (q.status === undefined ? t.active + t.archived + t.draft : t[q.status]))
+          return page<S.ProjectRow>("projects", clauses, column, desc, q, exact)
+        }
+        return searchProjects(accountId, clauses, column, desc, q.search, q)
       },
       stats: (accountId) =>
-        orStorage(Effect.map(
-          sql`select status, count(*) as n, coalesce(sum(area_hectares), 0) as ha from projects where account_id = ${accountId} group by status`,
-          (rows) => {
-            const s = { active: 0, archived: 0, draft: 0, hectares: 0 }
-            for (const r of rows as ReadonlyArray<{ status: "active" | "archived" | "draft"; n: unknown; ha: unknown }>) {
-              s[r.status] = Number(r.n)
-              if (r.status !== "archived") s.hectares += Number(r.ha)
-            }
-            return s
-          }))
+        Effect.map(totals(accountId), (t) => ({
+          active: t.active, archived: t.archived, draft: t.draft, hectares: (t.areaActive + t.areaDraft) / 10_000
+        }))
     },
 
     assets: {
@@ -221,8 +316,8 @@ export const make = Effect.gen(function*() {
         const clauses = [sql`account_id = ${accountId}`, sql`project_id = ${projectId}`]
         if (q.type !== undefined) clauses.push(sql`type = ${q.type}`)
         if (q.status !== undefined) clauses.push(sql`status = ${q.status}`)
-        if (q.search !== undefined) clauses.push(sql`search_text like ${likeContains(q.search)} escape '\\'`)
-        return page<S.AssetRow>("assets", sql.and(clauses), "created_at desc, id asc", q.limit, q.offset)
+        if (q.search !== undefined) clauses.push(searchClause("assets", q.search))
+        return page<S.AssetRow>("assets", clauses, "created_at", true, q, undefined, q.search === undefined ? S.COUNT_LIMIT : S.SEARCH_COUNT_LIMIT)
       }
     },
 
@@ -231,7 +326,8 @@ export const make = Effect.gen(function*() {
       get: (accountId, id) => one("webhooks", sql`select * from webhooks where account_id = ${accountId} and id = ${id}`),
       update: (accountId, id, patch) => one("webhooks", patchRow("webhooks", patch, sql.and([sql`account_id = ${accountId}`, sql`id = ${id}`]))),
       delete: (accountId, id) => affected(sql`delete from webhooks where account_id = ${accountId} and id = ${id} returning id`),
-      list: (accountId) => all("webhooks", sql`select * from webhooks where account_id = ${accountId} order by created_at asc, id asc`)
+      list: (accountId) => all("webhooks", sql`select * from webhooks where account_id = ${accountId} order by created_at asc, id asc`),
+      count: (accountId) => Effect.map(totals(accountId), (t) => t.webhooks)
     },
 
     outbox: {
@@ -246,7 +342,7 @@ export const make = Effect.gen(function*() {
         if (q.type !== undefined) clauses.push(sql`type = ${q.type}`)
         if (q.created_after !== undefined) clauses.push(sql`created_at >= ${q.created_after}`)
         if (q.created_before !== undefined) clauses.push(sql`created_at < ${q.created_before}`)
-        return page<S.EventRow>("events", sql.and(clauses), "created_at desc, id desc", q.limit, q.offset)
+        return page<S.EventRow>("events", clauses, "created_at", true, q)
       },
       listDeliveries: (accountId, eventId) =>
         all("deliveries", sql`select * from deliveries where account_id = ${accountId} and event_id = ${eventId} order by created_at asc, id asc`),
@@ -296,7 +392,7 @@ export const make = Effect.gen(function*() {
         const clauses = [sql`account_id = ${accountId}`, sql`webhook_id = ${webhookId}`]
         if (q.status !== undefined) clauses.push(sql`status = ${q.status}`)
         if (q.event_type !== undefined) clauses.push(sql`event_type = ${q.event_type}`)
-        return page<S.DeliveryLogRow>("delivery_logs", sql.and(clauses), "created_at desc, id desc", q.limit, q.offset)
+        return page<S.DeliveryLogRow>("delivery_logs", clauses, "created_at", true, q)
       }
     },
 

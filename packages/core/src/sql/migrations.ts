@@ -16,15 +16,115 @@ interface Types {
   readonly bytewise: string
 }
 
-const ddl = (statements: (t: Types) => ReadonlyArray<string>) =>
+type Dialect = "pg" | "sqlite"
+
+const ddl = (statements: (t: Types, dialect: Dialect) => ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const types = sql.onDialectOrElse({
-      pg: (): Types => ({ float: "double precision", bigint: "bigint", bytewise: "text collate \"C\"" }),
-      orElse: (): Types => ({ float: "real", bigint: "integer", bytewise: "text" })
-    })
-    for (const s of statements(types)) yield* sql.unsafe(s)
+    const dialect = sql.onDialectOrElse({ pg: (): Dialect => "pg", orElse: (): Dialect => "sqlite" })
+    const types: Types = dialect === "pg"
+      ? { float: "double precision", bigint: "bigint", bytewise: "text collate \"C\"" }
+      : { float: "real", bigint: "integer", bytewise: "text" }
+    for (const s of statements(types, dialect)) yield* sql.unsafe(s)
   })
+
+const statuses = ["active", "archived", "draft"] as const
+
+/** Hectares as an exact integer count of 1/10,000 ha (1 m²): `area_hectares` carries 4 decimals. */
+const areaUnits = (row: string) => `cast(round(${row}.area_hectares * 10000) as bigint)`
+
+/** `SET` assignments moving an account's project totals by `sign` × the row's status and area. */
+const projectDelta = (row: string, sign: "+" | "-") =>
+  statuses.flatMap((s) => [
+    `projects_${s} = projects_${s} ${sign} (case when ${row}.status = '${s}' then 1 else 0 end)`,
+    `area_${s} = area_${s} ${sign} (case when ${row}.status = '${s}' then ${areaUnits(row)} else 0 end)`
+  ])
+
+/**
+ * Row triggers keeping `account_totals` in step with a table, one body per event (statements
+ * ending in `;`), as SQLite triggers or as one PL/pgSQL function on PostgreSQL.
+ */
+const totalsTriggers = (dialect: Dialect, table: string, bodies: { insert: string; delete: string; update?: { columns: string; body: string } }) => {
+  if (dialect === "sqlite") {
+    return [
+      `create trigger ${table}_totals_insert after insert on ${table} begin ${bodies.insert} end`,
+      `create trigger ${table}_totals_delete after delete on ${table} begin ${bodies.delete} end`,
+      ...(bodies.update ? [`create trigger ${table}_totals_update after update of ${bodies.update.columns} on ${table} begin ${bodies.update.body} end`] : [])
+    ]
+  }
+  const events = `insert or delete${bodies.update ? ` or update of ${bodies.update.columns}` : ""}`
+  return [
+    `create function ${table}_totals() returns trigger language plpgsql as $body$
+     begin
+       if tg_op = 'INSERT' then ${bodies.insert}
+       elsif tg_op = 'DELETE' then ${bodies.delete}
+       ${bodies.update ? `else ${bodies.update.body}` : ""}
+       end if;
+       return null;
+     end $body$`,
+    `create trigger ${table}_totals after ${events} on ${table} for each row execute function ${table}_totals()`
+  ]
+}
+
+/** A trigram index over `search_text` and the triggers keeping it in step (SQLite FTS5). */
+const ftsTable = (table: string) => [
+  `create virtual table ${table}_fts using fts5(search_text, content='${table}', content_rowid='rowid', tokenize='trigram')`,
+  `create trigger ${table}_fts_insert after insert on ${table} begin
+     insert into ${table}_fts (rowid, search_text) values (new.rowid, new.search_text); end`,
+  `create trigger ${table}_fts_delete after delete on ${table} begin
+     insert into ${table}_fts (${table}_fts, rowid, search_text) values ('delete', old.rowid, old.search_text); end`,
+  `create trigger ${table}_fts_update after update of search_text on ${table} begin
+     insert into ${table}_fts (${table}_fts, rowid, search_text) values ('delete', old.rowid, old.search_text);
+     insert into ${table}_fts (rowid, search_text) values (new.rowid, new.search_text); end`,
+  `insert into ${table}_fts (${table}_fts) values ('rebuild')`
+]
+
+/**
+ * The scale migration: running per-account totals kept by triggers in the same transaction as
+ * every write (and backfilled here), trigram search indexes, and indexes whose order matches every
+ * list's sort including its tie-break (keyset pagination), with and without a status filter.
+ */
+const scale = ddl((t, dialect) => [
+  `create table account_totals (
+    account_id text primary key references accounts(id) on delete cascade,
+    ${statuses.map((s) => `projects_${s} ${t.bigint} not null default 0, area_${s} ${t.bigint} not null default 0`).join(", ")},
+    members ${t.bigint} not null default 0, webhooks ${t.bigint} not null default 0)`,
+  `insert into account_totals (account_id) select id from accounts`,
+  `update account_totals set
+    ${statuses.map((s) => `projects_${s} = (select count(*) from projects p where p.account_id = account_totals.account_id and p.status = '${s}'),
+      area_${s} = (select coalesce(sum(${areaUnits("p")}), 0) from projects p where p.account_id = account_totals.account_id and p.status = '${s}')`).join(",\n")},
+    members = (select count(*) from members m where m.account_id = account_totals.account_id),
+    webhooks = (select count(*) from webhooks w where w.account_id = account_totals.account_id)`,
+  ...totalsTriggers(dialect, "accounts", {
+    insert: "insert into account_totals (account_id) values (new.id);",
+    delete: "delete from account_totals where account_id = old.id;"
+  }),
+  ...totalsTriggers(dialect, "projects", {
+    insert: `update account_totals set ${projectDelta("new", "+").join(", ")} where account_id = new.account_id;`,
+    delete: `update account_totals set ${projectDelta("old", "-").join(", ")} where account_id = old.account_id;`,
+    update: {
+      columns: "status, area_hectares",
+      body: `update account_totals set ${projectDelta("old", "-").join(", ")} where account_id = old.account_id;
+             update account_totals set ${projectDelta("new", "+").join(", ")} where account_id = new.account_id;`
+    }
+  }),
+  ...(["members", "webhooks"] as const).flatMap((table) => totalsTriggers(dialect, table, {
+    insert: `update account_totals set ${table} = ${table} + 1 where account_id = new.account_id;`,
+    delete: `update account_totals set ${table} = ${table} - 1 where account_id = old.account_id;`
+  })),
+  `drop index projects_stats`,
+  ...["created_at", "sort_name", "area_hectares"].map((column) =>
+    `create index projects_by_status_${column} on projects (account_id, status, ${column}, id)`),
+  `create index events_by_type on events (account_id, type, created_at, id)`,
+  ...(dialect === "sqlite"
+    ? [...ftsTable("projects"), ...ftsTable("assets")]
+    : [
+      `create extension if not exists pg_trgm`,
+      `create extension if not exists btree_gin`,
+      `create index projects_search on projects using gin (account_id, search_text gin_trgm_ops)`,
+      `create index assets_search on assets using gin (account_id, project_id, search_text gin_trgm_ops)`
+    ])
+])
 
 /** Every migration, by `<id>_<name>`. */
 export const migrations = {
@@ -123,7 +223,8 @@ export const migrations = {
     `create table sessions (
       token_hash text primary key, account_id text not null, user_id text not null, csrf text not null,
       expires_at ${t.bigint} not null, created_at text not null)`
-  ])
+  ]),
+  "6_scale": scale
 }
 
 /** Applies pending migrations (under PostgreSQL's table lock, or SQLite's write lock); returns what ran. */

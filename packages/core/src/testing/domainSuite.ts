@@ -6,11 +6,13 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
 import * as Canopy from "../Canopy.ts"
 import * as Ids from "../Ids.ts"
+import * as OAuth from "../OAuth.ts"
 import type { Principal } from "../Principal.ts"
 import { Accounts } from "../services/Accounts.ts"
 import { Assets } from "../services/Assets.ts"
 import { Credentials } from "../services/Credentials.ts"
 import { Members } from "../services/Members.ts"
+import { OAuthServer } from "../services/OAuthServer.ts"
 import { Projects } from "../services/Projects.ts"
 import { Webhooks } from "../services/Webhooks.ts"
 import { Settings, defaults as defaultSettings } from "../Settings.ts"
@@ -132,15 +134,72 @@ export const domainSuite = (name: string, storageLayer: Layer.Layer<Storage, unk
         assert.deepStrictEqual(yield* names({ sort: "name" }), ["alder", "Birch", "Cedar", "Douglas fir", "Elm"])
         assert.deepStrictEqual(yield* names({ sort: "area_hectares", order: "asc" }), ["Cedar", "alder", "Birch", "Douglas fir", "Elm"])
         assert.deepStrictEqual(yield* names({ search: "conifer" }), ["Douglas fir"])
-        assert.deepStrictEqual(yield* names({ search: "ED" }), ["Cedar"])
+        assert.deepStrictEqual(yield* names({ search: "EDA" }), ["Cedar"])
+        assert.strictEqual((yield* failure(projects.list(admin, { search: "ED" }))).tag, "ValidationError")
         const page = yield* projects.list(admin, { page: "2", per_page: "2", sort: "name" })
         assert.deepStrictEqual(page.data.map((p) => p.name), ["Cedar", "Douglas fir"])
-        assert.deepStrictEqual(page.meta, { total: 5, page: 2, per_page: 2, total_pages: 3 })
+        const { next_cursor, ...meta } = page.meta
+        assert.deepStrictEqual(meta, { total: 5, total_exact: true, page: 2, per_page: 2, total_pages: 3, has_more: true })
+        // The cursor of page 2 leads to page 3, by keyset; it only works with the sort it was made for.
+        const third = yield* projects.list(admin, { cursor: next_cursor, per_page: "2", sort: "name" })
+        assert.deepStrictEqual(third.data.map((p) => p.name), ["Elm"])
+        assert.deepStrictEqual([third.meta.page, third.meta.has_more, third.meta.next_cursor], [null, false, null])
+        assert.strictEqual((yield* failure(projects.list(admin, { cursor: next_cursor }))).tag, "ValidationError")
+        assert.strictEqual((yield* failure(projects.list(admin, { cursor: "bm90LWEtY3Vyc29y" }))).tag, "ValidationError")
+        assert.strictEqual((yield* failure(projects.list(admin, { cursor: next_cursor, page: 2, sort: "name" }))).tag, "ValidationError")
+        // Page numbers reach 10,000 rows deep; beyond, cursors.
+        assert.strictEqual((yield* projects.list(admin, { page: 100, per_page: 100 })).data.length, 0)
+        assert.strictEqual((yield* failure(projects.list(admin, { page: 101, per_page: 100 }))).tag, "ValidationError")
         const beyond = yield* projects.list(admin, { page: 9 })
         assert.deepStrictEqual([beyond.data.length, beyond.meta.total], [0, 5])
         assert.strictEqual((yield* failure(projects.list(admin, { per_page: 500 }))).tag, "ValidationError")
         assert.strictEqual((yield* failure(projects.list(admin, { sort: "bogus" }))).tag, "ValidationError")
         assert.strictEqual((yield* projects.list(admin, { status: "draft" })).meta.total, 0)
+      }))
+
+    it.effect("oauth: concurrent reuse of one refresh token (or one code) leaves the whole grant revoked, whatever the interleaving", () =>
+      Effect.gen(function*() {
+        yield* clock.set(JAN_1)
+        const { admin, user } = yield* newAccount("pro")
+        const oauth = yield* OAuthServer
+        const credentials = yield* Credentials
+        const redirect_uri = "https://app.example.com/cb"
+        const verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+        const app = yield* oauth.register(admin, { name: "Racer", redirect_uris: [redirect_uri], scopes: ["projects:read", "offline_access"], type: "public" })
+        const newCode = Effect.gen(function*() {
+          const check = yield* oauth.check({
+            client_id: app.client_id, redirect_uri, response_type: "code", scope: "projects:read offline_access", state: "s",
+            code_challenge: OAuth.challengeOf(verifier), code_challenge_method: "S256"
+          })
+          assert.strictEqual(check.kind, "ok")
+          return new URL(yield* oauth.approve(user.id, check as Extract<typeof check, { kind: "ok" }>)).searchParams.get("code")!
+        })
+        const exchange = (code: string) => oauth.token({ grant_type: "authorization_code", client_id: app.client_id, code, redirect_uri, code_verifier: verifier }, undefined)
+        /** Whether a grant's tokens are all dead: its access tokens authenticate no more, its refresh tokens refresh no more. */
+        const dead = (bodies: ReadonlyArray<{ readonly access_token: string; readonly refresh_token?: string }>) =>
+          Effect.gen(function*() {
+            for (const b of bodies) {
+              assert.isTrue(Exit.isFailure(yield* Effect.exit(credentials.authenticate(b.access_token))), "an access token of the grant still works")
+              const again = yield* oauth.token({ grant_type: "refresh_token", client_id: app.client_id, refresh_token: b.refresh_token! }, undefined)
+              assert.isFalse(again.ok, "a refresh token of the grant still works")
+            }
+          })
+        for (let round = 0; round < 8; round++) {
+          const first = yield* exchange(yield* newCode)
+          assert.isTrue(first.ok)
+          if (!first.ok) return
+          const racers = yield* Effect.all(Array.from({ length: 12 }, () =>
+            oauth.token({ grant_type: "refresh_token", client_id: app.client_id, refresh_token: first.body.refresh_token! }, undefined)), { concurrency: "unbounded" })
+          const won = racers.flatMap((r) => (r.ok ? [r.body] : []))
+          assert.strictEqual(won.length, 1, "exactly one rotation wins")
+          yield* dead([first.body, ...won])
+
+          const code = yield* newCode
+          const replays = yield* Effect.all(Array.from({ length: 8 }, () => exchange(code)), { concurrency: "unbounded" })
+          const issued = replays.flatMap((r) => (r.ok ? [r.body] : []))
+          assert.strictEqual(issued.length, 1, "a code is exchanged once")
+          yield* dead(issued)
+        }
       }))
 
     it.effect("projects: update, archive, restore, delete follow the lifecycle and emit one event each", () =>

@@ -28,7 +28,19 @@ const operationId = (r: Route) =>
 const successSchema = (r: Route): JsonSchema => {
   const resource = r.resource ? jsonSchema(r.resource) : {}
   const meta = r.envelope === "list"
-    ? { type: "object", properties: { total: { type: "integer" }, page: { type: "integer" }, per_page: { type: "integer" }, total_pages: { type: "integer" }, request_id: { type: "string" }, timestamp: { type: "string" } }, required: ["total"] }
+    ? {
+      type: "object",
+      properties: {
+        total: { type: "integer", description: "Matching rows; at least this many when total_exact is false" },
+        total_exact: { type: "boolean", description: "False when counting stopped at 10,000 (filtered or searched lists)" },
+        page: { type: ["integer", "null"], description: "The page served; null when walking by cursor" },
+        per_page: { type: "integer" }, total_pages: { type: "integer" },
+        has_more: { type: "boolean" },
+        next_cursor: { type: ["string", "null"], description: "Pass as cursor= for the next page (same sort and order); null on the last page" },
+        request_id: { type: "string" }, timestamp: { type: "string" }
+      },
+      required: ["total"]
+    }
     : { type: "object", properties: { request_id: { type: "string" }, timestamp: { type: "string", format: "date-time" } }, required: ["request_id", "timestamp"] }
   return {
     type: "object",

@@ -36,8 +36,10 @@ Run "canopy <command> --help" for a command's options.`,
 Serves the v1 API on the SQLite file --db, or on PostgreSQL with --database-url postgres://…
 (or DATABASE_URL). Environment: PORT, HOST, CANOPY_DB, DATABASE_URL, CANOPY_TRUSTED_PROXIES,
 CANOPY_ALLOW_INSECURE_WEBHOOKS=1, CANOPY_STACK_TRACES=1 (capture stack traces, for debugging; never
-logged). With --bootstrap-if-empty, an empty database gets an account,
-an owner (--email) and an admin key, printed once. SIGTERM/SIGINT finish in-flight requests, then exit.`,
+logged), CANOPY_GEOMETRY_WORKERS (threads validating large boundaries; default: CPUs - 1),
+CANOPY_GEOMETRY_BUDGET_MS (most time one boundary may take, default 1500; over it, a 422). With
+--bootstrap-if-empty, an empty database gets an account, an owner (--email) and an admin key,
+printed once. SIGTERM/SIGINT finish in-flight requests, then exit.`,
   worker: `Usage: canopy worker [--db ./canopy.db | --database-url URL] [--allow-insecure-webhooks]
                      [--concurrency 64] [--per-endpoint 4]
 
@@ -85,6 +87,20 @@ const deliverySettings = () => ({
   ...(process.env.CANOPY_DELIVERY_LEASE_MS ? { deliveryLeaseMs: Number(process.env.CANOPY_DELIVERY_LEASE_MS) } : {}),
   ...(process.env.CANOPY_DELIVERY_TIMEOUT_MS ? { deliveryTimeoutMs: Number(process.env.CANOPY_DELIVERY_TIMEOUT_MS) } : {})
 })
+
+/** The geometry worker pool of `canopy serve`: workers start with the server; sizes from the environment. */
+const geometrySettings = () => {
+  const positive = (name: string) => {
+    const raw = process.env[name]
+    if (raw === undefined || raw === "") return undefined
+    const n = Number(raw)
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a positive integer, got ${raw}`)
+    return n
+  }
+  const workers = positive("CANOPY_GEOMETRY_WORKERS")
+  const budgetMs = positive("CANOPY_GEOMETRY_BUDGET_MS")
+  return { prewarm: true, ...(workers ? { workers } : {}), ...(budgetMs ? { budgetMs } : {}) }
+}
 
 const storageOf = (v: { db?: string | undefined; "database-url"?: string | undefined }) => {
   const databaseUrl = v["database-url"] ?? (process.env.DATABASE_URL || undefined)
@@ -139,7 +155,8 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
       port, host, db: where.db, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}),
       trustedProxies: list(values["trusted-proxies"] ?? process.env.CANOPY_TRUSTED_PROXIES),
       settings: { allowInsecureWebhooks: insecure, ...deliverySettings() },
-      dispatcher: !values["no-dispatcher"]
+      dispatcher: !values["no-dispatcher"],
+      geometry: geometrySettings()
     })
     process.stderr.write(`canopy: serving ${running.url} (database ${where.describe})\n`)
     if (values["bootstrap-if-empty"]) {

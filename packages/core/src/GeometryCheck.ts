@@ -1,0 +1,121 @@
+/**
+ * Checking a project boundary: validation and, when it is valid, the work of storing it — RFC 7946
+ * winding, geodesic area, bounding box. It is a service so that a host can run it elsewhere than
+ * on the caller's fiber: the server sends large boundaries to worker threads with a time budget
+ * (packages/server/src/geometry/). The default, used when nothing is provided, runs inline.
+ *
+ * `decodeBody` is how the Projects service uses it: the body is decoded with the geometry left
+ * unchecked (`Schemas.DeferredBoundary`), the geometry goes through the check, and every problem
+ * is reported as a full decode with `Schemas.Boundary` would report it — same fields, same
+ * messages, same order.
+ */
+import { Context, Effect, Layer, Result, type Schema } from "effect"
+import { RateLimited, ValidationError } from "./Errors.ts"
+import { type FieldError, formatPath } from "./FieldError.ts"
+import * as Geometry from "./Geometry.ts"
+import * as Schemas from "./Schemas.ts"
+
+/** A valid boundary as stored: normalised winding, area rounded as the API returns it, bbox. */
+export interface Measured {
+  readonly geometry: Geometry.Boundary
+  readonly area_hectares: number
+  readonly bbox: Geometry.BBox
+}
+
+/** The outcome of a check: measured, or every problem (paths relative to the value). */
+export type Verdict =
+  | ({ readonly _tag: "Valid" } & Measured)
+  | { readonly _tag: "Invalid"; readonly problems: ReadonlyArray<Geometry.Problem> }
+
+/** Validates and measures a boundary, synchronously: what the inline check does. */
+export const evaluate = (value: unknown): Verdict => {
+  const problems = Geometry.problems(value)
+  if (problems.length > 0) return { _tag: "Invalid", problems }
+  const geometry = Geometry.normalize(value as Geometry.Boundary)
+  return {
+    _tag: "Valid",
+    geometry,
+    area_hectares: Geometry.roundHectares(Geometry.areaHectares(geometry)),
+    bbox: Geometry.bbox(geometry)
+  }
+}
+
+/** What a geometry check implementation provides. */
+export interface GeometryCheckShape {
+  /**
+   * The verdict on a boundary. An implementation with a time budget answers `tooComplex` when
+   * the budget runs out; one with a bounded queue fails with `RateLimited` when it is full.
+   */
+  readonly check: (value: unknown) => Effect.Effect<Verdict, RateLimited>
+}
+
+/** The inline check: `evaluate` on the calling fiber. */
+export const inline: GeometryCheckShape = { check: (value) => Effect.sync(() => evaluate(value)) }
+
+/** The geometry check service; a reference with the inline check, so providing it is optional. */
+export const GeometryCheck = Context.Reference<GeometryCheckShape>("canopy/GeometryCheck", { defaultValue: () => inline })
+
+/** Provides a geometry check implementation. */
+export const layer = (shape: GeometryCheckShape): Layer.Layer<never> => Layer.succeed(GeometryCheck, shape)
+
+/** The verdict when a check ran out of its time budget (a 422 on `geometry`). */
+export const tooComplex = (budgetMs: number): Verdict => ({
+  _tag: "Invalid",
+  problems: [{
+    path: [],
+    message: `is too complex to validate within ${budgetMs / 1000} s; simplify the boundary (fewer positions, or fewer edges passing close to one another)`
+  }]
+})
+
+/** The failure when too many large boundaries are already waiting to be checked (a 429). */
+export const busy = (retryAfterSeconds = 1): RateLimited => new RateLimited({
+  message: `Too many large geometries are being validated right now; retry after ${retryAfterSeconds} s`,
+  retryAfter: retryAfterSeconds
+})
+
+/** A decoded body and its checked geometry: `undefined` when the body has none, `null` when it clears it. */
+export interface Checked<A> {
+  readonly body: A
+  readonly geometry: Measured | null | undefined
+}
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+const topField = (field: string): string => /^[^.[]*/.exec(field)![0]
+
+/**
+ * Decodes a request body whose `field` (default `geometry`) the schema leaves unchecked, then
+ * checks that field through `GeometryCheck`. Fails with a `ValidationError` listing every problem
+ * of the body, the geometry's placed where the schema's field order puts them (as a decode with
+ * the checked schema would list them); or with `RateLimited` when the check is saturated.
+ */
+export const decodeBody = <S extends Schema.Decoder<unknown> & { readonly fields: object }>(schema: S, field = "geometry") => {
+  const run = Schemas.decodeRequest(schema)
+  const order = Object.keys(schema.fields)
+  const at = order.indexOf(field)
+  const rank = (p: FieldError) => {
+    const i = order.indexOf(topField(p.field))
+    return i < 0 ? order.length : i
+  }
+  return (input: unknown): Effect.Effect<Checked<S["Type"]>, ValidationError | RateLimited> =>
+    Effect.gen(function*() {
+      const decoded = run(input)
+      const present = isRecord(input) && Object.hasOwn(input, field)
+      const value = present ? input[field] : undefined
+      const verdict = present && value !== null ? yield* (yield* GeometryCheck).check(value) : undefined
+      const problems: ReadonlyArray<FieldError> = verdict?._tag === "Invalid"
+        ? verdict.problems.map((p) => ({ field: formatPath([field, ...p.path]), message: p.message }))
+        : []
+      if (Result.isSuccess(decoded) && problems.length === 0) {
+        const geometry = verdict?._tag === "Valid"
+          ? { geometry: verdict.geometry, area_hectares: verdict.area_hectares, bbox: verdict.bbox }
+          : present ? null : undefined
+        return { body: decoded.success, geometry }
+      }
+      const others = Result.isFailure(decoded) ? decoded.failure : []
+      return yield* new ValidationError({
+        message: "The request body is invalid",
+        details: [...others.filter((p) => rank(p) < at), ...problems, ...others.filter((p) => rank(p) >= at)]
+      })
+    })
+}

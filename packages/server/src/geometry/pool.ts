@@ -1,0 +1,236 @@
+/**
+ * The server's `GeometryCheck`: boundaries of `threshold` positions or more are validated and
+ * measured in worker threads, so that the event loop keeps answering while one is checked.
+ *
+ * - Small boundaries (the usual case) stay inline: below ~1,000 positions a check costs a few
+ *   milliseconds, less than the trip to a worker. So do boundaries the validator rejects in
+ *   linear time anyway (over the 100,000-position cap, or with a malformed position).
+ * - A check that overruns its time budget (default 1.5 s) is abandoned: the worker is terminated
+ *   (and replaced when needed) and the answer is the 422 `GeometryCheck.tooComplex`. Nothing runs
+ *   unbounded.
+ * - At most `queue` checks wait for a worker (default 4 per worker); beyond that the answer is
+ *   429 `RATE_LIMITED` (`GeometryCheck.busy`): the request was fine, the server is saturated, and
+ *   the client should retry. So a burst of huge boundaries queues at most `queue × budget / workers`
+ *   seconds of work.
+ * - Workers start on first use (or at once with `prewarm`), ~0.4 s each, mostly loading `effect`;
+ *   the budget starts when a ready worker gets the job. Idle workers do not keep the process alive.
+ */
+import { type Errors, Geometry, GeometryCheck } from "@canopy/core"
+import { Effect } from "effect"
+import { availableParallelism } from "node:os"
+import { Worker } from "node:worker_threads"
+import { type Answer, pack, positionCount, type Ready, type Request } from "./transfer.ts"
+
+/** Options of the pool. */
+export interface GeometryPoolOptions {
+  /** Worker threads; default: the machine's available parallelism minus one (the event loop's), at least 1. */
+  readonly workers?: number
+  /** Boundaries with fewer positions are checked inline; default 1,000. */
+  readonly threshold?: number
+  /** Most time one check may run in a worker, in milliseconds; default 1,500. */
+  readonly budgetMs?: number
+  /** Most checks waiting for a worker; default 4 per worker. */
+  readonly queue?: number
+  /** Start every worker now instead of on first use, and replace a terminated one at once. */
+  readonly prewarm?: boolean
+}
+
+/** The defaults. */
+export const defaults = {
+  threshold: 1_000,
+  budgetMs: 1_500,
+  queuePerWorker: 4
+} as const
+
+/** A running pool: the check, figures for tests and operators, and `close`. */
+export interface GeometryPool extends GeometryCheck.GeometryCheckShape {
+  /**
+   * Workers started (ready or starting), checks running and waiting, checks answered by a worker,
+   * and checks abandoned for their budget.
+   */
+  readonly stats: () => {
+    readonly workers: number
+    readonly running: number
+    readonly queued: number
+    readonly completed: number
+    readonly abandoned: number
+  }
+  /** Terminates the workers; checks still waiting fail. */
+  readonly close: () => Promise<void>
+}
+
+interface Job {
+  readonly request: Request
+  readonly done: (outcome: Answer | "timeout" | Error) => void
+}
+
+interface Slot {
+  readonly worker: Worker
+  ready: boolean
+  job: Job | undefined
+  timer: ReturnType<typeof setTimeout> | undefined
+}
+
+// From the TypeScript sources (Node strips types), the worker needs the `source` condition to
+// resolve @canopy/core to its sources too; a built package runs worker.js as is.
+const fromSources = import.meta.url.endsWith(".ts")
+const workerUrl = new URL(fromSources ? "./worker.ts" : "./worker.js", import.meta.url)
+const execArgv = fromSources
+  ? [...process.execArgv, "--conditions=source", "--disable-warning=ExperimentalWarning"]
+  : process.execArgv
+
+/** The default number of workers: one core is the event loop's. */
+export const defaultWorkers = () => Math.max(1, availableParallelism() - 1)
+
+/** Starts a pool (workers start on first use unless `prewarm`). */
+export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPool => {
+  const or = (v: number | undefined, fallback: number) => (v !== undefined && Number.isFinite(v) ? v : fallback)
+  const size = Math.max(1, Math.floor(or(options.workers, defaultWorkers())))
+  const threshold = or(options.threshold, defaults.threshold)
+  const budgetMs = Math.max(0, or(options.budgetMs, defaults.budgetMs))
+  const maxQueue = Math.max(0, Math.floor(or(options.queue, defaults.queuePerWorker * size)))
+  let prewarm = options.prewarm ?? false
+
+  const slots: Array<Slot> = []
+  const queue: Array<Job> = []
+  let seq = 0
+  let abandoned = 0
+  let completed = 0
+  let closed = false
+
+  const remove = (slot: Slot) => {
+    const i = slots.indexOf(slot)
+    if (i >= 0) slots.splice(i, 1)
+    if (slot.timer) clearTimeout(slot.timer)
+    slot.timer = undefined
+  }
+
+  // Workers hold the process open only while they have work (a job, or jobs waiting for them).
+  const reference = () => {
+    for (const s of slots) {
+      if (s.job || (!s.ready && queue.length > 0)) s.worker.ref()
+      else s.worker.unref()
+    }
+  }
+
+  const failed = (slot: Slot, error: Error) => {
+    if (!slots.includes(slot)) return // terminated by us
+    remove(slot)
+    const job = slot.job
+    slot.job = undefined
+    job?.done(error)
+    // A worker that cannot even start would fail every job the same way: fail the waiting ones
+    // now rather than respawn in a loop.
+    if (!slot.ready) {
+      prewarm = false
+      for (const waiting of queue.splice(0)) waiting.done(error)
+    }
+    pump()
+  }
+
+  const spawn = () => {
+    const worker = new Worker(workerUrl, { execArgv })
+    const slot: Slot = { worker, ready: false, job: undefined, timer: undefined }
+    slots.push(slot)
+    worker.on("message", (message: Answer | Ready) => {
+      if ("ready" in message) {
+        slot.ready = true
+      } else if (slot.job && message.id === slot.job.request.id) {
+        const job = slot.job
+        clearTimeout(slot.timer)
+        slot.timer = undefined
+        slot.job = undefined
+        completed++
+        job.done(message)
+      }
+      pump()
+    })
+    worker.on("error", (error) => failed(slot, error))
+    worker.on("exit", (code) => failed(slot, new Error(`geometry worker exited with code ${code}`)))
+  }
+
+  const abandon = (slot: Slot) => {
+    const job = slot.job
+    remove(slot)
+    slot.job = undefined
+    abandoned++
+    void slot.worker.terminate()
+    job?.done("timeout")
+    pump()
+  }
+
+  const dispatch = (slot: Slot, job: Job) => {
+    slot.job = job
+    slot.timer = setTimeout(() => abandon(slot), budgetMs)
+    const { packed } = job.request
+    slot.worker.postMessage(job.request, [packed.xy.buffer, packed.rings.buffer, packed.polygons.buffer] as Array<ArrayBuffer>)
+  }
+
+  function pump() {
+    if (closed) return
+    for (;;) {
+      const job = queue[0]
+      const idle = job && slots.find((s) => s.ready && !s.job)
+      if (!job || !idle) break
+      queue.shift()
+      dispatch(idle, job)
+    }
+    const starting = slots.filter((s) => !s.ready).length
+    const wanted = prewarm ? size : Math.min(size, slots.length - starting + Math.max(starting, queue.length))
+    while (slots.length < wanted) spawn()
+    reference()
+  }
+
+  const toVerdict = (answer: Answer, value: unknown): GeometryCheck.Verdict =>
+    "problems" in answer
+      ? { _tag: "Invalid", problems: answer.problems }
+      // The stored geometry is the caller's value normalised here (0.4 ms for 100,000 positions),
+      // altitudes included: the worker's copy has none.
+      : { _tag: "Valid", geometry: Geometry.normalize(value as Geometry.Boundary), area_hectares: answer.area_hectares, bbox: answer.bbox }
+
+  const check = (value: unknown): Effect.Effect<GeometryCheck.Verdict, Errors.RateLimited> =>
+    Effect.suspend(() => {
+      const n = positionCount(value)
+      if (n < threshold || n > Geometry.MAX_POSITIONS) return GeometryCheck.inline.check(value)
+      const packed = pack(value)
+      if (!packed) return GeometryCheck.inline.check(value)
+      // A job waits only when no ready worker is idle; at most `maxQueue` wait.
+      const waits = !slots.some((s) => s.ready && !s.job)
+      if (closed || (waits && queue.length >= maxQueue)) return Effect.fail(GeometryCheck.busy())
+      return Effect.callback<GeometryCheck.Verdict>((resume) => {
+        const job: Job = {
+          request: { id: ++seq, packed },
+          done: (outcome) => resume(
+            outcome === "timeout" ? Effect.succeed(GeometryCheck.tooComplex(budgetMs))
+              : outcome instanceof Error ? Effect.die(outcome)
+              : Effect.succeed(toVerdict(outcome, value)))
+        }
+        queue.push(job)
+        pump()
+        // Interrupted while waiting: leave the queue. (A running check finishes or hits its budget.)
+        return Effect.sync(() => {
+          const i = queue.indexOf(job)
+          if (i >= 0) queue.splice(i, 1)
+        })
+      })
+    })
+
+  if (prewarm) pump()
+
+  return {
+    check,
+    stats: () => ({ workers: slots.length, running: slots.filter((s) => s.job).length, queued: queue.length, completed, abandoned }),
+    close: async () => {
+      if (closed) return
+      closed = true
+      const error = new Error("the geometry pool is closed")
+      for (const job of queue.splice(0)) job.done(error)
+      const all = slots.splice(0)
+      for (const s of all) {
+        if (s.timer) clearTimeout(s.timer)
+        s.job?.done(error)
+      }
+      await Promise.all(all.map((s) => s.worker.terminate()))
+    }
+  }
+}

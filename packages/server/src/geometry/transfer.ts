@@ -1,0 +1,122 @@
+/**
+ * How a boundary travels to a geometry worker: its longitudes and latitudes packed into one
+ * Float64Array, with ring and polygon sizes, moved (not copied) with `postMessage`. Packing 100,000
+ * positions costs ~1 ms on the event loop, where a structured clone of the nested arrays costs
+ * ~25 ms. Only what validation and measurement read travels: altitudes stay behind (they are kept
+ * in the stored geometry, which the caller normalises itself, and never affect a verdict).
+ */
+import type { Geometry } from "@canopy/core"
+
+/** A boundary whose every position is an array of 2 or 3 finite numbers, packed. */
+export interface Packed {
+  readonly type: "Polygon" | "MultiPolygon"
+  /** `lon, lat` of every position, ring after ring. */
+  readonly xy: Float64Array
+  /** Positions of each ring. */
+  readonly rings: Int32Array
+  /** Rings of each polygon (one entry for a Polygon). */
+  readonly polygons: Int32Array
+}
+
+/** A job for a worker. */
+export interface Request {
+  readonly id: number
+  readonly packed: Packed
+}
+
+/** A worker's answer: the problems (paths relative to the value), or the measures. */
+export type Answer =
+  | { readonly id: number; readonly problems: ReadonlyArray<Geometry.Problem> }
+  | { readonly id: number; readonly area_hectares: number; readonly bbox: Geometry.BBox }
+
+/** What a worker says once it has loaded and can take jobs. */
+export interface Ready {
+  readonly ready: true
+}
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+const kind = (value: unknown): "Polygon" | "MultiPolygon" | undefined => {
+  if (!isRecord(value) || !Array.isArray(value.coordinates)) return undefined
+  return value.type === "Polygon" || value.type === "MultiPolygon" ? value.type : undefined
+}
+
+/** The polygons of a boundary: its rings for a Polygon, its polygons for a MultiPolygon. */
+const polygonsOf = (value: unknown): ReadonlyArray<unknown> => {
+  const v = value as { readonly type: string; readonly coordinates: ReadonlyArray<unknown> }
+  return v.type === "Polygon" ? [v.coordinates] : v.coordinates
+}
+
+/**
+ * The number of positions the validator will count (as it does for its 100,000 cap), or -1 when
+ * the value is not a Polygon or MultiPolygon with coordinates. Touches rings, not positions.
+ */
+export const positionCount = (value: unknown): number => {
+  const type = kind(value)
+  if (!type) return -1
+  let n = 0
+  for (const rings of polygonsOf(value)) {
+    if (!Array.isArray(rings)) continue
+    for (const ring of rings) if (Array.isArray(ring)) n += ring.length
+  }
+  return n
+}
+
+const isFiniteNumber = (u: unknown): u is number => typeof u === "number" && Number.isFinite(u)
+
+/**
+ * The packed boundary, or undefined when some ring or position is malformed (then the validator
+ * stops at structural problems, in linear time, and the caller checks it inline).
+ */
+export const pack = (value: unknown): Packed | undefined => {
+  const type = kind(value)
+  if (!type) return undefined
+  const polygons = polygonsOf(value)
+  let positions = 0, ringCount = 0
+  for (const rings of polygons) {
+    if (!Array.isArray(rings)) return undefined
+    for (const ring of rings) {
+      if (!Array.isArray(ring)) return undefined
+      positions += ring.length
+      ringCount++
+    }
+  }
+  const xy = new Float64Array(positions * 2)
+  const ringSizes = new Int32Array(ringCount)
+  const polygonSizes = new Int32Array(polygons.length)
+  let k = 0, r = 0
+  for (let p = 0; p < polygons.length; p++) {
+    const rings = polygons[p] as ReadonlyArray<ReadonlyArray<unknown>>
+    polygonSizes[p] = rings.length
+    for (const ring of rings) {
+      ringSizes[r++] = ring.length
+      for (const position of ring) {
+        if (!Array.isArray(position) || position.length < 2 || position.length > 3) return undefined
+        const lon = position[0], lat = position[1]
+        if (!isFiniteNumber(lon) || !isFiniteNumber(lat) || (position.length === 3 && !isFiniteNumber(position[2]))) return undefined
+        xy[k++] = lon
+        xy[k++] = lat
+      }
+    }
+  }
+  return { type, xy, rings: ringSizes, polygons: polygonSizes }
+}
+
+/** The boundary back from its packed form, positions as `[lon, lat]`. */
+export const unpack = (packed: Packed): Geometry.Boundary => {
+  let k = 0, r = 0
+  const polygons: Array<Array<Array<[number, number]>>> = []
+  for (let p = 0; p < packed.polygons.length; p++) {
+    const rings: Array<Array<[number, number]>> = []
+    for (let i = 0; i < packed.polygons[p]!; i++) {
+      const size = packed.rings[r++]!
+      const ring: Array<[number, number]> = new Array(size)
+      for (let j = 0; j < size; j++, k += 2) ring[j] = [packed.xy[k]!, packed.xy[k + 1]!]
+      rings.push(ring)
+    }
+    polygons.push(rings)
+  }
+  return packed.type === "Polygon"
+    ? { type: "Polygon", coordinates: polygons[0]! }
+    : { type: "MultiPolygon", coordinates: polygons }
+}
