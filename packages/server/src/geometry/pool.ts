@@ -1,10 +1,10 @@
 /**
- * The server's `GeometryCheck`: boundaries of `threshold` positions or more are validated and
- * measured in worker threads, so that the event loop keeps answering while one is checked.
+ * The server's `GeometryCheck`: boundaries of `threshold` positions (and rings) or more are
+ * validated and measured in worker threads, so that the event loop keeps answering while one is checked.
  *
- * - Small boundaries (the usual case) stay inline: below ~1,000 positions a check costs a few
- *   milliseconds, less than the trip to a worker. So do boundaries the validator rejects in
- *   linear time anyway (over the 100,000-position cap, or with a malformed position).
+ * - Small boundaries (the usual case) stay inline: below ~1,000 positions (and rings) a check costs
+ *   a few milliseconds, less than the trip to a worker. So do boundaries over the 100,000-position
+ *   cap, which the validator rejects at once.
  * - A check that overruns its time budget (default 1.5 s) is abandoned: the worker is terminated
  *   (and replaced when needed) and the answer is the 422 `GeometryCheck.tooComplex`. Nothing runs
  *   unbounded.
@@ -19,13 +19,13 @@ import { type Errors, Geometry, GeometryCheck } from "@canopy/core"
 import { Effect } from "effect"
 import { availableParallelism } from "node:os"
 import { Worker } from "node:worker_threads"
-import { type Answer, pack, positionCount, type Ready, type Request } from "./transfer.ts"
+import { type Answer, pack, type Ready, type Request, sizeOf } from "./transfer.ts"
 
 /** Options of the pool. */
 export interface GeometryPoolOptions {
   /** Worker threads; default: the machine's available parallelism minus one (the event loop's), at least 1. */
   readonly workers?: number
-  /** Boundaries with fewer positions are checked inline; default 1,000. */
+  /** Boundaries with fewer positions, rings and polygons (together) are checked inline; default 1,000. */
   readonly threshold?: number
   /** Most time one check may run in a worker, in milliseconds; default 1,500. */
   readonly budgetMs?: number
@@ -162,8 +162,10 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
   const dispatch = (slot: Slot, job: Job) => {
     slot.job = job
     slot.timer = setTimeout(() => abandon(slot), budgetMs)
-    const { packed } = job.request
-    slot.worker.postMessage(job.request, [packed.xy.buffer, packed.rings.buffer, packed.polygons.buffer] as Array<ArrayBuffer>)
+    const request = job.request
+    slot.worker.postMessage(request, "packed" in request
+      ? [request.packed.xy.buffer, request.packed.rings.buffer, request.packed.polygons.buffer] as Array<ArrayBuffer>
+      : [])
   }
 
   function pump() {
@@ -190,16 +192,18 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
 
   const check = (value: unknown): Effect.Effect<GeometryCheck.Verdict, Errors.RateLimited> =>
     Effect.suspend(() => {
-      const n = positionCount(value)
-      if (n < threshold || n > Geometry.MAX_POSITIONS) return GeometryCheck.inline.check(value)
-      const packed = pack(value)
-      if (!packed) return GeometryCheck.inline.check(value)
+      const size = sizeOf(value)
+      // Not a boundary at all, small, or over the position cap: the validator answers at once.
+      if (!size || size.positions + size.parts < threshold || size.positions > Geometry.MAX_POSITIONS) {
+        return GeometryCheck.inline.check(value)
+      }
       // A job waits only when no ready worker is idle; at most `maxQueue` wait.
       const waits = !slots.some((s) => s.ready && !s.job)
       if (closed || (waits && queue.length >= maxQueue)) return Effect.fail(GeometryCheck.busy())
       return Effect.callback<GeometryCheck.Verdict>((resume) => {
+        const packed = pack(value)
         const job: Job = {
-          request: { id: ++seq, packed },
+          request: packed ? { id: ++seq, packed } : { id: ++seq, json: JSON.stringify(value) },
           done: (outcome) => resume(
             outcome === "timeout" ? Effect.succeed(GeometryCheck.tooComplex(budgetMs))
               : outcome instanceof Error ? Effect.die(outcome)

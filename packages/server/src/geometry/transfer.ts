@@ -1,9 +1,13 @@
 /**
- * How a boundary travels to a geometry worker: its longitudes and latitudes packed into one
- * Float64Array, with ring and polygon sizes, moved (not copied) with `postMessage`. Packing 100,000
- * positions costs ~1 ms on the event loop, where a structured clone of the nested arrays costs
- * ~25 ms. Only what validation and measurement read travels: altitudes stay behind (they are kept
- * in the stored geometry, which the caller normalises itself, and never affect a verdict).
+ * How a boundary travels to a geometry worker. A well-formed one (every position an array of 2 or
+ * 3 finite numbers) goes packed: longitudes and latitudes in one Float64Array, with ring and
+ * polygon sizes, moved (not copied) with `postMessage` — ~1 ms on the event loop for 100,000
+ * positions, where a structured clone of the nested arrays costs ~25 ms. Only what validation and
+ * measurement read travels: altitudes stay behind (they are kept in the stored geometry, which the
+ * caller normalises itself, and never affect a verdict). A malformed one goes as JSON text (~7 ms
+ * per MB): the validator only lists its structural problems, but listing them for, say, a million
+ * empty rings still takes hundreds of milliseconds. The values come from a parsed JSON body, so the
+ * text is exact.
  */
 import type { Geometry } from "@canopy/core"
 
@@ -18,11 +22,10 @@ export interface Packed {
   readonly polygons: Int32Array
 }
 
-/** A job for a worker. */
-export interface Request {
-  readonly id: number
-  readonly packed: Packed
-}
+/** A job for a worker: the boundary packed, or as JSON text. */
+export type Request =
+  | { readonly id: number; readonly packed: Packed }
+  | { readonly id: number; readonly json: string }
 
 /** A worker's answer: the problems (paths relative to the value), or the measures. */
 export type Answer =
@@ -48,25 +51,28 @@ const polygonsOf = (value: unknown): ReadonlyArray<unknown> => {
 }
 
 /**
- * The number of positions the validator will count (as it does for its 100,000 cap), or -1 when
- * the value is not a Polygon or MultiPolygon with coordinates. Touches rings, not positions.
+ * How much work a boundary is: its positions (as the validator counts them for its 100,000 cap)
+ * and its parts (rings and polygons, which cost work even when empty, and which no cap bounds);
+ * undefined when the value is not a Polygon or MultiPolygon with coordinates. Touches rings, not
+ * positions.
  */
-export const positionCount = (value: unknown): number => {
-  const type = kind(value)
-  if (!type) return -1
-  let n = 0
-  for (const rings of polygonsOf(value)) {
+export const sizeOf = (value: unknown): { readonly positions: number; readonly parts: number } | undefined => {
+  if (!kind(value)) return undefined
+  const polygons = polygonsOf(value)
+  let positions = 0, parts = polygons.length
+  for (const rings of polygons) {
     if (!Array.isArray(rings)) continue
-    for (const ring of rings) if (Array.isArray(ring)) n += ring.length
+    parts += rings.length
+    for (const ring of rings) if (Array.isArray(ring)) positions += ring.length
   }
-  return n
+  return { positions, parts }
 }
 
 const isFiniteNumber = (u: unknown): u is number => typeof u === "number" && Number.isFinite(u)
 
 /**
- * The packed boundary, or undefined when some ring or position is malformed (then the validator
- * stops at structural problems, in linear time, and the caller checks it inline).
+ * The packed boundary, or undefined when some polygon, ring or position is malformed (the caller
+ * then sends it as JSON text).
  */
 export const pack = (value: unknown): Packed | undefined => {
   const type = kind(value)

@@ -1,5 +1,5 @@
 /**
- * A geometry worker thread: validates and measures packed boundaries, one at a time, with the
+ * A geometry worker thread: validates and measures boundaries (packed, or as JSON text), one at a time, with the
  * core's own `GeometryCheck.evaluate`, and answers the problems or the area and bbox. The pool
  * (pool.ts) terminates it when a job overruns its time budget.
  */
@@ -11,7 +11,7 @@ const port = parentPort
 if (!port) throw new Error("geometry/worker.ts runs as a worker thread")
 
 port.on("message", (request: Request) => {
-  const verdict = GeometryCheck.evaluate(unpack(request.packed))
+  const verdict = GeometryCheck.evaluate("packed" in request ? unpack(request.packed) : JSON.parse(request.json))
   const answer: Answer = verdict._tag === "Invalid"
     ? { id: request.id, problems: verdict.problems }
     : { id: request.id, area_hectares: verdict.area_hectares, bbox: verdict.bbox }
