@@ -6,7 +6,7 @@
 import { Effect, Result, Schema } from "effect"
 import * as Cursor from "./Cursor.ts"
 import * as Events from "./Events.ts"
-import { fromSchemaError, type FieldError } from "./FieldError.ts"
+import { type FieldError, formatPath, fromSchemaError } from "./FieldError.ts"
 import * as Geometry from "./Geometry.ts"
 import * as Permissions from "./Permissions.ts"
 import * as Plans from "./Plans.ts"
@@ -14,6 +14,14 @@ import * as Slug from "./Slug.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Building blocks
+
+/**
+ * An email address as HTML's `<input type=email>` accepts it (the WHATWG rule: an ASCII local part
+ * without quotes, spaces or angle brackets; a domain of LDH labels), with at least one dot in the
+ * domain.
+ */
+const emailPattern =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/
 
 /** Content limits (DECISIONS). */
 export const limits = {
@@ -76,7 +84,7 @@ export const Metadata = Schema.Record(Schema.String, Schema.Unknown).pipe(
 /** An email address (normalised to lowercase by the services). */
 export const Email = Schema.String.pipe(
   Schema.check(Schema.makeFilter((s: string) =>
-    (s.length <= limits.email && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s)) || "must be an email address"))
+    (s.length <= limits.email && emailPattern.test(s)) || "must be an email address"))
 )
 
 /** An integer query parameter, given as a number or as a decimal string. */
@@ -453,9 +461,57 @@ export const decodeRequest = <S extends Schema.Decoder<unknown>>(schema: S) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) {
       return Result.fail([{ field: prefix.length ? String(prefix[0]) : "body", message: "must be a JSON object" }])
     }
+    const unfit = textProblems(input, prefix)
+    if (unfit.length > 0) return Result.fail(unfit)
     const result = decode(input, { errors: "all", onExcessProperty: "ignore" })
     return Result.isSuccess(result) ? Result.succeed(result.success) : Result.fail(fromSchemaError(result.failure, prefix))
   }
+}
+
+/** Deepest nesting of objects and arrays a request body or query may have. */
+export const MAX_DEPTH = 32
+
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/** Why a string cannot be stored as text on every store, or undefined when it can. */
+const textProblem = (s: string): string | undefined =>
+  s.includes("\u0000") ? "must not contain NUL characters (U+0000)"
+    : loneSurrogate.test(s) ? "must be valid Unicode text (it holds a lone surrogate)"
+    : undefined
+
+/**
+ * Problems no schema should meet: nesting deeper than `MAX_DEPTH`, and strings (values or keys)
+ * holding NUL or lone surrogates, which PostgreSQL refuses and other stores would alter. Walks
+ * without recursion, at most 10 problems; a top-level `geometry` is left to the boundary's own
+ * checks (numbers only, fixed depth, and possibly 100,000 positions long).
+ */
+const textProblems = (input: object, prefix: ReadonlyArray<PropertyKey>): Array<FieldError> => {
+  const problems: Array<FieldError> = []
+  const stack: Array<readonly [unknown, ReadonlyArray<PropertyKey>]> = [[input, []]]
+  while (stack.length > 0 && problems.length < 10) {
+    const [value, path] = stack.pop()!
+    const field = () => formatPath([...prefix, ...path]) || "body"
+    if (typeof value === "string") {
+      const problem = textProblem(value)
+      if (problem) problems.push({ field: field(), message: problem })
+    } else if (typeof value === "object" && value !== null) {
+      if (path.length >= MAX_DEPTH) {
+        problems.push({ field: field(), message: `nests deeper than ${MAX_DEPTH} levels` })
+        continue
+      }
+      if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], [...path, i]])
+      } else {
+        for (const [key, child] of Object.entries(value)) {
+          if (path.length === 0 && key === "geometry") continue
+          const problem = textProblem(key)
+          if (problem) problems.push({ field: formatPath([...prefix, ...path]) || "body", message: `has a key that ${problem}` })
+          else stack.push([child, [...path, key]])
+        }
+      }
+    }
+  }
+  return problems
 }
 
 /** `decodeRequest` as an Effect failing with the list of problems. */

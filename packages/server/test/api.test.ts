@@ -50,6 +50,8 @@ describe("v1 over a real socket: every endpoint's success", () => {
     assert.deepStrictEqual([deep.status, deep.body.error.details[0].field], [400, "query.page"])
     const short = await api.get("/v1/projects?search=ab")
     assert.deepStrictEqual([short.status, short.body.error.details[0].field], [400, "query.search"])
+    const nul = await api.get("/v1/projects?search=abc%00")
+    assert.deepStrictEqual([nul.status, nul.body.error.code, nul.body.error.details[0].field], [400, "VALIDATION_ERROR", "query.search"])
     assert.strictEqual(list.body.data[0].name, "Second")
     assert.strictEqual((await api.get("/v1/projects?status=draft&search=SECO")).body.meta.total, 1)
 

@@ -202,6 +202,35 @@ export const domainSuite = (name: string, storageLayer: Layer.Layer<Storage, unk
         }
       }))
 
+    it.effect("hostile text: NUL, lone surrogates, deep nesting and markup emails are refused as validation errors, and nothing is stored", () =>
+      Effect.gen(function*() {
+        const { account, admin } = yield* newAccount("pro")
+        const projects = yield* Projects
+        const s = yield* Storage
+        const refused = <A, E>(effect: Effect.Effect<A, E, never>, field: string) =>
+          Effect.gen(function*() {
+            const f = yield* failure(effect)
+            assert.strictEqual(f.tag, "ValidationError")
+            assert.include((f.error as { details: ReadonlyArray<{ field: string }> }).details.map((d) => d.field), field)
+          })
+        yield* refused(projects.create(admin, { name: "Nul\u0000name" }), "name")
+        yield* refused(projects.create(admin, { name: "Fine", description: "half a pair \ud800 here" }), "description")
+        yield* refused(projects.list(admin, { search: "abc\u0000" }), "search")
+        const p = yield* projects.create(admin, { name: "Holder" })
+        let deep: unknown = "bottom"
+        for (let i = 0; i < 8_000; i++) deep = { d: deep }
+        const assets = yield* Assets
+        const asset = yield* assets.create(admin, p.id, { name: "Gauge", type: "sensor" })
+        yield* refused(assets.update(admin, p.id, asset.id, { metadata: deep }), "metadata.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d")
+        yield* refused(assets.create(admin, p.id, { name: "Key", type: "sensor", metadata: { ["k\u0000"]: 1 } }), "metadata")
+        yield* refused((yield* Members).invite(admin, { email: "\"><img/src=x/onerror=alert(4)>@x.io", role: "viewer" }), "email")
+        assert.deepStrictEqual((yield* s.projects.stats(account.id)), { active: 1, archived: 0, draft: 0, hectares: 0 })
+        assert.strictEqual((yield* assets.get(admin, p.id, asset.id)).name, "Gauge")
+        assert.strictEqual(yield* s.members.count(account.id), 1)
+        // Astral characters (a well-formed surrogate pair) are fine.
+        assert.strictEqual((yield* projects.create(admin, { name: "Forest 🌲" })).name, "Forest 🌲")
+      }))
+
     it.effect("projects: update, archive, restore, delete follow the lifecycle and emit one event each", () =>
       Effect.gen(function*() {
         const { account, admin } = yield* newAccount()
