@@ -63,6 +63,7 @@ const STAR_TIMEOUT_S = Number(process.env.BENCH_STAR_TIMEOUT ?? 60)
 const BASE_SIZE = 1_000
 
 const fmt = (x: number, digits = 0) => x.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
+const ratio = (r: number) => `${r >= 100 ? fmt(r) : r >= 1 || r === 0 ? r.toFixed(2) : r.toPrecision(2)}×`
 const ms = (x: number) => (x >= 100 ? fmt(x) : x >= 10 ? fmt(x, 1) : fmt(x, 2))
 const say = (line: string) => console.log(line)
 const progress = (what: string) => (line: string) => say(`    ${what}: ${line}`)
@@ -293,9 +294,9 @@ const printTable = (title: string, table: Table, reference: Table | undefined) =
     }
     if (planLimited(f.load?.refused) || planLimited(f.single?.refused)) notes.push("THE PLAN'S RATE LIMIT BIT: figures invalid")
     const p50 = f.single ? ms(f.single.p50) : "—"
-    const rps = f.load ? (f.load.rps < 1 ? "<1" : fmt(f.load.rps)) : "—"
-    const p50x = f.single && ref?.single ? `${(f.single.p50 / ref.single.p50).toFixed(2)}×` : reference ? "—" : "base"
-    const rpsx = f.load && ref?.load && ref.load.rps > 0 ? `${(f.load.rps / ref.load.rps).toFixed(2)}×` : reference ? "—" : "base"
+    const rps = f.load ? (f.load.rps >= 10 ? fmt(f.load.rps) : fmt(f.load.rps, f.load.rps >= 1 ? 1 : 2)) : "—"
+    const p50x = f.single && ref?.single ? ratio(f.single.p50 / ref.single.p50) : reference ? "—" : "base"
+    const rpsx = f.load && ref?.load && ref.load.rps > 0 ? ratio(f.load.rps / ref.load.rps) : reference ? "—" : "base"
     say(`  ${label.padEnd(38)} ${p50.padStart(9)} ${p50x.padStart(8)} ${rps.padStart(8)} ${rpsx.padStart(7)}  ${notes.join("; ")}`)
   }
 }

@@ -1,45 +1,79 @@
 /**
- * Where a webhook may point (DECISIONS): `https://` only, and never at loopback, private,
- * link-local, CGNAT, unique-local, IPv4-mapped or metadata addresses. This checks what the URL
- * itself says (scheme, IP literals, `localhost`); the dispatcher checks again after resolving the
- * name, and connects only to the address it checked. A development setting allows `http://` and
- * local addresses.
+ * Where a webhook may point (DECISIONS): `https://` only, at a public unicast address. Refused:
+ * every range of the IANA special-purpose address registries (IPv4 and IPv6: loopback, private,
+ * link-local and metadata, CGNAT, unique-local, documentation, benchmarking, NAT64, 6to4, Teredo…,
+ * as tabled by `ipaddr.js`), multicast and broadcast, and on IPv6 anything outside the global
+ * unicast space 2000::/3 (IPv4-mapped and IPv4-compatible addresses, deprecated site-local…); and
+ * the local host names (`localhost`, `*.localhost`, `*.internal`, `*.local`, `*.home.arpa`, with
+ * or without a final dot). This checks what the URL itself says (scheme, IP literals, names); the
+ * dispatcher checks again after resolving the name, and connects only to the address it checked.
+ * A development setting allows `http://` and local addresses.
  */
+import ipaddr, { type IPv4, type IPv6 } from "ipaddr.js"
 
-const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/
+/** The IANA IPv6 address space registry's global unicast allocation; the rest is reserved or local. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3")
 
-/** Why an IPv4 address may not receive webhooks, or undefined when it may. */
+/** How a refused range reads in an error message ("must not point at …"), by ipaddr.js range name. */
+const described: Readonly<Record<string, string>> = {
+  unspecified: "an unspecified address",
+  broadcast: "a broadcast address",
+  multicast: "a multicast address",
+  linkLocal: "a link-local or cloud metadata address",
+  loopback: "a loopback address",
+  carrierGradeNat: "a carrier-grade NAT address",
+  private: "a private address",
+  reserved: "a reserved, documentation or benchmarking address",
+  benchmarking: "a benchmarking address",
+  uniqueLocal: "a unique-local or cloud metadata address",
+  deprecatedSiteLocal: "a site-local address",
+  ipv4Mapped: "an IPv4-mapped address",
+  rfc6145: "an IPv4-translated address",
+  rfc6052: "a NAT64 (IPv4-embedded) address",
+  "6to4": "a 6to4 (IPv4-embedded) address",
+  teredo: "a Teredo (IPv4-embedded) address"
+}
+
+/** Why a parsed address may not receive webhooks, or undefined when it may. */
+const blocked = (address: IPv4 | IPv6): string | undefined => {
+  const range: string = address.range()
+  if (range !== "unicast") return described[range] ?? `a special-purpose address (${range})`
+  if (address.kind() === "ipv6" && !address.match(GLOBAL_UNICAST_V6)) {
+    return (address as IPv6).parts.slice(0, 6).every((p) => p === 0)
+      ? "an IPv4-compatible address"
+      : "an address outside the global unicast space"
+  }
+  return undefined
+}
+
+/** The address an IP literal names (IPv6 with or without brackets), or undefined for anything else. */
+const parse = (raw: string) => {
+  const ip = raw.startsWith("[") && raw.endsWith("]") ? raw.slice(1, -1) : raw
+  return ipaddr.isValid(ip) ? ipaddr.parse(ip) : undefined
+}
+
+/** Why an IPv4 address may not receive webhooks, or undefined when it may (or is not IPv4). */
 export const blockedIpv4 = (ip: string): string | undefined => {
-  const m = IPV4.exec(ip)
-  if (!m) return undefined
-  const [a, b] = [Number(m[1]), Number(m[2])]
-  if (a === 127) return "a loopback address"
-  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)) return "a private address"
-  if (a === 169 && b === 254) return "a link-local or cloud metadata address"
-  if (a === 100 && b >= 64 && b <= 127) return "a carrier-grade NAT address"
-  if (a === 0) return "an unspecified address"
-  if (a >= 224) return "a multicast or reserved address"
-  return undefined
+  const address = parse(ip)
+  return address?.kind() === "ipv4" ? blocked(address) : undefined
 }
 
-/** Why an IPv6 address may not receive webhooks, or undefined when it may. */
-export const blockedIpv6 = (raw: string): string | undefined => {
-  const ip = raw.toLowerCase().replace(/^\[|\]$/g, "")
-  if (!ip.includes(":")) return undefined
-  if (ip === "::1" || ip === "0:0:0:0:0:0:0:1") return "a loopback address"
-  if (ip === "::" ) return "an unspecified address"
-  const mapped = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(ip) ?? /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(ip)
-  if (mapped) return blockedIpv4(mapped[1]!) ?? "an IPv4-mapped address"
-  if (/^::ffff:[0-9a-f]{1,4}:[0-9a-f]{1,4}$/.test(ip)) return "an IPv4-mapped address"
-  if (/^f[cd][0-9a-f]{2}:/.test(ip)) return "a unique-local address"
-  if (/^fe[89ab][0-9a-f]:/.test(ip)) return "a link-local address"
-  if (/^ff[0-9a-f]{2}:/.test(ip)) return "a multicast address"
-  if (ip.startsWith("fd00:ec2::254")) return "a cloud metadata address"
-  return undefined
+/** Why an IPv6 address may not receive webhooks, or undefined when it may (or is not IPv6). */
+export const blockedIpv6 = (ip: string): string | undefined => {
+  const address = parse(ip)
+  return address?.kind() === "ipv6" ? blocked(address) : undefined
 }
 
-/** Why an address (v4 or v6) may not receive webhooks, or undefined when it may. */
-export const blockedAddress = (ip: string): string | undefined => blockedIpv4(ip) ?? blockedIpv6(ip)
+/** Why an address (v4 or v6) may not receive webhooks, or undefined when it may or is not an IP literal. */
+export const blockedAddress = (ip: string): string | undefined => {
+  const address = parse(ip)
+  return address ? blocked(address) : undefined
+}
+
+/** A name only the local machine or network resolves (a final dot, as in `localhost.`, changes nothing). */
+const isLocalName = (host: string) =>
+  host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal") || host.endsWith(".local") ||
+  host === "home.arpa" || host.endsWith(".home.arpa")
 
 /** Problems with a webhook URL as written; empty when acceptable. */
 export const problems = (url: string, options: { readonly allowInsecure: boolean }): ReadonlyArray<string> => {
@@ -52,10 +86,8 @@ export const problems = (url: string, options: { readonly allowInsecure: boolean
   if (u.username || u.password) return ["must not contain credentials"]
   if (options.allowInsecure) return u.protocol === "https:" || u.protocol === "http:" ? [] : ["must be an http:// or https:// URL"]
   if (u.protocol !== "https:") return ["must be an https:// URL"]
-  const host = u.hostname.toLowerCase()
-  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal") || host === "metadata.google.internal") {
-    return ["must not point at a local or internal host"]
-  }
+  const host = u.hostname.toLowerCase().replace(/\.+$/, "")
+  if (isLocalName(host)) return ["must not point at a local or internal host"]
   const why = blockedAddress(host)
   return why ? [`must not point at ${why}`] : []
 }

@@ -6,7 +6,7 @@ import type { CanopyClient } from "@canopy/core"
 import * as OpenApi from "./api/openapi.ts"
 import * as Docs from "./http/docs.ts"
 import { type AccessLogLine, type ApiResponse, makeHandler } from "./http/handler.ts"
-import { type NodeAdapterOptions, toNodeHandler } from "./http/node.ts"
+import { clientErrorHandler, type NodeAdapterOptions, toNodeHandler } from "./http/node.ts"
 import { oauthRoutes } from "./http/oauth.ts"
 import { dashboardPages } from "./pages/dashboard.ts"
 import { invitationPages } from "./pages/invitations.ts"
@@ -49,7 +49,9 @@ export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "
 /**
  * A Node `(req, res)` handler serving Canopy's API: mount it on `http.createServer(handler)` or in
  * an existing app (`app.use("/canopy", handler)` in Express; pass `basePath` when the framework
- * does not strip the prefix itself).
+ * does not strip the prefix itself). Its `clientError` answers the requests Node's parser refuses
+ * (oversized headers, malformed request lines) with the spec's error body and logs them:
+ * `server.on("clientError", handler.clientError)` on a server of your own.
  */
 export const nodeHandler = (canopy: CanopyClient, options: AppOptions = {}) =>
-  toNodeHandler(makeApiHandler(canopy, options), options)
+  Object.assign(toNodeHandler(makeApiHandler(canopy, options), options), { clientError: clientErrorHandler({ log: options.log }) })

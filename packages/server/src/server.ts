@@ -102,6 +102,8 @@ export const serve = async (options: ServeOptions = {}): Promise<RunningServer> 
       res.end(JSON.stringify({ error: { code: "INTERNAL_ERROR", message: "An unexpected error occurred", details: [] }, meta: { request_id: "" } }))
     })
   })
+  // Requests Node's parser refuses (431, 400, 408) still get the spec's error body and a log line.
+  server.on("clientError", handler.clientError)
   server.keepAliveTimeout = 5_000
   // Slow clients cannot hold connections open: headers within 10 s, the whole request within 30 s.
   server.headersTimeout = 10_000

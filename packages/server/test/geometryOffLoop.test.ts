@@ -224,6 +224,7 @@ describe("geometry time budget and queue", () => {
       for (const r of replies.filter((x) => x.status === 429)) {
         assert.isTrue(isErrorBody(r, "RATE_LIMITED"))
         assert.match(r.body.error.message, /retry after 1 s/)
+        assert.strictEqual(r.headers.get("retry-after"), "1")
       }
     } finally {
       await s.stop()

@@ -8,6 +8,7 @@
 import { Delivery, WebhookTarget } from "@canopy/core"
 import { Effect } from "effect"
 import { lookup as dnsLookup, type LookupAddress } from "node:dns"
+import { isIP } from "node:net"
 import { Agent, request } from "undici"
 
 class Blocked extends Error {
@@ -16,14 +17,17 @@ class Blocked extends Error {
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Array<LookupAddress>, family?: number) => void
 
+/** Why a resolved address may not be connected to: anything that is not an IP literal is refused too. */
+const blockedResolved = (address: string) => (isIP(address) === 0 ? "a non-IP address" : WebhookTarget.blockedAddress(address))
+
 /** A `lookup` for sockets that refuses blocked addresses. */
 export const guardedLookup = (allowLocal: boolean) =>
   (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
     dnsLookup(hostname, { all: true }, (err, addresses) => {
       if (err) return callback(err, "")
-      const allowed = allowLocal ? addresses : addresses.filter((a) => WebhookTarget.blockedAddress(a.address) === undefined)
+      const allowed = allowLocal ? addresses : addresses.filter((a) => blockedResolved(a.address) === undefined)
       if (allowed.length === 0) {
-        const why = WebhookTarget.blockedAddress(addresses[0]?.address ?? "") ?? "a blocked address"
+        const why = blockedResolved(addresses[0]?.address ?? "") ?? "a blocked address"
         return callback(new Blocked(`${hostname} resolves to ${why}`), "")
       }
       if (options.all) return callback(null, allowed)

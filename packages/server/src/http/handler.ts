@@ -1,8 +1,8 @@
 /**
  * The request pipeline, independent of any HTTP server: route → authenticate → rate limit and
  * count → authorise → decode query and body → the domain call → envelope. Every outcome, errors
- * included, is a response with the spec's body and an `X-Request-Id`; domain errors map to
- * statuses here and nowhere else.
+ * included, is a response with the spec's body, an `X-Request-Id` and the security headers;
+ * domain errors map to statuses here and nowhere else.
  */
 import { Accounts, type CanopyClient, Credentials, Errors, type FieldError, Ids, Permissions, type RateLimit, Schemas } from "@canopy/core"
 import { Cause, Effect, Exit } from "effect"
@@ -100,6 +100,26 @@ const json = (status: number, requestId: string, payload: unknown, headers: Reco
   headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId, ...headers },
   body: JSON.stringify(payload)
 })
+
+/**
+ * The policy of an HTML page that sets none of its own (the API reference): nothing loads but its
+ * inline styles, it submits no form, and no page may frame it.
+ */
+const HTML_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+/**
+ * A response with the headers every response carries: `X-Content-Type-Options: nosniff`, and on
+ * an HTML page a Content-Security-Policy and `X-Frame-Options: DENY` unless it set its own.
+ */
+export const withSecurityHeaders = (res: ApiResponse): ApiResponse => {
+  const headers: Record<string, string> = { ...res.headers, "x-content-type-options": "nosniff" }
+  if (/^text\/html\b/i.test(headers["content-type"] ?? "")) {
+    headers["content-security-policy"] ??= HTML_CONTENT_SECURITY_POLICY
+    headers["x-frame-options"] ??= "DENY"
+  }
+  return { ...res, headers }
+}
 
 /** The spec's error body. */
 export const errorResponse = (
@@ -206,7 +226,8 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
     let accountId: string | undefined
     let failure: string | undefined
     const finish = (res: ApiResponse): ApiResponse => {
-      const out = req.method === "HEAD" ? { ...res, body: undefined } : res
+      const secured = withSecurityHeaders(res)
+      const out = req.method === "HEAD" ? { ...secured, body: undefined } : secured
       log?.({
         time: new Date().toISOString(), request_id: requestId, method: req.method, path: req.path, status: res.status,
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
@@ -266,6 +287,8 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
       if (Errors.isDomainError(e)) {
         const headers = e._tag === "Unauthorized"
           ? { "www-authenticate": "Bearer error=\"invalid_token\"" }
+          : e._tag === "RateLimited"
+          ? { ...limitHeaders, "retry-after": String(Math.max(1, Math.ceil(e.retryAfter))) }
           : limitHeaders
         return finish(errorResponse(statusOf(e), requestId, Errors.codeOf(e), e.message,
           e._tag === "ValidationError" ? e.details : [], headers))

@@ -3,9 +3,10 @@
  * an existing Express/Connect app. Reads the body up to the limit, works out the client address
  * (`X-Forwarded-For` only from configured trusted proxies) and writes the response.
  */
-import { IpAllowlist } from "@canopy/core"
-import type { IncomingMessage, ServerResponse } from "node:http"
-import { type ApiRequest, type ApiResponse, MAX_BODY_BYTES } from "./handler.ts"
+import { Ids, IpAllowlist } from "@canopy/core"
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http"
+import type { Duplex } from "node:stream"
+import { type AccessLogLine, type ApiRequest, type ApiResponse, errorResponse, MAX_BODY_BYTES, withSecurityHeaders } from "./handler.ts"
 
 /** Options of the Node adapter. */
 export interface NodeAdapterOptions {
@@ -88,3 +89,59 @@ export const toNodeHandler = (handle: (req: ApiRequest) => Promise<ApiResponse>,
     writeResponse(res, response)
   }
 }
+
+/** What a refusal by Node's HTTP parser answers, by the error's code (as Node's own default does). */
+const refusal = (code: string | undefined): { readonly status: number; readonly message: string } => {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW": return { status: 431, message: "The request line and headers are too large" }
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW": return { status: 413, message: "The request's chunk extensions are too large" }
+    case "ERR_HTTP_REQUEST_TIMEOUT": return { status: 408, message: "The request was not received in time" }
+    default: return { status: 400, message: "The request is not valid HTTP/1.1" }
+  }
+}
+
+const unknownLine = { method: "-", path: "-" }
+
+/**
+ * The method and path of the request that failed to parse, when its whole request line was read
+ * from the packet at hand (it may have come in an earlier one); never the query string.
+ */
+const requestLine = (err: { readonly rawPacket?: unknown; readonly bytesParsed?: unknown }) => {
+  const raw = err.rawPacket
+  if (!(raw instanceof Uint8Array)) return unknownLine
+  const parsed = typeof err.bytesParsed === "number" ? Math.min(Math.max(err.bytesParsed, 0), raw.length) : raw.length
+  const text = Buffer.from(raw.buffer, raw.byteOffset, parsed).toString("latin1")
+  // the refused request starts after the last complete head in this packet
+  const previous = text.lastIndexOf("\r\n\r\n")
+  const line = /^([A-Z]{1,20}) ([^\s?#]{1,2048})\S* HTTP\/1\.[01]\r\n/.exec(previous < 0 ? text : text.slice(previous + 4))
+  return line ? { method: line[1]!, path: line[2]! } : unknownLine
+}
+
+/**
+ * A `clientError` listener for a Node HTTP server: a request Node's parser refuses (headers over
+ * `maxHeaderSize` → 431, a malformed request line or header → 400, too slow → 408) gets the
+ * spec's error body with a request id and the security headers, and an access-log line, instead
+ * of Node's bare status line. `server.on("clientError", clientErrorHandler({ log }))`;
+ * `nodeHandler(…).clientError` is one bound to the handler's log.
+ */
+export const clientErrorHandler = (options: { readonly log?: ((line: AccessLogLine) => void) | undefined } = {}) =>
+  (err: Error & { readonly code?: string; readonly rawPacket?: unknown; readonly bytesParsed?: unknown }, socket: Duplex): void => {
+    // A response of this connection has started: another one would corrupt the stream.
+    const current = (socket as { readonly _httpMessage?: { readonly headersSent?: boolean } | null })._httpMessage
+    if (err.code === "ECONNRESET" || !socket.writable || current?.headersSent) {
+      socket.destroy()
+      return
+    }
+    const requestId = Ids.make("request")
+    const { message, status } = refusal(err.code)
+    const res = withSecurityHeaders(errorResponse(status, requestId, "VALIDATION_ERROR", message))
+    const body = res.body ?? ""
+    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}`]
+    for (const [k, v] of Object.entries(res.headers)) head.push(`${k}: ${v}`)
+    head.push(`content-length: ${Buffer.byteLength(body)}`, "connection: close", "", "")
+    options.log?.({
+      time: new Date().toISOString(), request_id: requestId, ...requestLine(err), status, duration_ms: 0,
+      error: err.code ?? err.name
+    })
+    socket.end(`${head.join("\r\n")}${body}`, () => socket.destroy())
+  }

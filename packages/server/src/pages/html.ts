@@ -31,12 +31,20 @@ button.secondary{background:#777}.error{background:#fde8e8;border:1px solid #e0a
 ul{padding-left:1.25rem}</style></head><body>${body}</body></html>`
 })
 
-/** Parses the Cookie header. */
+/**
+ * Parses the Cookie header. A cookie whose value does not percent-decode (`a=%`) is ignored, as
+ * if it had not been sent: it is none of ours, or a forged one.
+ */
 export const cookies = (req: ApiRequest): Record<string, string> => {
   const out: Record<string, string> = {}
   for (const part of (req.headers.cookie ?? "").split(";")) {
     const i = part.indexOf("=")
-    if (i > 0) out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim())
+    if (i <= 0) continue
+    try {
+      out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim())
+    } catch {
+      // undecodable: ignored
+    }
   }
   return out
 }
