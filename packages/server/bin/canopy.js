@@ -1,9 +1,7 @@
 #!/usr/bin/env node
 // The `canopy` command. Runs the built CLI when there is one (dist/), otherwise the TypeScript
-// sources directly (Node strips types), re-executing Node with the `source` export condition so
-// that workspace packages resolve to their sources. Signals reach the child, so `canopy serve`
-// still shuts down gracefully. On a Node older than Canopy needs, it says so in one line.
-import { spawn } from "node:child_process"
+// sources directly (Node strips types), in this same process. On a Node older than Canopy needs,
+// it says so in one line.
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 
@@ -21,7 +19,12 @@ if (existsSync(built)) {
   const { main } = await import(built)
   process.exitCode = await main(process.argv.slice(2))
 } else {
-  const child = spawn(process.execPath, ["--conditions=source", "--disable-warning=ExperimentalWarning", source, ...process.argv.slice(2)], { stdio: "inherit" })
-  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal))
-  child.on("exit", (code, signal) => { process.exitCode = code ?? (signal ? 1 : 0) })
+  // One process, so that signals, exit codes and a kill -9 reach the server itself: workspace
+  // packages resolve to their TypeScript sources through a resolve hook adding the `source` condition.
+  const { registerHooks } = await import("node:module")
+  registerHooks({ resolve: (specifier, context, next) => next(specifier, { ...context, conditions: [...context.conditions, "source"] }) })
+  const { main } = await import(source)
+  const argv = process.argv.slice(2)
+  const code = await main(argv)
+  if (code !== 0 || (argv[0] !== "serve" && argv[0] !== "worker")) process.exitCode = code
 }
