@@ -140,24 +140,24 @@ export interface Probe {
 
 /**
  * Runs `work` while GET /health is sent every 10 ms (from this process, over up to 64 keep-alive
- * connections); each probe's latency counts from when it was due, so a server that cannot answer
+ * connections); each probe's latency counts from when it was sent, so a server that cannot answer
  * shows the whole wait. Once `work` is done, probes still out get up to `drainMs` to come back;
  * any that do not count with their wait so far (a lower bound).
  */
 export const probeDuring = async <A>(base: string, work: () => Promise<A>, drainMs = 5_000): Promise<{ result: A; probe: Probe }> => {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 })
   const latencies: Array<number> = []
-  const pending = new Set<number>()
+  const pending = new Map<number, number>()
   const start = performance.now()
   let k = 0
   const timer = setInterval(() => {
     // Every probe due since the last tick (timers drift; the schedule does not).
     while (start + k * 10 <= performance.now()) {
-      const due = start + k++ * 10
-      pending.add(due)
+      const probe = k++
+      pending.set(probe, performance.now())
       call(`${base}/health`, { agent }).then(
-        () => { if (pending.delete(due)) latencies.push(performance.now() - due) },
-        () => { pending.delete(due) }
+        (a) => { if (pending.delete(probe)) latencies.push(a.ms) },
+        () => { pending.delete(probe) }
       )
     }
   }, 10)
@@ -167,7 +167,7 @@ export const probeDuring = async <A>(base: string, work: () => Promise<A>, drain
     const end = performance.now() + drainMs
     while (pending.size > 0 && performance.now() < end) await new Promise((r) => setTimeout(r, 10))
     const now = performance.now()
-    const unanswered = [...pending].map((due) => now - due)
+    const unanswered = [...pending.values()].map((sent) => now - sent)
     pending.clear()
     const all = [...latencies, ...unanswered].sort((a, b) => a - b)
     return { result, probe: { probes: all.length, p99: quantile(all, 0.99), max: all.at(-1) ?? NaN, lowerBound: unanswered.length > 0 } }

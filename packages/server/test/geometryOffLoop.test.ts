@@ -214,7 +214,7 @@ describe("geometry time budget and queue", () => {
   })
 
   it("when the queue is full, a large boundary answers 429 RATE_LIMITED with the spec's body", async () => {
-    const s = await start({ budgetMs: 1, workers: 1, queue: 1 })
+    const s = await start({ budgetMs: 1, workers: 1, queuedPositions: 20_000 })
     try {
       const geometry = circle(20_000)
       const replies = await Promise.all([1, 2, 3, 4].map((i) => s.api.post("/v1/projects", { name: `P${i}`, geometry })))

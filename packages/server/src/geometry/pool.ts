@@ -8,10 +8,12 @@
  * - A check that overruns its time budget (default 1.5 s) is abandoned: the worker is terminated
  *   (and replaced when needed) and the answer is the 422 `GeometryCheck.tooComplex`. Nothing runs
  *   unbounded.
- * - At most `queue` checks wait for a worker (default 4 per worker); beyond that the answer is
- *   429 `RATE_LIMITED` (`GeometryCheck.busy`): the request was fine, the server is saturated, and
- *   the client should retry. So a burst of huge boundaries queues at most `queue × budget / workers`
- *   seconds of work.
+ * - Checks waiting for a worker hold at most `queuedPositions` positions together (default
+ *   400,000 per worker: about two seconds of validation each, four of the largest boundaries); a
+ *   check that would pass that is answered 429 `RATE_LIMITED` (`GeometryCheck.busy`): the request
+ *   was fine, the server is saturated, and the client should retry. Bounding the queue by work
+ *   rather than by count lets a burst of ordinary 1,000-vertex outlines wait while a burst of
+ *   100,000-position ones is refused early.
  * - Workers start on first use (or at once with `prewarm`), ~0.4 s each, mostly loading `effect`;
  *   the budget starts when a ready worker gets the job. Idle workers do not keep the process alive.
  */
@@ -29,8 +31,8 @@ export interface GeometryPoolOptions {
   readonly threshold?: number
   /** Most time one check may run in a worker, in milliseconds; default 1,500. */
   readonly budgetMs?: number
-  /** Most checks waiting for a worker; default 4 per worker. */
-  readonly queue?: number
+  /** Most positions the checks waiting for a worker may hold together; default 400,000 per worker. */
+  readonly queuedPositions?: number
   /** Start every worker now instead of on first use, and replace a terminated one at once. */
   readonly prewarm?: boolean
 }
@@ -39,7 +41,7 @@ export interface GeometryPoolOptions {
 export const defaults = {
   threshold: 1_000,
   budgetMs: 1_500,
-  queuePerWorker: 4
+  queuedPositionsPerWorker: 400_000
 } as const
 
 /** A running pool: the check, figures for tests and operators, and `close`. */
@@ -60,6 +62,7 @@ export interface GeometryPool extends GeometryCheck.GeometryCheckShape {
 }
 
 interface Job {
+  readonly positions: number
   readonly request: Request
   readonly done: (outcome: Answer | "timeout" | Error) => void
 }
@@ -88,7 +91,8 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
   const size = Math.max(1, Math.floor(or(options.workers, defaultWorkers())))
   const threshold = or(options.threshold, defaults.threshold)
   const budgetMs = Math.max(0, or(options.budgetMs, defaults.budgetMs))
-  const maxQueue = Math.max(0, Math.floor(or(options.queue, defaults.queuePerWorker * size)))
+  const maxQueued = Math.max(0, Math.floor(or(options.queuedPositions, defaults.queuedPositionsPerWorker * size)))
+  const queuedPositions = () => queue.reduce((n, job) => n + job.positions, 0)
   let prewarm = options.prewarm ?? false
 
   const slots: Array<Slot> = []
@@ -197,12 +201,13 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
       if (!size || size.positions + size.parts < threshold || size.positions > Geometry.MAX_POSITIONS) {
         return GeometryCheck.inline.check(value)
       }
-      // A job waits only when no ready worker is idle; at most `maxQueue` wait.
+      // A job waits only when no ready worker is idle; the waiting ones hold at most `maxQueued` positions.
       const waits = !slots.some((s) => s.ready && !s.job)
-      if (closed || (waits && queue.length >= maxQueue)) return Effect.fail(GeometryCheck.busy())
+      if (closed || (waits && queue.length > 0 && queuedPositions() + size.positions > maxQueued)) return Effect.fail(GeometryCheck.busy())
       return Effect.callback<GeometryCheck.Verdict>((resume) => {
         const packed = pack(value)
         const job: Job = {
+          positions: size.positions,
           request: packed ? { id: ++seq, packed } : { id: ++seq, json: JSON.stringify(value) },
           done: (outcome) => resume(
             outcome === "timeout" ? Effect.succeed(GeometryCheck.tooComplex(budgetMs))
