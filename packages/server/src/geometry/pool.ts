@@ -75,12 +75,11 @@ interface Slot {
 }
 
 // From the TypeScript sources (Node strips types), the worker needs the `source` condition to
-// resolve @canopy/core to its sources too; a built package runs worker.js as is.
+// resolve @canopy/core to its sources too; a built package runs worker.js as is. The process's own
+// flags are not passed on: heap sizes and other per-process V8 flags make a Worker refuse to start.
 const fromSources = import.meta.url.endsWith(".ts")
 const workerUrl = new URL(fromSources ? "./worker.ts" : "./worker.js", import.meta.url)
-const execArgv = fromSources
-  ? [...process.execArgv, "--conditions=source", "--disable-warning=ExperimentalWarning"]
-  : process.execArgv
+const execArgv = fromSources ? ["--conditions=source", "--disable-warning=ExperimentalWarning"] : []
 
 /** The default number of workers: one core is the event loop's. */
 export const defaultWorkers = () => Math.max(1, availableParallelism() - 1)
