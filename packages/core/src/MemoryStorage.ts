@@ -21,6 +21,8 @@ interface Tables {
   usage: Map<string, number>
   alerts: Set<string>
   rateLimits: Map<string, unknown>
+  /** When `rateLimits.update` last stored each bucket (its state's refilledAt). */
+  rateLimitUses: Map<string, number>
   oauthClients: Map<string, S.OAuthClientRow>
   oauthCodes: Map<string, S.OAuthCodeRow>
   oauthTokens: Map<string, S.OAuthTokenRow>
@@ -30,7 +32,7 @@ interface Tables {
 const emptyTables = (): Tables => ({
   accounts: new Map(), members: new Map(), invitations: new Map(), projects: new Map(), assets: new Map(),
   webhooks: new Map(), events: new Map(), deliveries: new Map(), logs: new Map(), credentials: new Map(),
-  usage: new Map(), alerts: new Set(), rateLimits: new Map(),
+  usage: new Map(), alerts: new Set(), rateLimits: new Map(), rateLimitUses: new Map(),
   oauthClients: new Map(), oauthCodes: new Map(), oauthTokens: new Map(), sessions: new Map()
 })
 
@@ -38,7 +40,7 @@ const snapshot = (t: Tables): Tables => ({
   accounts: new Map(t.accounts), members: new Map(t.members), invitations: new Map(t.invitations),
   projects: new Map(t.projects), assets: new Map(t.assets), webhooks: new Map(t.webhooks), events: new Map(t.events),
   deliveries: new Map(t.deliveries), logs: new Map(t.logs), credentials: new Map(t.credentials),
-  usage: new Map(t.usage), alerts: new Set(t.alerts), rateLimits: new Map(t.rateLimits),
+  usage: new Map(t.usage), alerts: new Set(t.alerts), rateLimits: new Map(t.rateLimits), rateLimitUses: new Map(t.rateLimitUses),
   oauthClients: new Map(t.oauthClients), oauthCodes: new Map(t.oauthCodes), oauthTokens: new Map(t.oauthTokens),
   sessions: new Map(t.sessions)
 })
@@ -412,6 +414,7 @@ export const make = Effect.gen(function*() {
         t.oauthCodes.set(row.code_hash, clone(row))
         return Effect.void
       }),
+      getCode: (hash) => locked(() => clone(t.oauthCodes.get(hash))),
       useCode: (hash, now) => locked(() => {
         const c = t.oauthCodes.get(hash)
         if (!c) return undefined
@@ -453,14 +456,29 @@ export const make = Effect.gen(function*() {
         return Effect.void
       }),
       get: (hash) => locked(() => clone(t.sessions.get(hash))),
-      delete: (hash) => locked(() => void t.sessions.delete(hash))
+      delete: (hash) => locked(() => void t.sessions.delete(hash)),
+      purgeExpired: (now, limit) => locked(() => {
+        const expired = [...t.sessions.values()].filter((x) => x.expires_at <= now)
+          .sort((a, b) => a.expires_at - b.expires_at).slice(0, limit)
+        for (const x of expired) t.sessions.delete(x.token_hash)
+        return expired.length
+      })
     },
 
     rateLimits: {
       update: (accountId, step) => locked(() => {
         const [result, state] = step(t.rateLimits.get(accountId) as never)
         t.rateLimits.set(accountId, clone(state))
+        t.rateLimitUses.set(accountId, state.refilledAt)
         return result
+      }),
+      purge: (before, limit) => locked(() => {
+        const idle = [...t.rateLimitUses].filter(([, at]) => at < before).sort((a, b) => a[1] - b[1]).slice(0, limit)
+        for (const [key] of idle) {
+          t.rateLimits.delete(key)
+          t.rateLimitUses.delete(key)
+        }
+        return idle.length
       })
     },
 

@@ -504,6 +504,8 @@ export interface StorageShape {
     readonly updateClient: (accountId: string, id: string, patch: Patch<OAuthClientRow>) => Fx<OAuthClientRow | undefined>
     readonly deleteClient: (accountId: string, id: string) => Fx<boolean>
     readonly insertCode: (row: OAuthCodeRow) => Fx<void, Duplicate>
+    /** A code as it is, without using it (checking who presents it before spending it). */
+    readonly getCode: (codeHash: string) => Fx<OAuthCodeRow | undefined>
     /**
      * Marks a code used at `now` and answers it as it was before: exactly one caller sees
      * `used_at: null`; every later caller sees when it was first used (a replay).
@@ -522,14 +524,29 @@ export interface StorageShape {
     readonly insert: (row: SessionRow) => Fx<void, Duplicate>
     readonly get: (tokenHash: string) => Fx<SessionRow | undefined>
     readonly delete: (tokenHash: string) => Fx<void>
+    /**
+     * Deletes at most `limit` sessions that expired at or before `now` (epoch ms), oldest first;
+     * answers how many went. The cost is bounded by `limit` (an index on the expiry), however
+     * many sessions there are.
+     */
+    readonly purgeExpired: (now: number, limit: number) => Fx<number>
   }
 
   readonly rateLimits: {
     /**
-     * Atomically reads the account's rate-limit state, applies `step`, stores the state it returns
-     * and answers its result: concurrent calls never lose an update.
+     * Atomically reads the state of a bucket (by key: an account id, or another key such as a
+     * sign-in bucket's), applies `step`, stores the state it returns and answers its result:
+     * concurrent calls never lose an update. The bucket is recorded as last used at the returned
+     * state's `refilledAt`.
      */
     readonly update: <A>(accountId: string, step: (state: RateLimitState | undefined) => readonly [A, RateLimitState]) => Fx<A>
+    /**
+     * Deletes at most `limit` buckets stored by `update` whose last use was before `before`
+     * (epoch ms); answers how many went. Buckets kept by `requests.meter` are not touched. The
+     * cost is bounded by `limit` (an index on the last use). A bucket updated concurrently is
+     * either kept or recreated from scratch by that update, never half-deleted.
+     */
+    readonly purge: (before: number, limit: number) => Fx<number>
   }
 
   readonly requests: {

@@ -3,6 +3,7 @@
  * (`/v1/openapi.json`, `/docs`, `/health`), as a Node `(req, res)` handler.
  */
 import type { CanopyClient } from "@canopy/core"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import * as OpenApi from "./api/openapi.ts"
 import * as Docs from "./http/docs.ts"
 import { type AccessLogLine, type ApiResponse, makeHandler } from "./http/handler.ts"
@@ -11,11 +12,18 @@ import { oauthRoutes } from "./http/oauth.ts"
 import { dashboardPages } from "./pages/dashboard.ts"
 import { invitationPages } from "./pages/invitations.ts"
 import { authorizePages } from "./pages/oauth.ts"
+import { makeSite, nodeTransport, withTransport } from "./pages/site.ts"
 
 /** Options of the application. */
 export interface AppOptions extends NodeAdapterOptions {
-  /** The public base URL (issuer) for the OAuth metadata; default: from the request's Host. */
-  readonly publicUrl?: string
+  /**
+   * The URL clients reach Canopy at (`https://canopy.example.com`, or with a path when mounted
+   * under one): the OAuth issuer and endpoints, absolute links in pages and the cookies' `Secure`
+   * flag derive from it. Without it, only requests to a loopback host get an issuer and absolute
+   * links (development), and cookies are `Secure` when the request came over HTTPS (the socket's
+   * TLS, or `X-Forwarded-Proto` from a trusted proxy). See `pages/site.ts`.
+   */
+  readonly publicUrl?: string | undefined
   /** Access-log sink; default none. */
   readonly log?: (line: AccessLogLine) => void
   /** Called after each successful write (the server wakes its delivery loop). */
@@ -24,8 +32,8 @@ export interface AppOptions extends NodeAdapterOptions {
 
 /** The request pipeline with the public pages, independent of the server. */
 export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "log" | "onWrite" | "publicUrl"> = {}) => {
-  // Cookies are Secure unless the site is served over plain HTTP (development).
-  const secure = options.publicUrl?.startsWith("https://") ?? false
+  // Throws on a malformed public URL: better at start than in every answer.
+  const site = makeSite(options.publicUrl)
   const doc = OpenApi.document()
   const openapi: ApiResponse = { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: JSON.stringify(doc) }
   const docs: ApiResponse = { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: Docs.page(doc) }
@@ -37,10 +45,10 @@ export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "
       "GET /v1/openapi.json": async () => openapi,
       "GET /docs": async () => docs,
       "GET /health": async () => health,
-      ...oauthRoutes(canopy, (req) => options.publicUrl ?? `http://${req.headers.host ?? "localhost"}`),
-      ...authorizePages(canopy, { secure }),
-      ...invitationPages(canopy, { secure }),
-      ...dashboardPages(canopy, { secure })
+      ...oauthRoutes(canopy, site.origin),
+      ...authorizePages(canopy, site),
+      ...invitationPages(canopy, site),
+      ...dashboardPages(canopy, site)
     }
   })
   return handler
@@ -53,5 +61,11 @@ export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "
  * (oversized headers, malformed request lines) with the spec's error body and logs them:
  * `server.on("clientError", handler.clientError)` on a server of your own.
  */
-export const nodeHandler = (canopy: CanopyClient, options: AppOptions = {}) =>
-  Object.assign(toNodeHandler(makeApiHandler(canopy, options), options), { clientError: clientErrorHandler({ log: options.log }) })
+export const nodeHandler = (canopy: CanopyClient, options: AppOptions = {}) => {
+  const api = makeApiHandler(canopy, options)
+  const trusted = options.trustedProxies ?? []
+  // Each request carries how it came (TLS, forwarded headers from trusted proxies only).
+  const handler = (req: IncomingMessage, res: ServerResponse) =>
+    toNodeHandler((r) => api(withTransport(r, () => nodeTransport(req, trusted))), options)(req, res)
+  return Object.assign(handler, { clientError: clientErrorHandler({ log: options.log }) })
+}

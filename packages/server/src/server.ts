@@ -12,6 +12,7 @@ import { type Dispatcher, type DispatcherOptions, startDispatcher } from "./disp
 import { makeSender } from "./dispatcher/sender.ts"
 import { type GeometryPool, type GeometryPoolOptions, makeGeometryPool } from "./geometry/pool.ts"
 import type { AccessLogLine } from "./http/handler.ts"
+import { parsePublicUrl } from "./pages/site.ts"
 
 /** Options of the server. */
 export interface ServeOptions {
@@ -23,7 +24,14 @@ export interface ServeOptions {
   readonly databaseUrl?: string
   readonly storage?: StorageProvider
   readonly settings?: Partial<Settings.SettingsShape>
+  /** Addresses/CIDRs of proxies whose X-Forwarded-For, -Proto and -Host are believed. */
   readonly trustedProxies?: ReadonlyArray<string>
+  /**
+   * The URL clients reach the server at (`https://canopy.example.com`): the OAuth issuer, links in
+   * pages and the cookies' `Secure` flag derive from it. Without it, only loopback hosts get an
+   * issuer and absolute links (development). See `pages/site.ts`.
+   */
+  readonly publicUrl?: string | undefined
   /** Access-log sink; default: one JSON line per request on stdout. */
   readonly log?: ((line: AccessLogLine) => void) | false
   /** Run the webhook delivery loop in this process (default true), with these options. */
@@ -39,6 +47,8 @@ export interface ServeOptions {
 /** A running server. */
 export interface RunningServer {
   readonly url: string
+  /** The configured public URL, normalised (no trailing slash), if any. */
+  readonly publicUrl: string | undefined
   readonly port: number
   readonly canopy: CanopyClient
   readonly server: Server
@@ -84,6 +94,8 @@ const stdoutLog = (line: AccessLogLine) => process.stdout.write(`${JSON.stringif
 
 /** Opens the storage and starts listening. */
 export const serve = async (options: ServeOptions = {}): Promise<RunningServer> => {
+  // A malformed public URL fails here, before anything is opened.
+  const publicUrl = options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl)
   const geometry = options.geometry === false ? undefined : makeGeometryPool(options.geometry)
   const { canopy, closeSender } = await openCanopy({ ...options, ...(geometry ? { geometryCheck: geometry } : {}) })
     .catch(async (e: unknown) => {
@@ -94,7 +106,7 @@ export const serve = async (options: ServeOptions = {}): Promise<RunningServer> 
     : startDispatcher(canopy, { onError: logDispatcherError, ...(typeof options.dispatcher === "object" ? options.dispatcher : {}) })
   const log = options.log === false ? undefined : (options.log ?? stdoutLog)
   const handler = nodeHandler(canopy, {
-    ...(log ? { log } : {}), trustedProxies: options.trustedProxies ?? [], ...(dispatcher ? { onWrite: dispatcher.wake } : {})
+    ...(log ? { log } : {}), trustedProxies: options.trustedProxies ?? [], publicUrl, ...(dispatcher ? { onWrite: dispatcher.wake } : {})
   })
   const server = createServer((req, res) => {
     handler(req, res).catch(() => {
@@ -117,6 +129,7 @@ export const serve = async (options: ServeOptions = {}): Promise<RunningServer> 
   let closing: Promise<void> | undefined
   return {
     url: `http://${host}:${address.port}`,
+    publicUrl,
     port: address.port,
     canopy,
     server,

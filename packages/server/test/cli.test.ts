@@ -145,6 +145,36 @@ describe("canopy CLI", () => {
     await exited(again.child)
   })
 
+  it("--public-url / CANOPY_PUBLIC_URL: the links init and the first serve print, and the OAuth issuer; a bad one is a usage error", async () => {
+    const flag = canopy("init", "--db", freshDb(), "--email", "p@example.com", "--public-url", "https://canopy.example.com/")
+    assert.strictEqual(flag.code, 0, flag.err)
+    assert.match(flag.out, /https:\/\/canopy\.example\.com\/invitations\/accept\?token=cnp_inv_\w+/)
+    const env = spawnSync(process.execPath, [bin, "init", "--db", freshDb(), "--email", "q@example.com"],
+      { encoding: "utf8", env: { ...process.env, CANOPY_DB: "", CANOPY_PUBLIC_URL: "https://env.example.com" } })
+    assert.match(env.stdout, /https:\/\/env\.example\.com\/invitations\/accept\?token=cnp_inv_\w+/)
+    for (const bad of ["ftp://canopy.example.com", "canopy.example.com", "https://canopy.example.com/?x=1", "https://user:pw@canopy.example.com"]) {
+      const r = canopy("init", "--db", freshDb(), "--email", "r@example.com", "--public-url", bad)
+      assert.strictEqual(r.code, 2, `${bad}: ${r.err}`)
+      assert.match(r.err, /public-url/)
+    }
+    assert.match(canopy("serve", "--help").out, /--public-url/)
+
+    const s = await startServe(["--db", freshDb(), "--bootstrap-if-empty", "--public-url", "https://canopy.example.com"])
+    for (let i = 0; i < 50 && !/try it/.test(s.stderr()); i++) await new Promise((r) => setTimeout(r, 100))
+    assert.match(s.stderr(), /https:\/\/canopy\.example\.com\/invitations\/accept\?token=cnp_inv_\w+/)
+    const meta = await (await fetch(`${s.url}/.well-known/oauth-authorization-server`)).json() as { issuer: string }
+    assert.strictEqual(meta.issuer, "https://canopy.example.com")
+    s.child.kill("SIGTERM")
+    assert.strictEqual(await exited(s.child), 0)
+
+    // bound to every interface without a public URL: the printed link is one that works on this machine
+    const any = await startServe(["--db", freshDb(), "--bootstrap-if-empty", "--host", "0.0.0.0"])
+    for (let i = 0; i < 50 && !/try it/.test(any.stderr()); i++) await new Promise((r) => setTimeout(r, 100))
+    assert.match(any.stderr(), /http:\/\/127\.0\.0\.1:\d+\/invitations\/accept\?token=cnp_inv_\w+/)
+    any.child.kill("SIGTERM")
+    assert.strictEqual(await exited(any.child), 0)
+  })
+
   it("serve: SIGTERM lets an in-flight request finish, then exits 0", async () => {
     const db = freshDb()
     const init = JSON.parse(canopy("init", "--db", db, "--email", "g@example.com", "--json").out) as { api_key: string }

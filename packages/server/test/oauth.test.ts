@@ -80,4 +80,30 @@ describe("OAuth endpoints over HTTP", () => {
     assert.deepStrictEqual([meta.body.code_challenge_methods_supported, meta.body.grant_types_supported], [["S256"], ["authorization_code", "refresh_token"]])
     assert.strictEqual(meta.body.token_endpoint, `${meta.body.issuer}/oauth/token`)
   })
+
+  it("another client cannot burn a code: presented by it (or with another redirect_uri) the code is refused and stays good", async () => {
+    const { accountId } = await server.newAccount("pro")
+    const system = Principal.system(accountId)
+    const app = await server.canopy.oauth.register(system, { name: "Real app", redirect_uris: ["https://app.example.com/cb"], scopes: ["projects:read"], type: "public" })
+    const rival = await server.canopy.oauth.register(system, { name: "Rival app", redirect_uris: ["https://app.example.com/cb"], scopes: ["projects:read"], type: "public" })
+    const owner = (await server.canopy.members.list(system)).data[0]!
+    const code = await server.canopy.run(Effect.gen(function*() {
+      const oauth = yield* OAuthServer
+      const check = yield* oauth.check({ client_id: app.client_id, redirect_uri: "https://app.example.com/cb", response_type: "code", scope: "projects:read", state: "s", code_challenge: OAuth.challengeOf(VERIFIER), code_challenge_method: "S256" })
+      return new URL(yield* oauth.approve(owner.id, check as Extract<typeof check, { kind: "ok" }>)).searchParams.get("code")!
+    }))
+    const exchange = (fields: Record<string, string>) => form(server.url, "/oauth/token", { grant_type: "authorization_code", code, ...fields })
+    for (const fields of [
+      { client_id: rival.client_id, redirect_uri: "https://app.example.com/cb", code_verifier: VERIFIER },
+      { client_id: app.client_id, redirect_uri: "https://app.example.com/other", code_verifier: VERIFIER }
+    ]) {
+      const r = await exchange(fields)
+      assert.deepStrictEqual([r.status, r.body.error], [400, "invalid_grant"], JSON.stringify(fields))
+    }
+    const real = await exchange({ client_id: app.client_id, redirect_uri: "https://app.example.com/cb", code_verifier: VERIFIER })
+    assert.strictEqual(real.status, 200, real.text)
+    const late = await exchange({ client_id: rival.client_id, redirect_uri: "https://app.example.com/cb", code_verifier: VERIFIER })
+    assert.strictEqual(late.status, 400)
+    assert.strictEqual((await client(server.url, real.body.access_token).get("/v1/projects")).status, 200, "another client's attempt revokes nothing")
+  })
 })

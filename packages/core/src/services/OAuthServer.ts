@@ -196,11 +196,24 @@ const make = (storage: StorageShape) => {
         if (form.grant_type === "authorization_code") {
           if (!form.code) return bad("invalid_request", "code is required")
           const codeHash = Tokens.hash(form.code)
+          const exchange = { client_id: client.id, redirect_uri: form.redirect_uri, code_verifier: form.code_verifier }
+          // First read the code without spending it. Presented by another client, it is refused
+          // and nothing changes (it is neither spent nor are its tokens revoked); an unused code
+          // presented with another redirect_uri, or expired, is refused unspent too. What is
+          // checked here is what the code recorded at issue, which never changes. A wrong PKCE
+          // verifier does spend it (below): whoever holds a code without its verifier gets one guess.
+          const peek = yield* storage.oauth.getCode(codeHash)
+          if (!peek) return bad("invalid_grant", "unknown authorization code")
+          if (peek.client_id !== client.id) return bad("invalid_grant", "authorization code was issued to another client")
+          if (peek.used_at === null) {
+            if (now >= peek.expires_at) return bad("invalid_grant", "authorization code expired")
+            if (form.redirect_uri !== peek.redirect_uri) return bad("invalid_grant", "redirect_uri does not match the authorization request")
+          }
           // Spending the code and writing its tokens commit together: a replay waits for the
           // winner's commit (the code's row is locked), so its revocation sees those tokens.
           return yield* storage.transaction(Effect.gen(function*() {
             const code = yield* storage.oauth.useCode(codeHash, now)
-            const verdict = OAuth.checkCodeExchange(code, { client_id: client.id, redirect_uri: form.redirect_uri, code_verifier: form.code_verifier }, now)
+            const verdict = OAuth.checkCodeExchange(code, exchange, now)
             if (!verdict.ok) {
               if (verdict.replayed) yield* storage.oauth.revokeFamily(codeHash, now)
               return bad("invalid_grant", verdict.description)

@@ -1,7 +1,9 @@
 /**
  * Web sessions of members (account pages, OAuth consent): sign-in with email and password
- * (scrypt), rate limited per account and per address, a server-side session with its own CSRF
- * token, and sign-out. Failures never say whether the email exists.
+ * (scrypt), rate limited per email and per address before any hashing, a server-side session with
+ * its own CSRF token, sign-out, and the purge of expired sessions and idle sign-in buckets.
+ * Failures never say whether the email exists, by their answer or by their cost: every attempt
+ * past the limits runs exactly one scrypt.
  */
 import { Context, Effect, Layer } from "effect"
 import { type DomainError, RateLimited, Unauthorized } from "../Errors.ts"
@@ -14,11 +16,22 @@ import { conflictOnDuplicate } from "./common.ts"
 
 /** Sessions last 12 hours. */
 export const SESSION_TTL_MS = 12 * 3_600_000
-/** Sign-in attempts allowed per account and per address. */
+/**
+ * Sign-in attempts allowed per email (whichever page, whichever account) and per client address.
+ * Both are spent before any password is hashed, so refused attempts cost no scrypt.
+ */
 export const SIGN_IN_LIMITS = {
-  account: { perMinute: 10, perDay: 200 },
+  email: { perMinute: 10, perDay: 200 },
   address: { perMinute: 20, perDay: 1_000 }
 } as const
+/**
+ * A sign-in bucket unused this long is deleted by `purge`: by then its minute bucket is full again
+ * and its day is over, so a fresh bucket behaves exactly like it.
+ */
+export const SIGN_IN_BUCKET_IDLE_MS = 86_400_000
+/** Rows one purge batch deletes at most, and batches one `purge` runs at most (its bounded cost). */
+export const PURGE_BATCH = 1_000
+export const PURGE_BATCHES = 20
 
 /** A live session. */
 export interface Session {
@@ -29,62 +42,94 @@ export interface Session {
   readonly expires_at: number
 }
 
-// A hash to verify against when the email is unknown, so that timing does not tell.
-const DUMMY = Passwords.hash("not-a-real-password-only-for-timing")
+/**
+ * What a password is checked against when there is no member to check it against (unknown email,
+ * invited member without a password): a well-formed hash with the parameters of
+ * `Passwords.hash`, so that the check costs exactly what a real one does (one scrypt run).
+ */
+const STAND_IN_HASH = "scrypt$16384$8$1$WlpaWlpaWlpaWlpaWlpaWg==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+
+/** The normalised form of an email (as members store it). */
+const normalise = (email: string) => email.trim().toLowerCase()
 
 /** The Sessions service. */
 export class Sessions extends Context.Service<Sessions, {
   readonly signIn: (accountId: string, email: string, password: string, address: string) => Effect.Effect<Session, DomainError | StorageError>
-  /** Signs in to whichever account the email and password open (the oldest, when several do). */
+  /** Signs in to the oldest account in which the email is an active member with a password, when the password is theirs. */
   readonly signInAnywhere: (email: string, password: string, address: string) => Effect.Effect<Session, DomainError | StorageError>
   /** The live session behind a cookie value, or undefined (unknown, expired, member gone). */
   readonly get: (token: string | undefined) => Effect.Effect<Session | undefined, StorageError>
   readonly signOut: (token: string) => Effect.Effect<void, StorageError>
+  /**
+   * Maintenance: deletes expired sessions and sign-in buckets idle for a day, in batches of
+   * `PURGE_BATCH`, at most `PURGE_BATCHES` of each per call (what is left waits for the next call).
+   */
+  readonly purge: Effect.Effect<{ readonly sessions: number; readonly buckets: number }, StorageError>
 }>()("canopy/Sessions") {
   static readonly layer = Layer.effect(this, Effect.map(Storage, (storage) => make(storage)))
 }
 
 const make = (storage: StorageShape) => {
-  const limited = (key: string, limits: { readonly perMinute: number; readonly perDay: number }, now: number) =>
+  const spend = (key: string, limits: RateLimit.Limits, now: number) =>
     storage.rateLimits.update(key, (state) => {
       const d = RateLimit.consume(state, limits, now)
       return [d, d.state] as const
     })
 
-  const service = Sessions.of({
-    signInAnywhere: Effect.fn("Sessions.signInAnywhere")(function*(email, password, address) {
-      const candidates = yield* storage.members.findByEmail(email.trim().toLowerCase())
-      for (const m of candidates) {
-        if (m.status === "active" && m.password_hash !== null && (yield* Passwords.verify(password, m.password_hash))) {
-          return yield* service.signIn(m.account_id, email, password, address)
-        }
-      }
-      const now = yield* Time.nowMillis
-      const d = yield* limited(`signin-ip:${address}`, SIGN_IN_LIMITS.address, now)
+  /**
+   * Spends one attempt from the address's bucket, then (when it allows) from the email's: an
+   * attempt refused by its address costs the email nothing, so one client cannot drain another
+   * member's allowance faster than the address limit lets it. Fails with RateLimited.
+   */
+  const admit = (email: string, address: string, now: number) =>
+    Effect.gen(function*() {
+      const byAddress = yield* spend(`signin-ip:${address}`, SIGN_IN_LIMITS.address, now)
+      // The email's key is its hash: bounded in size whatever is typed, and no address book in the table.
+      const d = byAddress.allowed ? yield* spend(`signin-email:${Tokens.hash(email)}`, SIGN_IN_LIMITS.email, now) : byAddress
       if (!d.allowed) return yield* new RateLimited({ message: `Too many sign-in attempts; try again in ${d.retryAfter} s`, retryAfter: d.retryAfter })
-      if (candidates.length === 0) yield* DUMMY
-      return yield* new Unauthorized({ message: "The email or the password is wrong" })
-    }),
+    })
 
-    signIn: Effect.fn("Sessions.signIn")(function*(accountId, email, password, address) {
-      const now = yield* Time.nowMillis
-      for (const d of [yield* limited(`signin:${accountId}`, SIGN_IN_LIMITS.account, now), yield* limited(`signin-ip:${address}`, SIGN_IN_LIMITS.address, now)]) {
-        if (!d.allowed) return yield* new RateLimited({ message: `Too many sign-in attempts; try again in ${d.retryAfter} s`, retryAfter: d.retryAfter })
-      }
-      const member = yield* storage.members.getByEmail(accountId, email.trim().toLowerCase())
-      const ok = yield* Passwords.verify(password, member?.password_hash ?? (yield* DUMMY))
-      if (!member || !ok || member.status !== "active" || member.password_hash === null) {
-        return yield* new Unauthorized({ message: "The email or the password is wrong" })
-      }
+  /**
+   * The one password check of an attempt: against the member's hash when they can sign in, else
+   * against the stand-in, so that every attempt past the limits costs one scrypt run.
+   */
+  const check = (member: MemberRow | undefined, password: string) =>
+    Effect.gen(function*() {
+      const usable = member !== undefined && member.status === "active" && member.password_hash !== null
+      const ok = yield* Passwords.verify(password, usable ? member.password_hash! : STAND_IN_HASH)
+      if (!usable || !ok) return yield* new Unauthorized({ message: "The email or the password is wrong" })
+      return member
+    })
+
+  const open = (member: MemberRow, now: number) =>
+    Effect.gen(function*() {
       const token = Tokens.generate("session")
       const csrf = Tokens.generate("session")
       const expires = now + SESSION_TTL_MS
       yield* storage.sessions.insert({
-        token_hash: Tokens.hash(token), account_id: accountId, user_id: member.id, csrf, expires_at: expires,
+        token_hash: Tokens.hash(token), account_id: member.account_id, user_id: member.id, csrf, expires_at: expires,
         created_at: new Date(now).toISOString()
       }).pipe(conflictOnDuplicate(() => "session collision; try again"))
-      yield* storage.members.update(accountId, member.id, { last_active_at: new Date(now).toISOString() }).pipe(Effect.ignore)
-      return { token, csrf, account_id: accountId, member, expires_at: expires }
+      yield* storage.members.update(member.account_id, member.id, { last_active_at: new Date(now).toISOString() }).pipe(Effect.ignore)
+      return { token, csrf, account_id: member.account_id, member, expires_at: expires }
+    })
+
+  const service = Sessions.of({
+    signInAnywhere: Effect.fn("Sessions.signInAnywhere")(function*(email, password, address) {
+      const now = yield* Time.nowMillis
+      const normalised = normalise(email)
+      yield* admit(normalised, address, now)
+      const candidates = yield* storage.members.findByEmail(normalised)
+      const member = candidates.find((m) => m.status === "active" && m.password_hash !== null)
+      return yield* open(yield* check(member, password), now)
+    }),
+
+    signIn: Effect.fn("Sessions.signIn")(function*(accountId, email, password, address) {
+      const now = yield* Time.nowMillis
+      const normalised = normalise(email)
+      yield* admit(normalised, address, now)
+      const member = yield* storage.members.getByEmail(accountId, normalised)
+      return yield* open(yield* check(member, password), now)
     }),
 
     get: (token) =>
@@ -97,7 +142,25 @@ const make = (storage: StorageShape) => {
         return { token, csrf: row.csrf, account_id: row.account_id, member, expires_at: row.expires_at }
       }),
 
-    signOut: (token) => storage.sessions.delete(Tokens.hash(token))
+    signOut: (token) => storage.sessions.delete(Tokens.hash(token)),
+
+    purge: Effect.gen(function*() {
+      const now = yield* Time.nowMillis
+      const batches = (one: Effect.Effect<number, StorageError>) =>
+        Effect.gen(function*() {
+          let total = 0
+          for (let i = 0; i < PURGE_BATCHES; i++) {
+            const n = yield* one
+            total += n
+            if (n < PURGE_BATCH) break
+          }
+          return total
+        })
+      return {
+        sessions: yield* batches(storage.sessions.purgeExpired(now, PURGE_BATCH)),
+        buckets: yield* batches(storage.rateLimits.purge(now - SIGN_IN_BUCKET_IDLE_MS, PURGE_BATCH))
+      }
+    })
   })
   return service
 }

@@ -109,6 +109,9 @@ export const make = Effect.gen(function*() {
   const affected = (statement: Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>) =>
     orStorage(Effect.map(statement, (rows) => rows.length > 0))
 
+  /** Rows a purge picks on PostgreSQL are locked, and rows others hold are skipped (no waits, no deadlocks). */
+  const skipLocked = dialect === "pg" ? sql`for update skip locked` : sql``
+
   /** UPDATE … RETURNING *, or a plain read when the patch is empty. */
   const patchRow = (table: Table, patch: object, where: ReturnType<Sql["and"]>) => {
     const values = toDb(table, patch)
@@ -435,6 +438,7 @@ export const make = Effect.gen(function*() {
         one("oauth_clients", patchRow("oauth_clients", patch, sql.and([sql`account_id = ${accountId}`, sql`id = ${id}`]))),
       deleteClient: (accountId, id) => affected(sql`delete from oauth_clients where account_id = ${accountId} and id = ${id} returning id`),
       insertCode: (row) => onUnique("oauth code", "code_hash")(Effect.asVoid(sql`insert into oauth_codes ${sql.insert(toDb("oauth_codes", row))}`)),
+      getCode: (hash) => one("oauth_codes", sql`select * from oauth_codes where code_hash = ${hash}`),
       useCode: (hash, now) =>
         storage.transaction(orStorage(Effect.gen(function*() {
           const before = dialect === "pg"
@@ -455,7 +459,11 @@ export const make = Effect.gen(function*() {
     sessions: {
       insert: (row) => onUnique("session", "token_hash")(Effect.asVoid(sql`insert into sessions ${sql.insert(toDb("sessions", row))}`)),
       get: (hash) => one("sessions", sql`select * from sessions where token_hash = ${hash}`),
-      delete: (hash) => orStorage(Effect.asVoid(sql`delete from sessions where token_hash = ${hash}`))
+      delete: (hash) => orStorage(Effect.asVoid(sql`delete from sessions where token_hash = ${hash}`)),
+      purgeExpired: (now, limit) =>
+        orStorage(Effect.map(sql`delete from sessions where expires_at <= ${now} and token_hash in (
+            select token_hash from sessions where expires_at <= ${now} order by expires_at limit ${limit} ${skipLocked})
+          returning token_hash`, (rows) => rows.length))
     },
 
     rateLimits: {
@@ -468,9 +476,15 @@ export const make = Effect.gen(function*() {
             : yield* sql`select state from rate_limits where account_id = ${accountId}`
           const current = parse<RateLimitState | null>((rows[0] as { state: unknown } | undefined)?.state) ?? undefined
           const [result, next] = step(current)
-          yield* sql`update rate_limits set state = ${json(next)} where account_id = ${accountId}`
+          // An upsert: a purge may have removed an idle bucket since the read (it then starts afresh).
+          yield* sql`insert into rate_limits (account_id, state, touched_at) values (${accountId}, ${json(next)}, ${next.refilledAt})
+                     on conflict (account_id) do update set state = excluded.state, touched_at = excluded.touched_at`
           return result
-        })))
+        }))),
+      purge: (before, limit) =>
+        orStorage(Effect.map(sql`delete from rate_limits where touched_at < ${before} and account_id in (
+            select account_id from rate_limits where touched_at < ${before} order by touched_at limit ${limit} ${skipLocked})
+          returning account_id`, (rows) => rows.length))
     },
 
     requests: {

@@ -224,7 +224,15 @@ export const migrations = {
       token_hash text primary key, account_id text not null, user_id text not null, csrf text not null,
       expires_at ${t.bigint} not null, created_at text not null)`
   ]),
-  "6_scale": scale
+  "6_scale": scale,
+  // Maintenance of sign-in state: when each rate-limit bucket was last used (buckets kept by
+  // metering leave it null), and indexes so that purging idle buckets and expired sessions costs
+  // what it deletes, not a scan.
+  "7_sign_in_maintenance": ddl((t) => [
+    `alter table rate_limits add column touched_at ${t.bigint}`,
+    `create index rate_limits_by_use on rate_limits (touched_at)`,
+    `create index sessions_by_expiry on sessions (expires_at)`
+  ])
 }
 
 /** Applies pending migrations (under PostgreSQL's table lock, or SQLite's write lock); returns what ran. */

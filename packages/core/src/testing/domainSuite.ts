@@ -14,6 +14,7 @@ import { Credentials } from "../services/Credentials.ts"
 import { Members } from "../services/Members.ts"
 import { OAuthServer } from "../services/OAuthServer.ts"
 import { Projects } from "../services/Projects.ts"
+import { Sessions } from "../services/Sessions.ts"
 import { Webhooks } from "../services/Webhooks.ts"
 import { Settings, defaults as defaultSettings } from "../Settings.ts"
 import { Storage } from "../Storage.ts"
@@ -200,6 +201,81 @@ export const domainSuite = (name: string, storageLayer: Layer.Layer<Storage, unk
           assert.strictEqual(issued.length, 1, "a code is exchanged once")
           yield* dead(issued)
         }
+      }))
+
+    it.effect("oauth: a code presented by another client, or with another redirect_uri, is refused without being spent", () =>
+      Effect.gen(function*() {
+        yield* clock.set(JAN_1)
+        const { admin, user } = yield* newAccount("pro")
+        const stranger = yield* newAccount("pro")
+        const oauth = yield* OAuthServer
+        const credentials = yield* Credentials
+        const redirect_uri = "https://app.example.com/cb"
+        const verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+        const app = yield* oauth.register(admin, { name: "Real", redirect_uris: [redirect_uri], scopes: ["projects:read"], type: "public" })
+        const thief = yield* oauth.register(stranger.admin, { name: "Thief", redirect_uris: [redirect_uri], scopes: ["projects:read"], type: "public" })
+        const sibling = yield* oauth.register(admin, { name: "Sibling", redirect_uris: [redirect_uri], scopes: ["projects:read"], type: "confidential" })
+        const check = yield* oauth.check({
+          client_id: app.client_id, redirect_uri, response_type: "code", scope: "projects:read", state: "s",
+          code_challenge: OAuth.challengeOf(verifier), code_challenge_method: "S256"
+        })
+        const code = new URL(yield* oauth.approve(user.id, check as Extract<typeof check, { kind: "ok" }>)).searchParams.get("code")!
+        const exchange = (fields: Record<string, string>) => oauth.token({ grant_type: "authorization_code", code, ...fields }, undefined)
+        const refused = [
+          yield* exchange({ client_id: thief.client_id, redirect_uri, code_verifier: verifier }),
+          yield* exchange({ client_id: sibling.client_id, client_secret: sibling.client_secret!, redirect_uri, code_verifier: verifier }),
+          yield* exchange({ client_id: app.client_id, redirect_uri: "https://app.example.com/elsewhere", code_verifier: verifier }),
+          yield* exchange({ client_id: app.client_id, code_verifier: verifier })
+        ]
+        assert.deepStrictEqual(refused.map((r) => (r.ok ? "issued" : r.error.body.error)), Array(4).fill("invalid_grant"))
+        const real = yield* exchange({ client_id: app.client_id, redirect_uri, code_verifier: verifier })
+        assert.isTrue(real.ok, JSON.stringify(real))
+        if (!real.ok) return
+        // Once spent, another client presenting the code still changes nothing; the real client replaying it revokes the grant.
+        assert.isFalse((yield* exchange({ client_id: thief.client_id, redirect_uri, code_verifier: verifier })).ok)
+        assert.strictEqual((yield* credentials.authenticate(real.body.access_token)).account_id, admin.account_id)
+        assert.isFalse((yield* exchange({ client_id: app.client_id, redirect_uri, code_verifier: verifier })).ok)
+        assert.isTrue(Exit.isFailure(yield* Effect.exit(credentials.authenticate(real.body.access_token))), "a replay by the code's own client revokes its tokens")
+      }))
+
+    it.effect("sign-in: limited per email and per address before any password is hashed, on both sign-in paths, under concurrency; purge", () =>
+      Effect.gen(function*() {
+        yield* clock.set(JAN_1)
+        const email = `target-${Ids.randomBase32(8)}@example.com`
+        const b = yield* (yield* Accounts).bootstrap({ account_name: "Targeted", email })
+        yield* (yield* Members).accept(b.password_token, { name: "Tara", password: "the right password" })
+        const sessions = yield* Sessions
+        const tagOf = (e: Effect.Effect<unknown, { readonly _tag: string }>) =>
+          Effect.map(Effect.exit(e), (x) => (Exit.isSuccess(x) ? "signed in" : (x.cause.reasons[0] as { error?: { _tag?: string } })?.error?._tag ?? "defect"))
+
+        // 30 wrong passwords for one email, at once, from 30 addresses (half through the OAuth page, half the dashboard)
+        const tags = yield* Effect.all(Array.from({ length: 30 }, (_, i) =>
+          tagOf(i % 2 === 0
+            ? sessions.signInAnywhere(i % 4 === 0 ? email.toUpperCase() : email, "a wrong password", `203.0.113.${i}`)
+            : sessions.signIn(b.account.id, ` ${email}`, "a wrong password", `203.0.113.${i}`))), { concurrency: "unbounded" })
+        assert.deepStrictEqual([tags.filter((t) => t === "Unauthorized").length, tags.filter((t) => t === "RateLimited").length], [10, 20], tags.join(","))
+        // the limit comes before the password: the right one is refused too until the bucket refills
+        assert.strictEqual(yield* tagOf(sessions.signInAnywhere(email, "the right password", "203.0.113.100")), "RateLimited")
+        assert.strictEqual(yield* tagOf(sessions.signIn(b.account.id, email, "the right password", "203.0.113.101")), "RateLimited")
+        yield* clock.adjust(60_000)
+        const session = yield* sessions.signInAnywhere(email, "the right password", "203.0.113.102")
+        assert.strictEqual(session.member.id, b.user.id)
+
+        // one address, 25 unknown emails: 20 answered, then refused
+        const spray = yield* Effect.all(Array.from({ length: 25 }, (_, i) =>
+          tagOf(sessions.signInAnywhere(`nobody-${i}-${Ids.randomBase32(6)}@example.com`, "a wrong password", "198.51.100.77"))), { concurrency: "unbounded" })
+        assert.deepStrictEqual([spray.filter((t) => t === "Unauthorized").length, spray.filter((t) => t === "RateLimited").length], [20, 5], spray.join(","))
+
+        // maintenance: expired sessions go, and sign-in buckets idle for a day
+        const storage = yield* Storage
+        yield* clock.adjust(13 * 3_600_000)
+        const first = yield* sessions.purge
+        assert.isAtLeast(first.sessions, 1)
+        assert.isUndefined(yield* storage.sessions.get(Tokens.hash(session.token)))
+        yield* clock.adjust(12 * 3_600_000)
+        const second = yield* sessions.purge
+        assert.isAtLeast(second.buckets, 30, "the email's and the addresses' buckets")
+        assert.strictEqual((yield* sessions.signInAnywhere(email, "the right password", "203.0.113.102")).member.id, b.user.id)
       }))
 
     it.effect("hostile text: NUL, lone surrogates, deep nesting and markup emails are refused as validation errors, and nothing is stored", () =>

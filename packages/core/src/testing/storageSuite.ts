@@ -644,10 +644,13 @@ export const storageSuite = (name: string, storageLayer: Layer.Layer<Storage, un
           scopes: ["projects:read"], code_challenge: null, expires_at: 2_000_000_000_000, used_at: null, created_at: iso(2)
         }
         yield* s.oauth.insertCode(code)
+        assert.deepStrictEqual(yield* s.oauth.getCode(code.code_hash), code, "reading a code does not use it")
+        assert.isUndefined(yield* s.oauth.getCode("nope"))
         const uses = yield* Effect.all(Array.from({ length: 8 }, () => s.oauth.useCode(code.code_hash, 1_000)), { concurrency: "unbounded" })
         assert.strictEqual(uses.filter((u) => u?.used_at === null).length, 1)
         assert.isTrue(uses.every((u) => u?.code_hash === code.code_hash))
         assert.isUndefined(yield* s.oauth.useCode("nope", 1))
+        assert.strictEqual((yield* s.oauth.getCode(code.code_hash))?.used_at, 1_000)
 
         const token = (kind: "access" | "refresh", family: string) => ({
           id: Ids.make("oauthToken"), token_hash: Ids.randomBase32(52), kind, client_id: client.id, account_id: a.id, user_id: code.user_id,
@@ -669,6 +672,41 @@ export const storageSuite = (name: string, storageLayer: Layer.Layer<Storage, un
         assert.strictEqual((yield* s.oauth.getToken(access.token_hash))?.revoked_at, 4_000)
         assert.isNull((yield* s.oauth.getToken(other.token_hash))?.revoked_at)
         assert.isTrue(yield* s.oauth.deleteClient(a.id, client.id))
+      }))
+
+    it.effect("maintenance: expired sessions and idle rate-limit buckets are purged in bounded batches; live ones stay", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        const a = yield* newAccountRow(s)
+        const T = 1_900_000_000_000
+        const session = (expires_at: number) => ({
+          token_hash: Ids.randomBase32(52), account_id: a.id, user_id: Ids.make("user"), csrf: "c", expires_at, created_at: iso(1)
+        })
+        const expired = [session(T - 3), session(T - 2), session(T)]
+        const live = session(T + 1)
+        for (const x of [...expired, live]) yield* s.sessions.insert(x)
+        assert.strictEqual(yield* s.sessions.purgeExpired(T, 2), 2, "at most `limit` rows per call")
+        let more = 0
+        for (let n = -1; n !== 0;) more += n = yield* s.sessions.purgeExpired(T, 2)
+        assert.isAtLeast(more, 1)
+        for (const x of expired) assert.isUndefined(yield* s.sessions.get(x.token_hash))
+        assert.deepStrictEqual(yield* s.sessions.get(live.token_hash), live)
+
+        // A bucket's age is when `update` last stored it (its state's refilledAt).
+        const bucket = (refilledAt: number): RateLimitState => ({ units: 0, refilledAt, day: Math.floor(refilledAt / 86_400_000), dayCount: 1 })
+        const keys = Array.from({ length: 4 }, () => `purge-test:${Ids.randomBase32(12)}`)
+        const ages = [T - 300, T - 200, T - 100, T]
+        for (let i = 0; i < keys.length; i++) yield* s.rateLimits.update(keys[i]!, () => [undefined, bucket(ages[i]!)] as const)
+        assert.strictEqual(yield* s.rateLimits.purge(T - 50, 2), 2, "at most `limit` buckets per call")
+        for (let n = -1; n !== 0;) n = yield* s.rateLimits.purge(T - 50, 2)
+        const current = (key: string) => s.rateLimits.update(key, (state) => [state, state ?? bucket(0)] as const)
+        for (const k of keys.slice(0, 3)) assert.isUndefined(yield* current(k), "an idle bucket is gone")
+        assert.strictEqual((yield* current(keys[3]!))?.refilledAt, T, "a recent bucket stays")
+        // the account's own bucket, kept by metering, is not the purge's business
+        yield* s.requests.meter(a.id, "2026-01", (_plan, state) => ({ result: undefined, state: state ?? bucket(1), count: false }))
+        for (let n = -1; n !== 0;) n = yield* s.rateLimits.purge(T, 100)
+        const kept = yield* s.requests.meter(a.id, "2026-01", (_plan, state) => ({ result: state, state: state ?? bucket(2), count: false }))
+        assert.strictEqual(kept?.result?.refilledAt, 1)
       }))
 
     it.effect("sessions: by token hash, deleted on sign-out", () =>

@@ -1,7 +1,7 @@
 /**
  * The `canopy` command line: serve, init, keys, service-tokens, account, migrate.
  * Configuration comes from flags, then the environment (PORT, HOST, CANOPY_DB,
- * CANOPY_TRUSTED_PROXIES, CANOPY_ALLOW_INSECURE_WEBHOOKS), then defaults.
+ * CANOPY_TRUSTED_PROXIES, CANOPY_PUBLIC_URL, CANOPY_ALLOW_INSECURE_WEBHOOKS), then defaults.
  */
 import { Accounts, CanopyError, createCanopy, type CanopyClient, Plans, Principal, Storage } from "@canopy/core"
 import { migrate as migratePostgres } from "@canopy/adapter-postgres"
@@ -9,6 +9,7 @@ import { migrate } from "@canopy/adapter-sqlite"
 import { Effect } from "effect"
 import { parseArgs, type ParseArgsConfig } from "node:util"
 import { startDispatcher } from "../dispatcher/loop.ts"
+import { parsePublicUrl } from "../pages/site.ts"
 import { openCanopy, ownProcessDefaults, serve, storageFor } from "../server.ts"
 
 const HELP: Record<string, string> = {
@@ -30,11 +31,16 @@ with --database-url postgres://… (or $DATABASE_URL).
 
 Run "canopy <command> --help" for a command's options.`,
   serve: `Usage: canopy serve [--port 8080] [--host 127.0.0.1] [--db ./canopy.db | --database-url URL]
-                    [--trusted-proxies 10.0.0.1,10.1.0.0/16] [--allow-insecure-webhooks]
-                    [--bootstrap-if-empty] [--email owner@example.com] [--no-dispatcher]
+                    [--public-url https://canopy.example.com] [--trusted-proxies 10.0.0.1,10.1.0.0/16]
+                    [--allow-insecure-webhooks] [--bootstrap-if-empty] [--email owner@example.com]
+                    [--no-dispatcher]
 
 Serves the v1 API on the SQLite file --db, or on PostgreSQL with --database-url postgres://…
-(or DATABASE_URL). Environment: PORT, HOST, CANOPY_DB, DATABASE_URL, CANOPY_TRUSTED_PROXIES,
+(or DATABASE_URL). --public-url is the address clients use: the OAuth issuer, links in pages and
+the session cookie's Secure flag (https) derive from it, never from a request's Host. Without it,
+only requests to localhost/127.0.0.1/[::1] get an OAuth issuer and absolute links (development).
+--trusted-proxies: proxies whose X-Forwarded-For, -Proto and -Host are believed.
+Environment: PORT, HOST, CANOPY_DB, DATABASE_URL, CANOPY_PUBLIC_URL, CANOPY_TRUSTED_PROXIES,
 CANOPY_ALLOW_INSECURE_WEBHOOKS=1, CANOPY_STACK_TRACES=1 (capture stack traces, for debugging; never
 logged), CANOPY_GEOMETRY_WORKERS (threads validating large boundaries; default: CPUs - 1),
 CANOPY_GEOMETRY_BUDGET_MS (most time one boundary may take, default 1500; over it, a 422). With
@@ -47,10 +53,11 @@ Delivers webhooks without serving HTTP, so delivery can scale apart from the API
 workers (and servers) may share a database: deliveries are claimed under a lease, so no attempt is
 sent twice at once, and a crashed worker's deliveries are picked up when its lease expires.`,
   init: `Usage: canopy init --db FILE --email EMAIL [--name NAME] [--account-name NAME]
-                   [--plan free|pro|enterprise] [--json]
+                   [--plan free|pro|enterprise] [--public-url URL] [--json]
 
-Creates an account, its owner and an admin API key, and prints them. With --json, prints exactly
-{ "account_id", "user_id", "api_key" }.`,
+Creates an account, its owner and an admin API key, and prints them with the owner's one-time
+set-password link, on --public-url (or CANOPY_PUBLIC_URL; default http://127.0.0.1:8080). With
+--json, prints exactly { "account_id", "user_id", "api_key" }.`,
   keys: `Usage: canopy keys create --name NAME --permissions p1,p2 [--account ID] [--db FILE] [--json]
        canopy keys list [--account ID] [--db FILE] [--json]
        canopy keys revoke ID [--account ID] [--db FILE]
@@ -108,6 +115,21 @@ const storageOf = (v: { db?: string | undefined; "database-url"?: string | undef
 }
 const list = (s: string | undefined) => (s ?? "").split(",").map((x) => x.trim()).filter((x) => x !== "")
 
+/** --public-url, else CANOPY_PUBLIC_URL, validated and without a trailing slash; undefined when neither is set. */
+const publicUrlOf = (v: { "public-url"?: string | undefined }) => {
+  const raw = v["public-url"] ?? (process.env.CANOPY_PUBLIC_URL || undefined)
+  if (raw === undefined) return undefined
+  try {
+    return parsePublicUrl(raw)
+  } catch (e) {
+    throw new UsageError(`--public-url: ${(e as Error).message}`)
+  }
+}
+
+/** Where links printed for the operator point: the public URL, else where the server listens (loopback for a wildcard bind). */
+const linkBase = (publicUrl: string | undefined, url: string) =>
+  publicUrl ?? url.replace("//0.0.0.0:", "//127.0.0.1:").replace("//[::]:", "//[::1]:")
+
 const print = (json: boolean, value: unknown, text: string) => process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`)
 
 const withCanopy = async <A>(where: ReturnType<typeof storageOf>, f: (canopy: CanopyClient) => Promise<A>): Promise<A> => {
@@ -140,7 +162,7 @@ const bootstrap = async (canopy: CanopyClient, opts: { email: string; name?: str
 const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
   async serve(argv) {
     const { values } = parseArgs({ args: argv, options: {
-      ...common, port: { type: "string" }, host: { type: "string" }, "trusted-proxies": { type: "string" },
+      ...common, port: { type: "string" }, host: { type: "string" }, "trusted-proxies": { type: "string" }, "public-url": { type: "string" },
       "allow-insecure-webhooks": { type: "boolean", default: false }, "bootstrap-if-empty": { type: "boolean", default: false },
       email: { type: "string" }, "no-dispatcher": { type: "boolean", default: false }
     } })
@@ -150,15 +172,20 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`invalid port: ${values.port ?? process.env.PORT}`)
     const host = values.host ?? process.env.HOST ?? "127.0.0.1"
     const where = storageOf(values)
+    const publicUrl = publicUrlOf(values)
     const insecure = values["allow-insecure-webhooks"] || process.env.CANOPY_ALLOW_INSECURE_WEBHOOKS === "1"
     const running = await serve({
-      port, host, db: where.db, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}),
+      port, host, db: where.db, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}), publicUrl,
       trustedProxies: list(values["trusted-proxies"] ?? process.env.CANOPY_TRUSTED_PROXIES),
       settings: { allowInsecureWebhooks: insecure, ...deliverySettings() },
       dispatcher: !values["no-dispatcher"],
       geometry: geometrySettings()
     })
     process.stderr.write(`canopy: serving ${running.url} (database ${where.describe})\n`)
+    if (publicUrl) process.stderr.write(`canopy: public URL ${publicUrl}\n`)
+    else if (!["127.0.0.1", "localhost", "::1"].includes(host)) {
+      process.stderr.write("canopy: no --public-url: the OAuth metadata and absolute links are served only to localhost requests, and session cookies are Secure only over HTTPS seen by this server or a trusted proxy\n")
+    }
     if (values["bootstrap-if-empty"]) {
       const count = await running.canopy.run(Effect.flatMap(Accounts, (a) => a.count))
       if (count === 0) {
@@ -172,10 +199,10 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
           `  ${b.api_key.token}`,
           "",
           "canopy: the owner sets a password (once) at:",
-          `  ${running.url}/invitations/accept?token=${b.password_token}`,
+          `  ${linkBase(publicUrl, running.url)}/invitations/accept?token=${b.password_token}`,
           "",
           "canopy: try it:",
-          `  curl -H "Authorization: Bearer ${b.api_key.token}" ${running.url}/v1/projects`,
+          `  curl -H "Authorization: Bearer ${b.api_key.token}" ${linkBase(undefined, running.url)}/v1/projects`,
           ""
         ].join("\n") + "\n")
       }
@@ -213,14 +240,15 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
 
   async init(argv) {
     const { values } = parseArgs({ args: argv, options: {
-      ...common, email: { type: "string" }, name: { type: "string" }, "account-name": { type: "string" }, plan: { type: "string" }
+      ...common, email: { type: "string" }, name: { type: "string" }, "account-name": { type: "string" }, plan: { type: "string" },
+      "public-url": { type: "string" }
     } })
     if (values.help) return void console.log(HELP.init)
     if (!values.email) throw new UsageError("--email is required")
+    const base = publicUrlOf(values) ?? "http://127.0.0.1:8080"
     if (values.plan && !(Plans.plans as ReadonlyArray<string>).includes(values.plan)) throw new UsageError(`--plan must be one of ${Plans.plans.join(", ")}`)
     await withCanopy(storageOf(values), async (canopy) => {
       const b = await bootstrap(canopy, { email: values.email!, name: values.name, accountName: values["account-name"], plan: values.plan })
-      const base = process.env.CANOPY_PUBLIC_URL ?? "http://127.0.0.1:8080"
       print(values.json, { account_id: b.account.id, user_id: b.user.id, api_key: b.api_key.token },
         `account  ${b.account.id} (${b.account.name}, plan ${b.account.plan})\nowner    ${b.user.id} <${b.user.email}>\napi key  ${b.api_key.token}\n\n` +
         `The owner sets a password (once, within 7 days) at:\n  ${base}/invitations/accept?token=${b.password_token}\n\nThe key and the link are shown only now.`)

@@ -3,9 +3,11 @@
  * at once and at most `perEndpoint` per webhook, so one slow or dead endpoint cannot hold up the
  * others. It wakes at once when told that events were written, else when the next delivery falls
  * due, and at least every `pollMs` (for events written by other processes). Stopping lets
- * in-flight attempts finish; a crashed dispatcher's leases expire and are reclaimed.
+ * in-flight attempts finish; a crashed dispatcher's leases expire and are reclaimed. On start and
+ * then hourly it also runs the store's maintenance: delivery logs past retention, expired sessions
+ * and idle sign-in buckets.
  */
-import { type CanopyClient, Deliveries, Ids } from "@canopy/core"
+import { type CanopyClient, Deliveries, Ids, Sessions } from "@canopy/core"
 import { Effect } from "effect"
 import { hostname } from "node:os"
 
@@ -93,8 +95,11 @@ export const startDispatcher = (canopy: CanopyClient, options: DispatcherOptions
           claimed = batch.length - giveBack.length
         }
         if (Date.now() - lastPurge > 3_600_000) {
+          // Hourly maintenance, each step bounded: old delivery logs, expired sessions and
+          // sign-in buckets idle for a day.
           lastPurge = Date.now()
           await canopy.run(Effect.flatMap(Deliveries, (s) => s.purgeLogs))
+          await canopy.run(Effect.flatMap(Sessions, (s) => s.purge))
         }
       } catch (e) {
         options.onError?.(e)

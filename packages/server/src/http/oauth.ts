@@ -25,8 +25,12 @@ const readForm = (req: ApiRequest): Record<string, string> | string => {
   return form
 }
 
-/** The OAuth routes, given the issuer's public base URL (for the metadata document). */
-export const oauthRoutes = (canopy: CanopyClient, issuer: (req: ApiRequest) => string) => {
+/**
+ * The OAuth routes, given the issuer's public base URL for a request (for the metadata document):
+ * undefined when there is none to trust (no public URL configured and a host that is not
+ * loopback), and the metadata is then a 404 saying how to configure one.
+ */
+export const oauthRoutes = (canopy: CanopyClient, issuer: (req: ApiRequest) => string | undefined) => {
   const endpoint = (call: (s: OAuthServer["Service"], form: Record<string, string>, auth: string | undefined) => Effect.Effect<unknown, unknown>) =>
     async (req: ApiRequest): Promise<ApiResponse> => {
       const form = readForm(req)
@@ -43,6 +47,12 @@ export const oauthRoutes = (canopy: CanopyClient, issuer: (req: ApiRequest) => s
     "POST /oauth/revoke": endpoint((s, form, auth) => s.revoke(form, auth)),
     "GET /.well-known/oauth-authorization-server": async (req: ApiRequest): Promise<ApiResponse> => {
       const base = issuer(req)
+      if (base === undefined) {
+        return json(404, {
+          error: "issuer_not_configured",
+          error_description: "This server has no public URL, so it cannot name its OAuth issuer for this host: start it with --public-url https://… (or CANOPY_PUBLIC_URL)."
+        })
+      }
       return json(200, {
         issuer: base,
         authorization_endpoint: `${base}/oauth/authorize`,

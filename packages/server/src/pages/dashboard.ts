@@ -12,6 +12,7 @@ import {
 import { Effect, Exit, Result } from "effect"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
 import { cookies, domainError, escape, form, page, redirect, same, setCookie, signInForm } from "./html.ts"
+import type { Site } from "./site.ts"
 
 const SESSION = "canopy_session"
 const PRE_CSRF = "canopy_csrf"
@@ -33,13 +34,13 @@ td,th{border-bottom:1px solid #dde5de;padding:.3rem;text-align:left;vertical-ali
 .flash{background:#e7f4ea;border:1px solid #9ccaa8;padding:.5rem .75rem;border-radius:4px;word-break:break-all}
 form.inline{display:inline}form.inline button{margin:0;padding:.2rem .6rem;font-size:.85rem}body{max-width:56rem}</style>`
 
-export const dashboardPages = (canopy: CanopyClient, options: { readonly secure: boolean }) => {
+export const dashboardPages = (canopy: CanopyClient, site: Site) => {
   const run = <A, E>(e: Effect.Effect<A, E, Canopy.Runtime>) => canopy.runExit(e)
 
-  const signInPage = (status = 200, error?: string) => {
+  const signInPage = (req: ApiRequest, status = 200, error?: string, headers: Record<string, string> = {}) => {
     const csrf = Tokens.generate("session")
     return page(status, "Sign in", `<h1>Sign in to Canopy</h1>${error ? `<p class="error" role="alert">${escape(error)}</p>` : ""}
-${signInForm("/dashboard/sign-in", csrf)}`, { "set-cookie": setCookie(PRE_CSRF, csrf, { secure: options.secure, maxAgeS: 1800 }) })
+${signInForm("/dashboard/sign-in", csrf)}`, { "set-cookie": setCookie(PRE_CSRF, csrf, { secure: site.secure(req), maxAgeS: 1800 }), ...headers })
   }
 
   /** The signed-in member and the principal acting for them. */
@@ -108,7 +109,8 @@ ${f("invite", `<label for="inv-email">Email</label><input id="inv-email" name="e
     return page(200, "Dashboard", body)
   }
 
-  const act = (principal: Principal.Principal, f: Record<string, string>, all: URLSearchParams, origin: string) =>
+  /** `origin`: the base of absolute links (undefined: none can be trusted, so links are paths). */
+  const act = (principal: Principal.Principal, f: Record<string, string>, all: URLSearchParams, origin: string | undefined) =>
     Effect.gen(function*(): Generator<any, { ok: boolean; html: string }, any> {
       const credentials = yield* Credentials
       const shown = (label: string, value: string) => `${escape(label)} (shown only now): <code id="shown-once">${escape(value)}</code>`
@@ -143,7 +145,9 @@ ${f("invite", `<label for="inv-email">Email</label><input id="inv-email" name="e
           return { ok: true, html: f.enabled === "true" ? "Webhook enabled." : "Webhook disabled." }
         case "invite": {
           const r = yield* (yield* Members).invite(principal, { email: f.email, role: f.role })
-          return { ok: true, html: `Invited ${escape(r.member.email)}. Send them this link (shown only now): <code id="shown-once">${escape(`${origin}/invitations/accept?token=${r.invitation.token}`)}</code>` }
+          const link = `${origin ?? ""}/invitations/accept?token=${r.invitation.token}`
+          const hint = origin === undefined ? " (put this site's address in front; with a configured public URL the link is shown whole)" : ""
+          return { ok: true, html: `Invited ${escape(r.member.email)}. Send them this link (shown only now): <code id="shown-once">${escape(link)}</code>${hint}` }
         }
         case "change_role":
           yield* (yield* Members).update(principal, f.id ?? "", { role: f.role })
@@ -159,31 +163,32 @@ ${f("invite", `<label for="inv-email">Email</label><input id="inv-email" name="e
   return {
     "GET /dashboard": async (req: ApiRequest): Promise<ApiResponse> => {
       const me = await current(req)
-      return me ? render(me.principal, me.session.csrf, me.session.member.name ?? me.session.member.email) : signInPage()
+      return me ? render(me.principal, me.session.csrf, me.session.member.name ?? me.session.member.email) : signInPage(req)
     },
 
     "POST /dashboard/sign-in": async (req: ApiRequest): Promise<ApiResponse> => {
       const f = form(req)
-      if (!same(f.csrf, cookies(req)[PRE_CSRF])) return signInPage(403, "The form expired; try again.")
+      if (!same(f.csrf, cookies(req)[PRE_CSRF])) return signInPage(req, 403, "The form expired; try again.")
       const exit = await run(Effect.flatMap(Sessions, (s) => s.signInAnywhere(f.email ?? "", f.password ?? "", req.ip)))
       if (Exit.isFailure(exit)) {
         const err = domainError(exit)
-        return signInPage(err?._tag === "RateLimited" ? 429 : 401, err?.message ?? "Sign-in failed; try again.")
+        return err?._tag === "RateLimited"
+          ? signInPage(req, 429, err.message, { "retry-after": String(err.retryAfter) })
+          : signInPage(req, 401, err?.message ?? "Sign-in failed; try again.")
       }
-      return redirect("/dashboard", 303, { "set-cookie": setCookie(SESSION, exit.value.token, { secure: options.secure, maxAgeS: 12 * 3600 }) })
+      return redirect("/dashboard", 303, { "set-cookie": setCookie(SESSION, exit.value.token, { secure: site.secure(req), maxAgeS: 12 * 3600 }) })
     },
 
     "POST /dashboard/action": async (req: ApiRequest): Promise<ApiResponse> => {
       const me = await current(req)
       const f = form(req)
-      if (!me || !same(f.csrf, me.session.csrf)) return signInPage(403, "Your session expired; sign in again.")
+      if (!me || !same(f.csrf, me.session.csrf)) return signInPage(req, 403, "Your session expired; sign in again.")
       if (f.action === "sign_out") {
         await run(Effect.flatMap(Sessions, (s) => s.signOut(me.session.token)))
-        return redirect("/dashboard", 303, { "set-cookie": setCookie(SESSION, "", { secure: options.secure, maxAgeS: 0 }) })
+        return redirect("/dashboard", 303, { "set-cookie": setCookie(SESSION, "", { secure: site.secure(req), maxAgeS: 0 }) })
       }
       const all = new URLSearchParams(Buffer.from(req.body ?? new Uint8Array()).toString("utf8"))
-      const origin = `${options.secure ? "https" : "http"}://${req.headers.host ?? "localhost"}`
-      const exit = await run(act(me.principal, f, all, origin) as Effect.Effect<{ ok: boolean; html: string }, unknown, Canopy.Runtime>)
+      const exit = await run(act(me.principal, f, all, site.origin(req)) as Effect.Effect<{ ok: boolean; html: string }, unknown, Canopy.Runtime>)
       let flash: { ok: boolean; html: string }
       if (Exit.isSuccess(exit)) flash = exit.value
       else {
@@ -193,7 +198,7 @@ ${f("invite", `<label for="inv-email">Email</label><input id="inv-email" name="e
       }
       // The member's role may have changed with the action: act as they are now.
       const again = await current(req)
-      return again ? render(again.principal, again.session.csrf, again.session.member.name ?? again.session.member.email, flash) : signInPage()
+      return again ? render(again.principal, again.session.csrf, again.session.member.name ?? again.session.member.email, flash) : signInPage(req)
     }
   }
 }

@@ -7,20 +7,21 @@ import { type Canopy, type CanopyClient, Members, Tokens } from "@canopy/core"
 import { Effect, Exit } from "effect"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
 import { cookies, domainError, escape, form, page, same, setCookie } from "./html.ts"
+import type { Site } from "./site.ts"
 
 const PRE_CSRF = "canopy_csrf"
 
-export const invitationPages = (canopy: CanopyClient, options: { readonly secure: boolean }) => {
+export const invitationPages = (canopy: CanopyClient, site: Site) => {
   const run = <A, E>(e: Effect.Effect<A, E, Canopy.Runtime>) => canopy.runExit(e)
 
-  const formPage = (token: string, status = 200, error?: string, details: ReadonlyArray<{ field: string; message: string }> = []) => {
+  const formPage = (req: ApiRequest, token: string, status = 200, error?: string, details: ReadonlyArray<{ field: string; message: string }> = []) => {
     const csrf = Tokens.generate("session")
     return page(status, "Join your team", `<h1>Join your team on Canopy</h1>
 ${error ? `<div class="error" role="alert"><p>${escape(error)}</p>${details.length ? `<ul>${details.map((d) => `<li>${escape(d.field)}: ${escape(d.message)}</li>`).join("")}</ul>` : ""}</div>` : ""}
 <form method="post" action="/invitations/accept"><input type="hidden" name="token" value="${escape(token)}"><input type="hidden" name="csrf" value="${escape(csrf)}">
 <label for="name">Your name</label><input id="name" name="name" required maxlength="200" autocomplete="name">
 <label for="password">Choose a password (at least 10 characters)</label><input id="password" name="password" type="password" minlength="10" required autocomplete="new-password">
-<button type="submit">Join</button></form>`, { "set-cookie": setCookie(PRE_CSRF, csrf, { secure: options.secure, maxAgeS: 3600 }) })
+<button type="submit">Join</button></form>`, { "set-cookie": setCookie(PRE_CSRF, csrf, { secure: site.secure(req), maxAgeS: 3600 }) })
   }
 
   const invalid = (message: string, status: number) =>
@@ -29,7 +30,7 @@ ${error ? `<div class="error" role="alert"><p>${escape(error)}</p>${details.leng
   return {
     "GET /invitations/accept": async (req: ApiRequest): Promise<ApiResponse> => {
       const token = req.query.get("token") ?? ""
-      return Tokens.kindOf(token) === "invitation" ? formPage(token) : invalid("The link is not valid.", 404)
+      return Tokens.kindOf(token) === "invitation" ? formPage(req, token) : invalid("The link is not valid.", 404)
     },
     "POST /invitations/accept": async (req: ApiRequest): Promise<ApiResponse> => {
       const f = form(req)
@@ -39,7 +40,7 @@ ${error ? `<div class="error" role="alert"><p>${escape(error)}</p>${details.leng
         return page(200, "Welcome", `<h1>Welcome, ${escape(exit.value.name ?? "")}</h1><p>You have joined the team as ${escape(exit.value.role)}. You can now sign in to applications with ${escape(exit.value.email)}.</p>`)
       }
       const err = domainError(exit)
-      if (err?._tag === "ValidationError") return formPage(f.token ?? "", 422, "Please correct the form.", err.details)
+      if (err?._tag === "ValidationError") return formPage(req, f.token ?? "", 422, "Please correct the form.", err.details)
       if (err?._tag === "NotFound") return invalid("The link is not valid.", 404)
       if (err?._tag === "Conflict") return invalid(err.message, 410)
       return invalid("Something went wrong; try again.", 500)

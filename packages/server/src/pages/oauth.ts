@@ -8,6 +8,7 @@ import { type Canopy, type CanopyClient, OAuth, OAuthServer, Sessions, Storage, 
 import { Effect, Exit } from "effect"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
 import { cookies, domainError, escape, form, page, redirect, same, setCookie, signInForm } from "./html.ts"
+import type { Site } from "./site.ts"
 
 /** What each scope lets an application do, in plain words. */
 export const scopeWords: Readonly<Record<string, string>> = {
@@ -34,18 +35,18 @@ const authorizeParams = (q: URLSearchParams | Record<string, string>): OAuth.Aut
 const hidden = (params: OAuth.AuthorizeParams) =>
   Object.entries(params).filter(([, v]) => v !== undefined).map(([k, v]) => `<input type="hidden" name="${escape(k)}" value="${escape(String(v))}">`).join("")
 
-/** The pages, over a running Canopy; `secure` sets the cookies' Secure flag. */
-export const authorizePages = (canopy: CanopyClient, options: { readonly secure: boolean }) => {
+/** The pages, over a running Canopy; the site says whether cookies are Secure. */
+export const authorizePages = (canopy: CanopyClient, site: Site) => {
   const run = <A, E>(e: Effect.Effect<A, E, Canopy.Runtime>) => canopy.runExit(e)
 
   const errorPage = (message: string, status = 400) =>
     page(status, "Cannot authorize", `<h1>This authorization request cannot be completed</h1><p class="error">${escape(message)}</p><p>Return to the application and try again.</p>`)
 
-  const signInPage = (params: OAuth.AuthorizeParams, appName: string, status = 200, error?: string) => {
+  const signInPage = (req: ApiRequest, params: OAuth.AuthorizeParams, appName: string, status = 200, error?: string, headers: Record<string, string> = {}) => {
     const csrf = Tokens.generate("session")
     return page(status, "Sign in", `<h1>Sign in to continue to ${escape(appName)}</h1>
 ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ""}
-${signInForm("/oauth/sign-in", csrf, hidden(params))}`, { "set-cookie": setCookie(PRE_CSRF, csrf, { secure: options.secure, maxAgeS: 1800 }) })
+${signInForm("/oauth/sign-in", csrf, hidden(params))}`, { "set-cookie": setCookie(PRE_CSRF, csrf, { secure: site.secure(req), maxAgeS: 1800 }), ...headers })
   }
 
   const consentPage = (params: OAuth.AuthorizeParams, appName: string, scopes: ReadonlyArray<string>, csrf: string, who: string) =>
@@ -79,7 +80,7 @@ ${signInForm("/oauth/sign-in", csrf, hidden(params))}`, { "set-cookie": setCooki
     }
     const session = await run(Effect.flatMap(Sessions, (s) => s.get(cookies(req)[SESSION])))
     const live = Exit.isSuccess(session) ? session.value : undefined
-    if (!live || live.account_id !== app!.account_id) return signInPage(params, app!.name)
+    if (!live || live.account_id !== app!.account_id) return signInPage(req, params, app!.name)
     return consentPage(params, app!.name, check.scopes, live.csrf, live.member.name ?? live.member.email)
   }
 
@@ -96,11 +97,13 @@ ${signInForm("/oauth/sign-in", csrf, hidden(params))}`, { "set-cookie": setCooki
       const signedIn = await run(Effect.flatMap(Sessions, (s) => s.signIn(app.account_id, f.email ?? "", f.password ?? "", req.ip)))
       if (Exit.isFailure(signedIn)) {
         const err = domainError(signedIn)
-        return signInPage(params, app.name, err?._tag === "RateLimited" ? 429 : 401, err?.message ?? "Sign-in failed; try again.")
+        return err?._tag === "RateLimited"
+          ? signInPage(req, params, app.name, 429, err.message, { "retry-after": String(err.retryAfter) })
+          : signInPage(req, params, app.name, 401, err?.message ?? "Sign-in failed; try again.")
       }
       const back = OAuth.withQuery("http://x/oauth/authorize", params as Record<string, string | undefined>)
       return redirect(back.slice("http://x".length), 303, {
-        "set-cookie": setCookie(SESSION, signedIn.value.token, { secure: options.secure, maxAgeS: 12 * 3600 })
+        "set-cookie": setCookie(SESSION, signedIn.value.token, { secure: site.secure(req), maxAgeS: 12 * 3600 })
       })
     },
 
