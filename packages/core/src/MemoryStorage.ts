@@ -335,10 +335,11 @@ export const make = Effect.gen(function*() {
         const l = owned(t.logs.get(id), accountId)
         return clone(l && l.webhook_id === webhookId ? l : undefined)
       }),
-      purgeLogs: (before) => locked(() => {
-        let n = 0
-        for (const [id, l] of t.logs) if (l.created_at < before) { t.logs.delete(id); n++ }
-        return n
+      purgeLogs: (before, limit) => locked(() => {
+        const old = [...t.logs.values()].filter((l) => l.created_at < before)
+          .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0)).slice(0, limit)
+        for (const l of old) t.logs.delete(l.id)
+        return old.length
       }),
       addDeliveries: (deliveries) => locked(() => {
         for (const d of deliveries) t.deliveries.set(d.id, clone(d))

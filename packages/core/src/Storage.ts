@@ -466,8 +466,8 @@ export interface StorageShape {
     readonly nextDue: Fx<number | null>
     readonly getDelivery: (accountId: string, id: string) => Fx<DeliveryRow | undefined>
     readonly getLog: (accountId: string, webhookId: string, id: string) => Fx<DeliveryLogRow | undefined>
-    /** Deletes log entries created before `before`; returns how many. */
-    readonly purgeLogs: (before: string) => Fx<number>
+    /** Deletes at most `limit` log entries created before `before` (oldest first); returns how many. */
+    readonly purgeLogs: (before: string, limit: number) => Fx<number>
     /** Adds deliveries for an existing event (redelivery). */
     readonly addDeliveries: (deliveries: ReadonlyArray<DeliveryRow>) => Fx<void>
     /** Newest first, ties by id descending. */

@@ -15,7 +15,8 @@ import { Settings } from "../Settings.ts"
 import { type ClaimedDelivery, type DeliveryLogRow, Storage, type StorageError, type StorageShape } from "../Storage.ts"
 import * as Time from "../Time.ts"
 import * as WebhookTarget from "../WebhookTarget.ts"
-import { decode, type ListResult, listMeta, window } from "./common.ts"
+import { decode, inBatches, type ListResult, listMeta, window } from "./common.ts"
+import { PURGE_BATCH, PURGE_BATCHES } from "./Sessions.ts"
 import { emit } from "./Outbox.ts"
 import { cancelAndLog, logResource } from "./Webhooks.ts"
 
@@ -186,6 +187,7 @@ const make = (storage: StorageShape, sender: Sender["Service"]) => {
       return { data: page.rows.map((e) => JSON.parse(e.payload) as Events.Envelope), meta: listMeta(page, w, (e) => e.created_at) }
     }),
 
-    purgeLogs: Effect.flatMap(Time.nowMillis, (now) => storage.outbox.purgeLogs(new Date(now - Delivery.LOG_RETENTION_MS).toISOString()))
+    purgeLogs: Effect.flatMap(Time.nowMillis, (now) =>
+      inBatches(storage.outbox.purgeLogs(new Date(now - Delivery.LOG_RETENTION_MS).toISOString(), PURGE_BATCH), PURGE_BATCH, PURGE_BATCHES))
   })
 }

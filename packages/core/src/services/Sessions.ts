@@ -12,7 +12,7 @@ import * as RateLimit from "../RateLimit.ts"
 import { type MemberRow, Storage, type StorageError, type StorageShape } from "../Storage.ts"
 import * as Time from "../Time.ts"
 import * as Tokens from "../Tokens.ts"
-import { conflictOnDuplicate } from "./common.ts"
+import { conflictOnDuplicate, inBatches } from "./common.ts"
 
 /** Sessions last 12 hours. */
 export const SESSION_TTL_MS = 12 * 3_600_000
@@ -146,16 +146,7 @@ const make = (storage: StorageShape) => {
 
     purge: Effect.gen(function*() {
       const now = yield* Time.nowMillis
-      const batches = (one: Effect.Effect<number, StorageError>) =>
-        Effect.gen(function*() {
-          let total = 0
-          for (let i = 0; i < PURGE_BATCHES; i++) {
-            const n = yield* one
-            total += n
-            if (n < PURGE_BATCH) break
-          }
-          return total
-        })
+      const batches = (one: Effect.Effect<number, StorageError>) => inBatches(one, PURGE_BATCH, PURGE_BATCHES)
       return {
         sessions: yield* batches(storage.sessions.purgeExpired(now, PURGE_BATCH)),
         buckets: yield* batches(storage.rateLimits.purge(now - SIGN_IN_BUCKET_IDLE_MS, PURGE_BATCH))

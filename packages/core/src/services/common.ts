@@ -80,6 +80,21 @@ export interface ListResult<A> {
   readonly meta: ListMeta
 }
 
+/**
+ * Runs a bounded delete (`one` deletes at most `batch` rows and says how many) until it deletes
+ * fewer, at most `batches` times; answers the rows deleted. Maintenance work stays bounded per run.
+ */
+export const inBatches = <E>(one: Effect.Effect<number, E>, batch: number, batches: number) =>
+  Effect.gen(function*() {
+    let total = 0
+    for (let i = 0; i < batches; i++) {
+      const n = yield* one
+      total += n
+      if (n < batch) break
+    }
+    return total
+  })
+
 /** Maps a storage Duplicate to a Conflict with the given message. */
 export const conflictOnDuplicate = (message: (d: Duplicate) => string) =>
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, Duplicate> | Conflict, R> =>

@@ -387,7 +387,9 @@ export const make = Effect.gen(function*() {
       getDelivery: (accountId, id) => one("deliveries", sql`select * from deliveries where account_id = ${accountId} and id = ${id}`),
       getLog: (accountId, webhookId, id) =>
         one("delivery_logs", sql`select * from delivery_logs where account_id = ${accountId} and webhook_id = ${webhookId} and id = ${id}`),
-      purgeLogs: (before) => orStorage(Effect.map(sql`delete from delivery_logs where created_at < ${before} returning id`, (rows) => rows.length)),
+      purgeLogs: (before, limit) => orStorage(Effect.map(
+        sql`delete from delivery_logs where id in (select id from delivery_logs where created_at < ${before} order by created_at limit ${limit}) returning id`,
+        (rows) => rows.length)),
       addDeliveries: (deliveries) =>
         orStorage(Effect.forEach(deliveries, (d) => sql`insert into deliveries ${sql.insert(toDb("deliveries", d))}`, { discard: true })),
       insertLog: (row) => orStorage(Effect.asVoid(sql`insert into delivery_logs ${sql.insert(toDb("delivery_logs", row))}`)),

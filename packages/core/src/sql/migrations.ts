@@ -232,6 +232,10 @@ export const migrations = {
     `alter table rate_limits add column touched_at ${t.bigint}`,
     `create index rate_limits_by_use on rate_limits (touched_at)`,
     `create index sessions_by_expiry on sessions (expires_at)`
+  ]),
+  // Delivery logs are purged after 30 days in bounded batches, oldest first.
+  "8_delivery_log_retention": ddl(() => [
+    `create index delivery_logs_by_age on delivery_logs (created_at)`
   ])
 }
 
