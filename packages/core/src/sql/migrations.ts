@@ -66,6 +66,36 @@ const totalsTriggers = (dialect: Dialect, table: string, bodies: { insert: strin
   ]
 }
 
+/**
+ * PostgreSQL keeps project totals with statement-level triggers over transition tables: one update
+ * of an account's totals row per statement, however many rows it touched. (Row triggers would
+ * write a new version of that row per project, which a bulk insert into one account pays for
+ * quadratically within its transaction.)
+ */
+const projectTotalsPerStatement = (["insert", "update", "delete"] as const).flatMap((event) => {
+  const changes = [
+    ...(event === "delete" ? [] : ["select account_id, status, area_hectares, 1 as sign from new_rows"]),
+    ...(event === "insert" ? [] : ["select account_id, status, area_hectares, -1 as sign from old_rows"])
+  ].join(" union all ")
+  const sums = statuses.flatMap((s) => [
+    `coalesce(sum(sign) filter (where status = '${s}'), 0) as projects_${s}`,
+    `coalesce(sum(sign * ${areaUnits("c")}) filter (where status = '${s}'), 0) as area_${s}`
+  ]).join(", ")
+  const set = statuses.flatMap((s) => [`projects_${s} = t.projects_${s} + d.projects_${s}`, `area_${s} = t.area_${s} + d.area_${s}`]).join(", ")
+  const tables = event === "insert" ? "new table as new_rows" : event === "delete" ? "old table as old_rows" : "old table as old_rows new table as new_rows"
+  return [
+    `create function projects_totals_${event}() returns trigger language plpgsql as $body$
+     begin
+       update account_totals t set ${set}
+       from (select account_id, ${sums} from (${changes}) c group by account_id) d
+       where t.account_id = d.account_id;
+       return null;
+     end $body$`,
+    `create trigger projects_totals_${event} after ${event} on projects referencing ${tables}
+     for each statement execute function projects_totals_${event}()`
+  ]
+})
+
 /** A trigram index over `search_text` and the triggers keeping it in step (SQLite FTS5). */
 const ftsTable = (table: string) => [
   `create virtual table ${table}_fts using fts5(search_text, content='${table}', content_rowid='rowid', tokenize='trigram')`,
@@ -99,15 +129,17 @@ const scale = ddl((t, dialect) => [
     insert: "insert into account_totals (account_id) values (new.id);",
     delete: "delete from account_totals where account_id = old.id;"
   }),
-  ...totalsTriggers(dialect, "projects", {
-    insert: `update account_totals set ${projectDelta("new", "+").join(", ")} where account_id = new.account_id;`,
-    delete: `update account_totals set ${projectDelta("old", "-").join(", ")} where account_id = old.account_id;`,
-    update: {
-      columns: "status, area_hectares",
-      body: `update account_totals set ${projectDelta("old", "-").join(", ")} where account_id = old.account_id;
-             update account_totals set ${projectDelta("new", "+").join(", ")} where account_id = new.account_id;`
-    }
-  }),
+  ...(dialect === "sqlite"
+    ? totalsTriggers(dialect, "projects", {
+      insert: `update account_totals set ${projectDelta("new", "+").join(", ")} where account_id = new.account_id;`,
+      delete: `update account_totals set ${projectDelta("old", "-").join(", ")} where account_id = old.account_id;`,
+      update: {
+        columns: "status, area_hectares",
+        body: `update account_totals set ${projectDelta("old", "-").join(", ")} where account_id = old.account_id;
+               update account_totals set ${projectDelta("new", "+").join(", ")} where account_id = new.account_id;`
+      }
+    })
+    : projectTotalsPerStatement),
   ...(["members", "webhooks"] as const).flatMap((table) => totalsTriggers(dialect, table, {
     insert: `update account_totals set ${table} = ${table} + 1 where account_id = new.account_id;`,
     delete: `update account_totals set ${table} = ${table} - 1 where account_id = old.account_id;`
