@@ -16,6 +16,7 @@ import { Accounts, type BillingEvent } from "./services/Accounts.ts"
 import { Assets } from "./services/Assets.ts"
 import { Credentials, type RequestOrigin } from "./services/Credentials.ts"
 import { Deliveries, Sender } from "./services/Deliveries.ts"
+import { IdempotencyKeys } from "./services/IdempotencyKeys.ts"
 import { Members } from "./services/Members.ts"
 import { OAuthServer } from "./services/OAuthServer.ts"
 import { Sessions } from "./services/Sessions.ts"
@@ -23,14 +24,14 @@ import { Projects } from "./services/Projects.ts"
 import { Webhooks } from "./services/Webhooks.ts"
 
 /** Every domain service. */
-export type Services = Projects | Assets | Members | Accounts | Webhooks | Credentials | Deliveries | OAuthServer | Sessions
+export type Services = Projects | Assets | Members | Accounts | Webhooks | Credentials | Deliveries | OAuthServer | Sessions | IdempotencyKeys
 
 /** What `run` provides: the services and the storage under them. */
 export type Runtime = Services | Storage
 
 /** Every domain service, given a Storage and a Sender. */
 export const layerWithSender: Layer.Layer<Services, never, Storage | Sender> = Layer.mergeAll(
-  Projects.layer, Assets.layer, Webhooks.layer, Accounts.layer, Deliveries.layer, OAuthServer.layer, Sessions.layer
+  Projects.layer, Assets.layer, Webhooks.layer, Accounts.layer, Deliveries.layer, OAuthServer.layer, Sessions.layer, IdempotencyKeys.layer
 ).pipe(Layer.provideMerge(Layer.merge(Credentials.layer, Members.layer)))
 
 /** Every domain service, given a Storage; webhooks are sent with the platform's `fetch`. */

@@ -27,13 +27,24 @@ interface Tables {
   oauthCodes: Map<string, S.OAuthCodeRow>
   oauthTokens: Map<string, S.OAuthTokenRow>
   sessions: Map<string, S.SessionRow>
+  /** Idempotency keys by `account|key`. */
+  idempotency: Map<string, IdempotencyRow>
+}
+
+interface IdempotencyRow {
+  readonly fingerprint: string
+  readonly token: string
+  /** When the key was claimed (epoch ms). */
+  readonly created_at: number
+  /** Null until completed. */
+  readonly response: S.StoredResponse | null
 }
 
 const emptyTables = (): Tables => ({
   accounts: new Map(), members: new Map(), invitations: new Map(), projects: new Map(), assets: new Map(),
   webhooks: new Map(), events: new Map(), deliveries: new Map(), logs: new Map(), credentials: new Map(),
   usage: new Map(), alerts: new Set(), rateLimits: new Map(), rateLimitUses: new Map(),
-  oauthClients: new Map(), oauthCodes: new Map(), oauthTokens: new Map(), sessions: new Map()
+  oauthClients: new Map(), oauthCodes: new Map(), oauthTokens: new Map(), sessions: new Map(), idempotency: new Map()
 })
 
 const snapshot = (t: Tables): Tables => ({
@@ -42,7 +53,7 @@ const snapshot = (t: Tables): Tables => ({
   deliveries: new Map(t.deliveries), logs: new Map(t.logs), credentials: new Map(t.credentials),
   usage: new Map(t.usage), alerts: new Set(t.alerts), rateLimits: new Map(t.rateLimits), rateLimitUses: new Map(t.rateLimitUses),
   oauthClients: new Map(t.oauthClients), oauthCodes: new Map(t.oauthCodes), oauthTokens: new Map(t.oauthTokens),
-  sessions: new Map(t.sessions)
+  sessions: new Map(t.sessions), idempotency: new Map(t.idempotency)
 })
 
 /** Whether the current fiber is inside a transaction of this store. */
@@ -480,6 +491,40 @@ export const make = Effect.gen(function*() {
           t.rateLimitUses.delete(key)
         }
         return idle.length
+      })
+    },
+
+    idempotency: {
+      begin: (accountId, key, fingerprint, token, now, limits) => locked((): S.IdempotencyBegin => {
+        const id = `${accountId}|${key}`
+        const row = t.idempotency.get(id)
+        const free = !row || row.created_at < limits.expiredBefore ||
+          (row.response === null && row.created_at < limits.abandonedBefore)
+        if (free) {
+          t.idempotency.set(id, { fingerprint, token, created_at: now, response: null })
+          return { kind: "new" }
+        }
+        if (row.fingerprint !== fingerprint) return { kind: "mismatch" }
+        return row.response === null ? { kind: "in_progress" } : { kind: "replay", response: clone(row.response) }
+      }),
+      complete: (accountId, key, token, response) => locked(() => {
+        const id = `${accountId}|${key}`
+        const row = t.idempotency.get(id)
+        if (!row || row.token !== token || row.response !== null) return false
+        t.idempotency.set(id, { ...row, response: clone(response) })
+        return true
+      }),
+      release: (accountId, key, token) => locked(() => {
+        const id = `${accountId}|${key}`
+        const row = t.idempotency.get(id)
+        if (!row || row.token !== token || row.response !== null) return false
+        t.idempotency.delete(id)
+        return true
+      }),
+      purge: (before, limit) => locked(() => {
+        const old = [...t.idempotency].filter(([, r]) => r.created_at < before).sort((a, b) => a[1].created_at - b[1].created_at).slice(0, limit)
+        for (const [id] of old) t.idempotency.delete(id)
+        return old.length
       })
     },
 

@@ -29,6 +29,10 @@
  *   terms shorter than `MIN_SEARCH` characters are the caller's to refuse.
  * - **Running totals.** Project counts and hectares by status, members and webhooks of an account
  *   are kept in the same transaction as every write that moves them, and always equal a recount.
+ * - **Idempotency keys.** `idempotency.begin` claims a key of an account atomically: of N
+ *   concurrent begins with one key, exactly one answers `new`; the others see the claim
+ *   (`in_progress`, or `mismatch` when their fingerprint differs) and, once it is completed, its
+ *   stored response (`replay`). Keys of different accounts are independent.
  * - **Rows out equal rows in.** JSON values (geometry, metadata, lists) and nulls come back as
  *   they were written.
  */
@@ -280,6 +284,26 @@ export interface SessionRow {
   readonly expires_at: number
   readonly created_at: string
 }
+
+/** A response kept for an idempotency key, replayed as it was. */
+export interface StoredResponse {
+  readonly status: number
+  /** Header values by lowercase name (the per-request ones left out by the caller). */
+  readonly headers: Readonly<Record<string, string>>
+  /** The body's exact text; null when there was none. */
+  readonly body: string | null
+}
+
+/** What `idempotency.begin` answers. */
+export type IdempotencyBegin =
+  /** The key is now claimed by the caller (under its `token`): do the work, then complete or release. */
+  | { readonly kind: "new" }
+  /** The key was completed with the same fingerprint: this is its response. */
+  | { readonly kind: "replay"; readonly response: StoredResponse }
+  /** The key is held, claimed or completed, for another fingerprint (another body, method or path). */
+  | { readonly kind: "mismatch" }
+  /** The key is claimed with the same fingerprint by a request still at work. */
+  | { readonly kind: "in_progress" }
 
 /** Most rows a filtered list counts; beyond, `Page.totalExact` is false. */
 export const COUNT_LIMIT = 10_000
@@ -545,6 +569,31 @@ export interface StorageShape {
      * (epoch ms); answers how many went. Buckets kept by `requests.meter` are not touched. The
      * cost is bounded by `limit` (an index on the last use). A bucket updated concurrently is
      * either kept or recreated from scratch by that update, never half-deleted.
+     */
+    readonly purge: (before: number, limit: number) => Fx<number>
+  }
+
+  readonly idempotency: {
+    /**
+     * Claims `key` of an account for a request whose content hashes to `fingerprint`, at `now`
+     * (epoch ms), in one atomic step. A key that is free — never used, or last claimed before
+     * `expiredBefore` (whatever its state), or claimed and not completed before `abandonedBefore`
+     * (its request's process died) — is claimed under `token` and the answer is `new`. Otherwise
+     * the answer is `mismatch` when the fingerprints differ, else `in_progress` or `replay` with the
+     * stored response. Under concurrency exactly one of N begins with one free key is `new`.
+     */
+    readonly begin: (accountId: string, key: string, fingerprint: string, token: string, now: number,
+      limits: { readonly expiredBefore: number; readonly abandonedBefore: number }) => Fx<IdempotencyBegin>
+    /**
+     * Stores the response of a claimed key, when `token` still holds the claim; answers whether it
+     * did (false: the claim was taken over or purged meanwhile).
+     */
+    readonly complete: (accountId: string, key: string, token: string, response: StoredResponse) => Fx<boolean>
+    /** Frees a claimed, uncompleted key, when `token` still holds it (the work failed: a retry may redo it). */
+    readonly release: (accountId: string, key: string, token: string) => Fx<boolean>
+    /**
+     * Deletes at most `limit` keys, completed or not, claimed before `before` (epoch ms), oldest
+     * first; answers how many went. The cost is bounded by `limit` (an index on the claim time).
      */
     readonly purge: (before: number, limit: number) => Fx<number>
   }

@@ -11,6 +11,8 @@ import type { AccessLogLine } from "../src/http/handler.ts"
 /** A started server, its access log, and a cleanup. */
 export interface TestServer extends RunningServer {
   readonly logs: Array<AccessLogLine>
+  /** The SQLite file the server uses. */
+  readonly db: string
   readonly stop: () => Promise<void>
   /** Bootstraps an account and returns its admin key and ids. */
   readonly newAccount: (plan?: "free" | "pro" | "enterprise") => Promise<{ token: string; accountId: string; userId: string }>
@@ -20,11 +22,13 @@ export const startTestServer = async (settings: Partial<Settings.SettingsShape> 
   const dir = mkdtempSync(join(tmpdir(), "canopy-http-"))
   const logs: Array<AccessLogLine> = []
   // No delivery loop unless asked: these servers register webhooks on hosts that are not there.
-  const running = await serve({ port: 0, host: "127.0.0.1", db: join(dir, "canopy.db"), settings, log: (l) => logs.push(l), dispatcher: options.dispatcher ?? false })
+  const db = join(dir, "canopy.db")
+  const running = await serve({ port: 0, host: "127.0.0.1", db, settings, log: (l) => logs.push(l), dispatcher: options.dispatcher ?? false })
   let n = 0
   return {
     ...running,
     logs,
+    db,
     stop: async () => {
       await running.close()
       rmSync(dir, { recursive: true, force: true })

@@ -489,6 +489,57 @@ export const make = Effect.gen(function*() {
           returning account_id`, (rows) => rows.length))
     },
 
+    idempotency: {
+      begin: (accountId, key, fingerprint, token, now, limits) =>
+        orStorage(Effect.gen(function*() {
+          const where = sql`account_id = ${accountId} and idempotency_key = ${key}`
+          // A purge may delete the row between the statements below: then start again.
+          for (let attempt = 0; ; attempt++) {
+            // A free key is claimed by exactly one of concurrent inserts (the others do nothing)…
+            const inserted = yield* sql`insert into idempotency_keys (account_id, idempotency_key, fingerprint, token, created_at)
+              values (${accountId}, ${key}, ${fingerprint}, ${token}, ${now})
+              on conflict (account_id, idempotency_key) do nothing returning token`
+            if (inserted.length > 0) return { kind: "new" } as const
+            // …an expired or abandoned one by exactly one of concurrent updates (the condition is
+            // checked again on the row each finds, and no longer holds after the first).
+            const taken = yield* sql`update idempotency_keys set fingerprint = ${fingerprint}, token = ${token}, created_at = ${now},
+                response_status = ${null}, response_headers = ${null}, response_body = ${null}
+              where ${where} and (created_at < ${limits.expiredBefore} or (response_status is null and created_at < ${limits.abandonedBefore}))
+              returning token`
+            if (taken.length > 0) return { kind: "new" } as const
+            const rows = yield* sql`select fingerprint, response_status, response_headers, response_body from idempotency_keys where ${where}`
+            const row = rows[0] as { fingerprint: string; response_status: unknown; response_headers: unknown; response_body: unknown } | undefined
+            if (!row) {
+              if (attempt < 3) continue
+              return { kind: "in_progress" } as const
+            }
+            if (row.fingerprint !== fingerprint) return { kind: "mismatch" } as const
+            if (row.response_status === null || row.response_status === undefined) return { kind: "in_progress" } as const
+            return {
+              kind: "replay",
+              response: {
+                status: Number(row.response_status),
+                headers: parse<Record<string, string>>(row.response_headers) ?? {},
+                body: row.response_body === null || row.response_body === undefined ? null : String(row.response_body)
+              }
+            } as const
+          }
+        })),
+      complete: (accountId, key, token, response) =>
+        affected(sql`update idempotency_keys set response_status = ${response.status}, response_headers = ${json(response.headers)},
+            response_body = ${response.body}
+          where account_id = ${accountId} and idempotency_key = ${key} and token = ${token} and response_status is null
+          returning token`),
+      release: (accountId, key, token) =>
+        affected(sql`delete from idempotency_keys
+          where account_id = ${accountId} and idempotency_key = ${key} and token = ${token} and response_status is null
+          returning token`),
+      purge: (before, limit) =>
+        orStorage(Effect.map(sql`delete from idempotency_keys where created_at < ${before} and (account_id, idempotency_key) in (
+            select account_id, idempotency_key from idempotency_keys where created_at < ${before} order by created_at limit ${limit} ${skipLocked})
+          returning token`, (rows) => rows.length))
+    },
+
     requests: {
       meter: (accountId, period, decide) =>
         storage.transaction(orStorage(Effect.gen(function*() {

@@ -268,6 +268,15 @@ export const migrations = {
   // Delivery logs are purged after 30 days in bounded batches, oldest first.
   "8_delivery_log_retention": ddl(() => [
     `create index delivery_logs_by_age on delivery_logs (created_at)`
+  ]),
+  // Idempotency keys of POST requests, per account: the claim (fingerprint, token, time) and,
+  // once completed, the response to replay. Purged 24 h after the claim, oldest first.
+  "9_idempotency": ddl((t) => [
+    `create table idempotency_keys (
+      account_id text not null, idempotency_key text not null, fingerprint text not null, token text not null,
+      created_at ${t.bigint} not null, response_status integer, response_headers text, response_body text,
+      primary key (account_id, idempotency_key))`,
+    `create index idempotency_keys_by_age on idempotency_keys (created_at)`
   ])
 }
 

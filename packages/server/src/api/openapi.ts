@@ -1,7 +1,7 @@
 /**
  * The OpenAPI 3.1 document of the v1 API, generated from the route table and the core's schemas.
  */
-import { Permissions, Schemas } from "@canopy/core"
+import { Idempotency, Permissions, Schemas } from "@canopy/core"
 import { Schema } from "effect"
 import { type Route, routes } from "./routes.ts"
 
@@ -15,11 +15,24 @@ const jsonSchema = (s: Schema.Top): JsonSchema => {
 const errorResponses = (route: Route): Record<string, unknown> => {
   const ref = { $ref: "#/components/responses/Error" }
   const out: Record<string, unknown> = { "401": ref, "403": ref, "404": ref, "429": ref, "500": ref }
-  if (route.query || route.body) out["400"] = ref
-  if (route.body) out["422"] = ref
-  if (["projects.delete", "projects.archive", "projects.restore", "projects.create", "projects.update", "assets.create",
+  if (route.query || route.body || route.method === "POST") out["400"] = ref
+  if (route.body || route.method === "POST") out["422"] = ref
+  if (route.method === "POST" || ["projects.delete", "projects.archive", "projects.restore", "projects.create", "projects.update", "assets.create",
     "assets.update", "assets.delete", "members.invite", "members.update", "members.remove"].includes(route.operation)) out["409"] = ref
   return out
+}
+
+/** The `Idempotency-Key` header every POST accepts (docs/decisions.md, "Idempotency keys"). */
+const idempotencyKeyParameter = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description: "Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path " +
+    "and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work " +
+    "being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first " +
+    "request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are " +
+    "not kept (the key may be retried).",
+  schema: { type: "string", minLength: 1, maxLength: Idempotency.MAX_KEY_LENGTH, pattern: "^[\\x20-\\x7e]+$" }
 }
 
 const operationId = (r: Route) =>
@@ -66,7 +79,7 @@ export const document = (): Record<string, unknown> => {
       tags: [r.tag],
       description: need === "any" ? "Any valid token." : `Requires the \`${need}\` permission.`,
       security: [{ bearer: [] }],
-      parameters: [...pathParams, ...queryParams],
+      parameters: [...pathParams, ...queryParams, ...(r.method === "POST" ? [idempotencyKeyParameter] : [])],
       ...(r.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(r.body) } } } } : {}),
       responses: {
         [String(r.status)]: r.envelope === "empty"

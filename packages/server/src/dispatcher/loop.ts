@@ -4,10 +4,10 @@
  * others. It wakes at once when told that events were written, else when the next delivery falls
  * due, and at least every `pollMs` (for events written by other processes). Stopping lets
  * in-flight attempts finish; a crashed dispatcher's leases expire and are reclaimed. On start and
- * then hourly it also runs the store's maintenance: delivery logs past retention, expired sessions
- * and idle sign-in buckets.
+ * then hourly it also runs the store's maintenance: delivery logs past retention, expired sessions,
+ * idle sign-in buckets and expired idempotency keys.
  */
-import { type CanopyClient, Deliveries, Ids, Sessions } from "@canopy/core"
+import { type CanopyClient, Deliveries, IdempotencyKeys, Ids, Sessions } from "@canopy/core"
 import { Effect } from "effect"
 import { hostname } from "node:os"
 
@@ -95,11 +95,12 @@ export const startDispatcher = (canopy: CanopyClient, options: DispatcherOptions
           claimed = batch.length - giveBack.length
         }
         if (Date.now() - lastPurge > 3_600_000) {
-          // Hourly maintenance, each step bounded: old delivery logs, expired sessions and
-          // sign-in buckets idle for a day.
+          // Hourly maintenance, each step bounded: old delivery logs, expired sessions,
+          // sign-in buckets idle for a day and idempotency keys past their 24 hours.
           lastPurge = Date.now()
           await canopy.run(Effect.flatMap(Deliveries, (s) => s.purgeLogs))
           await canopy.run(Effect.flatMap(Sessions, (s) => s.purge))
+          await canopy.run(Effect.flatMap(IdempotencyKeys, (s) => s.purge))
         }
       } catch (e) {
         options.onError?.(e)

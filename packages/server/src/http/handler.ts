@@ -4,7 +4,10 @@
  * included, is a response with the spec's body, an `X-Request-Id` and the security headers;
  * domain errors map to statuses here and nowhere else.
  */
-import { Accounts, type CanopyClient, Credentials, Errors, type FieldError, Ids, Permissions, type RateLimit, Schemas } from "@canopy/core"
+import {
+  Accounts, type CanopyClient, Credentials, Errors, type FieldError, Idempotency, IdempotencyKeys, Ids, Permissions, type RateLimit, Schemas,
+  type Storage
+} from "@canopy/core"
 import { Cause, Effect, Exit } from "effect"
 import { type Route, routes } from "../api/routes.ts"
 
@@ -190,10 +193,30 @@ const parseBody = (route: Route, req: ApiRequest) =>
     }
   })
 
+/**
+ * A POST's idempotency key was already used: its stored response to replay, or why the request is
+ * refused (another request with it, or one still at work). Already an HTTP answer.
+ */
+class KeyUsed {
+  readonly _tag = "KeyUsed"
+  readonly claim: Exclude<Storage.IdempotencyBegin, { readonly kind: "new" }>
+  constructor(claim: Exclude<Storage.IdempotencyBegin, { readonly kind: "new" }>) {
+    this.claim = claim
+  }
+}
+
+/** A POST's `Idempotency-Key`, its request's fingerprint and, once claimed, the claim's token. */
+interface KeyClaim {
+  readonly key: string
+  readonly fingerprint: string
+  token?: string
+}
+
 /** What the pipeline learned before it finished or failed: for the log line and the rate-limit headers. */
 interface Seen {
   accountId?: string
   decision?: RateLimit.Decision
+  idempotency?: KeyClaim
 }
 
 /**
@@ -211,8 +234,20 @@ const pipeline = Effect.fnUntraced(function*(route: Route, params: Record<string
   if (!Permissions.mayPerform(principal.permissions, route.operation)) {
     return yield* new Errors.Forbidden({ message: `This token lacks the ${Permissions.required[route.operation]} permission` })
   }
+  const idem = seen.idempotency
+  const keyProblem = idem && Idempotency.checkKey(idem.key)
+  if (keyProblem) {
+    return yield* Effect.fail(new BadRequest(`The Idempotency-Key header ${keyProblem}`, [{ field: "idempotency-key", message: keyProblem }]))
+  }
   const query = yield* decodeQuery(route, req.query)
   const body = yield* parseBody(route, req)
+  // The key is claimed once the request is known to be well formed: from here on, what the request
+  // answers (below 500, but 429) is its key's response.
+  if (idem) {
+    const claim = yield* (yield* IdempotencyKeys).begin(principal.account_id, idem.key, idem.fingerprint)
+    if (claim.kind !== "new") return yield* Effect.fail(new KeyUsed(claim))
+    idem.token = claim.token
+  }
   return yield* route.run({ principal, params, query, body })
 })
 
@@ -266,36 +301,85 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
     }
 
     const seen: Seen = {}
+    const idempotencyKey = route.method === "POST" ? req.headers[Idempotency.HEADER] : undefined
+    if (idempotencyKey !== undefined) {
+      const target = req.query.size > 0 ? `${req.path}?${req.query.toString()}` : req.path
+      seen.idempotency = { key: idempotencyKey, fingerprint: Idempotency.fingerprint(req.method, target, req.body) }
+    }
     const exit = await canopy.runExit(pipeline(route, params, bearer, req, seen))
     accountId = seen.accountId
     const decision = seen.decision
     const limitHeaders = decision ? rateLimitHeaders(decision) : {}
+
+    /**
+     * The answer, after its key (when the request claimed one) keeps it for replays or is freed:
+     * a 5xx or 429 says "try again", so the key is left for the retry to do the work.
+     */
+    const settle = async (res: ApiResponse): Promise<ApiResponse> => {
+      const claim = seen.idempotency
+      if (claim?.token && accountId) {
+        const account = accountId
+        const token = claim.token
+        const keep = res.status < 500 && res.status !== 429
+        const stored = await canopy.runExit(Effect.flatMap(IdempotencyKeys, (k) => keep
+          ? k.complete(account, claim.key, token, { status: res.status, headers: Idempotency.storedHeaders(res.headers), body: res.body ?? null })
+          : k.release(account, claim.key, token)))
+        // The work is done either way; a key that could not be updated stays claimed until it is
+        // abandoned (Idempotency.ABANDONED_AFTER_MS), then a retry may do the work again.
+        if (Exit.isFailure(stored)) failure = `IdempotencyKey${keep ? "NotStored" : "NotReleased"}`
+      }
+      return finish(res)
+    }
+
     if (Exit.isSuccess(exit)) {
       if (route.method !== "GET") options.onWrite?.()
-      if (route.envelope === "empty") return finish({ status: route.status, headers: { "x-request-id": requestId, ...limitHeaders }, body: undefined })
+      if (route.envelope === "empty") return settle({ status: route.status, headers: { "x-request-id": requestId, ...limitHeaders }, body: undefined })
       const meta = { request_id: requestId, timestamp: new Date().toISOString() }
       const value = exit.value as { data?: unknown; meta?: object }
       const payload = route.envelope === "list"
         ? { data: value.data, meta: { ...value.meta, ...meta } }
         : { data: value, meta }
-      return finish(json(route.status, requestId, payload, limitHeaders))
+      return settle(json(route.status, requestId, payload, limitHeaders))
     }
     const error = Cause.findErrorOption(exit.cause)
     if (error._tag === "Some") {
       const e = error.value
       if (e instanceof BadRequest) return finish(errorResponse(400, requestId, "VALIDATION_ERROR", e.message, e.details, limitHeaders))
+      if (e instanceof KeyUsed) {
+        const claim = e.claim
+        switch (claim.kind) {
+          case "replay":
+            // The first response as it was (its body names the request that did the work); the
+            // headers of this request are its own.
+            return finish({
+              status: claim.response.status,
+              headers: { ...claim.response.headers, "x-request-id": requestId, ...limitHeaders, [Idempotency.REPLAYED_HEADER]: "true" },
+              body: claim.response.body ?? undefined
+            })
+          case "mismatch":
+            return finish(errorResponse(422, requestId, "VALIDATION_ERROR",
+              "This Idempotency-Key was used with another request (method, path or body); use a new key for a new request", [
+                { field: "idempotency-key", message: "was already used with another request within 24 hours" }
+              ], limitHeaders))
+          case "in_progress":
+            return finish(errorResponse(409, requestId, "CONFLICT",
+              "A request with this Idempotency-Key is in progress; retry after it completes", [
+                { field: "idempotency-key", message: "a request with this key is in progress" }
+              ], { ...limitHeaders, "retry-after": "1" }))
+        }
+      }
       if (Errors.isDomainError(e)) {
         const headers = e._tag === "Unauthorized"
           ? { "www-authenticate": "Bearer error=\"invalid_token\"" }
           : e._tag === "RateLimited"
           ? { ...limitHeaders, "retry-after": String(Math.max(1, Math.ceil(e.retryAfter))) }
           : limitHeaders
-        return finish(errorResponse(statusOf(e), requestId, Errors.codeOf(e), e.message,
+        return settle(errorResponse(statusOf(e), requestId, Errors.codeOf(e), e.message,
           e._tag === "ValidationError" ? e.details : [], headers))
       }
     }
     failure = describeFailure(exit.cause)
-    return finish(errorResponse(500, requestId, "INTERNAL_ERROR", "An unexpected error occurred; quote the request id when reporting it", [], limitHeaders))
+    return settle(errorResponse(500, requestId, "INTERNAL_ERROR", "An unexpected error occurred; quote the request id when reporting it", [], limitHeaders))
   }
 }
 
