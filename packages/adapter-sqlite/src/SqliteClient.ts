@@ -5,6 +5,8 @@
  * `SqliteDatabase` hands the same connection, under the same semaphore, to synchronous code.
  */
 import Database from "better-sqlite3"
+import { existsSync, statSync } from "node:fs"
+import { dirname, resolve } from "node:path"
 import { Context, Effect, Layer, Option, Semaphore, Stream } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient, SqlError, type SqlConnection, Statement } from "effect/sql"
@@ -15,6 +17,27 @@ export interface SqliteOptions {
   readonly filename: string
   /** How long a writer waits for another process's lock (ms). Default 5,000. */
   readonly busyTimeoutMs?: number
+  /**
+   * Refuse to create the file: opening a path where no file exists fails ("no database at PATH")
+   * instead of creating an empty database there. Default false (the file is created).
+   */
+  readonly mustExist?: boolean
+}
+
+/**
+ * Why a database could not be opened, in words naming the file: the message of the `SqlError`
+ * (and so of `createCanopy`'s failure) for a missing folder, a missing file (`mustExist`), a
+ * folder given as the file, a file that is not SQLite, or whatever SQLite said.
+ */
+const openFailure = (filename: string, cause: unknown): string => {
+  const path = resolve(filename)
+  const code = (cause as { code?: unknown }).code
+  const message = cause instanceof Error ? cause.message : String(cause)
+  if (!existsSync(dirname(path))) return `cannot open the database ${path}: the folder ${dirname(path)} does not exist`
+  if (code === "CANOPY_NO_DATABASE") return `no database at ${path} (check --db; init, serve and migrate create one)`
+  if (existsSync(path) && statSync(path).isDirectory()) return `cannot open the database ${path}: it is a folder, not a file`
+  if (code === "SQLITE_NOTADB") return `cannot open the database ${path}: the file is not a SQLite database`
+  return `cannot open the database ${path}: ${message}${typeof code === "string" ? ` (${code})` : ""}`
 }
 
 const classify = (operation: string) => (cause: unknown) => {
@@ -44,15 +67,25 @@ export const make = (options: SqliteOptions) =>
     const db = yield* Effect.acquireRelease(
       Effect.try({
         try: () => {
-          const db = new Database(options.filename)
-          db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5_000}`)
-          if (options.filename !== ":memory:") db.pragma("journal_mode = WAL")
-          db.pragma("synchronous = NORMAL")
-          db.pragma("foreign_keys = ON")
-          db.pragma("cache_size = -65536") // 64 MiB of pages: indexes of a million projects stay in memory
+          const onDisk = options.filename !== ":memory:" && options.filename !== ""
+          if (options.mustExist && onDisk && !existsSync(options.filename)) {
+            throw Object.assign(new Error("no database"), { code: "CANOPY_NO_DATABASE" })
+          }
+          const db = new Database(options.filename, { fileMustExist: options.mustExist === true && onDisk })
+          try {
+            db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5_000}`)
+            if (options.filename !== ":memory:") db.pragma("journal_mode = WAL")
+            db.pragma("synchronous = NORMAL")
+            db.pragma("foreign_keys = ON")
+            db.pragma("cache_size = -65536") // 64 MiB of pages: indexes of a million projects stay in memory
+          } catch (e) {
+            db.close()
+            throw e
+          }
           return db
         },
-        catch: classify("open")
+        catch: (cause) =>
+          new SqlError.SqlError({ reason: SqlError.classifySqliteError(cause, { operation: "open", message: openFailure(options.filename, cause) }) })
       }),
       (db) => Effect.sync(() => db.close())
     )

@@ -1,6 +1,7 @@
 /**
  * The Canopy HTTP application over a running Canopy: the v1 pipeline plus the public pages
- * (`/v1/openapi.json`, `/docs`, `/health`), as a Node `(req, res)` handler.
+ * (`/v1/openapi.json`, `/docs`, `/health`, and `/`, which redirects to the dashboard), as a Node
+ * `(req, res)` handler.
  */
 import type { CanopyClient } from "@canopy/core"
 import type { IncomingMessage, ServerResponse } from "node:http"
@@ -10,6 +11,7 @@ import { type AccessLogLine, type ApiResponse, makeHandler } from "./http/handle
 import { clientErrorHandler, type NodeAdapterOptions, toNodeHandler } from "./http/node.ts"
 import { oauthRoutes } from "./http/oauth.ts"
 import { dashboardPages } from "./pages/dashboard.ts"
+import { redirect } from "./pages/html.ts"
 import { invitationPages } from "./pages/invitations.ts"
 import { authorizePages } from "./pages/oauth.ts"
 import { makeSite, nodeTransport, withTransport } from "./pages/site.ts"
@@ -38,6 +40,8 @@ export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "
   const openapi: ApiResponse = { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: JSON.stringify(doc) }
   const docs: ApiResponse = { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: Docs.page(doc) }
   const health: ApiResponse = { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: "{\"status\":\"ok\"}" }
+  // A browser pointed at the server lands on the dashboard (which signs in first), not on a JSON 404.
+  const home = redirect(`${site.publicUrl ?? ""}/dashboard`, 302)
   const handler = makeHandler(canopy, {
     ...(options.log ? { log: options.log } : {}),
     ...(options.onWrite ? { onWrite: options.onWrite } : {}),
@@ -45,6 +49,7 @@ export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "
       "GET /v1/openapi.json": async () => openapi,
       "GET /docs": async () => docs,
       "GET /health": async () => health,
+      "GET /": async () => home,
       ...oauthRoutes(canopy, site.origin),
       ...authorizePages(canopy, site),
       ...invitationPages(canopy, site),

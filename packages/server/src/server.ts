@@ -59,7 +59,6 @@ export interface RunningServer {
   readonly close: () => Promise<void>
 }
 
-/** The storage a configuration names: PostgreSQL when a URL is given, else the SQLite file. */
 /**
  * What `canopy serve` and `canopy worker` do to their own process: stop capturing stack traces.
  * Canopy never writes one to a response or a log line (docs/decisions.md), and Effect captures
@@ -70,12 +69,32 @@ export const ownProcessDefaults = (env: Readonly<Record<string, string | undefin
   if (env.CANOPY_STACK_TRACES !== "1") Error.stackTraceLimit = 0
 }
 
-export const storageFor = (options: { readonly db?: string | undefined; readonly databaseUrl?: string | undefined }): StorageProvider =>
-  options.databaseUrl ? postgresStorage({ url: options.databaseUrl }) : sqliteStorage({ filename: options.db ?? "canopy.db" })
+/**
+ * The storage a configuration names: PostgreSQL when a URL is given, else the SQLite file (with
+ * `mustExist`, a missing file is an error instead of a new database).
+ */
+export const storageFor = (options: { readonly db?: string | undefined; readonly databaseUrl?: string | undefined; readonly mustExist?: boolean }): StorageProvider =>
+  options.databaseUrl ? postgresStorage({ url: options.databaseUrl })
+    : sqliteStorage({ filename: options.db ?? "canopy.db", ...(options.mustExist ? { mustExist: true } : {}) })
+
+/** Why the server could not listen, in one sentence naming the address (the error keeps its `code`). */
+export const listenFailure = (e: unknown, host: string, port: number): Error => {
+  const code = (e as { code?: unknown }).code
+  const where = `${host.includes(":") ? `[${host}]` : host}:${port}`
+  const message = code === "EADDRINUSE" ? `port ${port} on ${host} is already in use (EADDRINUSE): stop the other server or choose another --port`
+    : code === "EACCES" ? `no permission to listen on ${where} (EACCES): ports below 1024 need privileges; choose --port 1024 or above`
+    : code === "EADDRNOTAVAIL" ? `cannot listen on ${where}: ${host} is not an address of this machine (EADDRNOTAVAIL); check --host`
+    : `cannot listen on ${where}: ${(e as Error)?.message ?? String(e)}`
+  return Object.assign(new Error(message, { cause: e }), { code })
+}
 
 /** Opens Canopy with the hardened webhook sender. */
 export const openCanopy = async (
-  options: Pick<ServeOptions, "storage" | "db" | "databaseUrl" | "settings"> & { readonly geometryCheck?: GeometryCheck.GeometryCheckShape }
+  options: Pick<ServeOptions, "storage" | "db" | "databaseUrl" | "settings"> & {
+    readonly geometryCheck?: GeometryCheck.GeometryCheckShape
+    /** A missing SQLite file is an error ("no database at PATH") rather than a new database. */
+    readonly mustExist?: boolean
+  }
 ) => {
   const sender = makeSender({ allowLocal: options.settings?.allowInsecureWebhooks ?? false })
   const canopy = await createCanopy({
@@ -120,15 +139,29 @@ export const serve = async (options: ServeOptions = {}): Promise<RunningServer> 
   // Slow clients cannot hold connections open: headers within 10 s, the whole request within 30 s.
   server.headersTimeout = 10_000
   server.requestTimeout = 30_000
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject)
-    server.listen(options.port ?? 8080, options.host ?? "127.0.0.1", () => resolve())
-  })
+  const port = options.port ?? 8080
+  const host = options.host ?? "127.0.0.1"
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject)
+      server.listen(port, host, () => {
+        server.off("error", reject)
+        resolve()
+      })
+    })
+  } catch (e) {
+    // Nothing may keep the process alive after a failed start: stop what was started, then say why.
+    await dispatcher?.stop()
+    await canopy.close()
+    await closeSender()
+    await geometry?.close()
+    throw listenFailure(e, host, port)
+  }
   const address = server.address() as AddressInfo
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address
+  const listening = address.family === "IPv6" ? `[${address.address}]` : address.address
   let closing: Promise<void> | undefined
   return {
-    url: `http://${host}:${address.port}`,
+    url: `http://${listening}:${address.port}`,
     publicUrl,
     port: address.port,
     canopy,

@@ -3,8 +3,9 @@ import { sqliteStorage } from "@canopy/adapter-sqlite"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { request as httpRequest } from "node:http"
+import { createServer as createTcpServer, type AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
@@ -15,9 +16,12 @@ let n = 0
 const freshDb = () => join(dir, `db-${++n}.db`)
 
 const canopy = (...args: Array<string>) => {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", env: { ...process.env, CANOPY_DB: "" } })
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", env: { ...process.env, CANOPY_DB: "" }, timeout: 30_000 })
   return { code: r.status, out: r.stdout, err: r.stderr }
 }
+
+/** The lines a failed command wrote on stderr. */
+const lines = (err: string) => err.trim().split("\n")
 
 /** Starts `canopy serve` and resolves once it prints its URL. */
 const startServe = (args: Array<string>): Promise<{ child: ChildProcess; url: string; stderr: () => string }> =>
@@ -50,15 +54,18 @@ describe("canopy CLI", () => {
     assert.strictEqual(canopy("init", "--db", freshDb()).code, 2, "missing --email is a usage error")
   })
 
-  it("init --json prints exactly { account_id, user_id, api_key }, and the key works", async () => {
+  it("init --json prints exactly { account_id, user_id, api_key, set_password_url }, and the key and link work", async () => {
     const db = freshDb()
     const r = canopy("init", "--db", db, "--email", "Owner@Example.com", "--name", "Olive", "--account-name", "Acme", "--plan", "pro", "--json")
     assert.strictEqual(r.code, 0, r.err)
     const out = JSON.parse(r.out) as Record<string, string>
-    assert.deepStrictEqual(Object.keys(out).sort(), ["account_id", "api_key", "user_id"])
+    assert.deepStrictEqual(Object.keys(out).sort(), ["account_id", "api_key", "set_password_url", "user_id"])
     assert.match(out.account_id!, /^acc_/)
     assert.match(out.user_id!, /^user_/)
     assert.match(out.api_key!, /^cnp_key_/)
+    assert.match(out.set_password_url!, /^http:\/\/127\.0\.0\.1:8080\/invitations\/accept\?token=cnp_inv_\w+$/)
+    const pub = JSON.parse(canopy("init", "--db", freshDb(), "--email", "p@example.com", "--public-url", "https://canopy.example.com", "--json").out) as Record<string, string>
+    assert.match(pub.set_password_url!, /^https:\/\/canopy\.example\.com\/invitations\/accept\?token=cnp_inv_\w+$/)
     const c = await createCanopy({ storage: sqliteStorage({ filename: db }) })
     const principal = await c.authenticate(out.api_key!)
     assert.strictEqual((await c.account.get(principal)).plan, "pro")
@@ -133,6 +140,7 @@ describe("canopy CLI", () => {
     assert.include(s.stderr(), `curl -H "Authorization: Bearer ${key}" ${s.url}/v1/projects`)
     const link = new RegExp(`${s.url.replace(/[.:/]/g, "\\$&")}/invitations/accept\\?token=(cnp_inv_\\w+)`).exec(s.stderr())
     assert.isNotNull(link, "the owner's set-password link")
+    assert.match(s.stderr(), /owner owner@example\.com[\s\S]*npm start -- --email you@example\.org --account-name "Your Company"/, "says how to choose them")
     assert.strictEqual((await fetch(`${s.url}/invitations/accept?token=${link![1]}`)).status, 200)
     const res = await fetch(`${s.url}/v1/projects`, { headers: { authorization: `Bearer ${key}` } })
     assert.strictEqual(res.status, 200)
@@ -173,6 +181,90 @@ describe("canopy CLI", () => {
     assert.match(any.stderr(), /http:\/\/127\.0\.0\.1:\d+\/invitations\/accept\?token=cnp_inv_\w+/)
     any.child.kill("SIGTERM")
     assert.strictEqual(await exited(any.child), 0)
+  })
+
+  it("serve on a port in use, or an address not of this machine: one line naming it, exit 1 within seconds", async () => {
+    const blocker = createTcpServer()
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve))
+    const port = (blocker.address() as AddressInfo).port
+    try {
+      for (const [args, expected] of [
+        [["--port", String(port)], new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use`)],
+        [["--port", "0", "--host", "192.0.2.1"], /192\.0\.2\.1 is not an address of this machine/]
+      ] as const) {
+        const started = Date.now()
+        const child = spawn(process.execPath, [bin, "serve", "--db", freshDb(), ...args], { stdio: ["ignore", "pipe", "pipe"] })
+        let err = ""
+        child.stderr!.on("data", (d) => (err += d))
+        const timer = setTimeout(() => child.kill("SIGKILL"), 15_000)
+        const code = await exited(child)
+        clearTimeout(timer)
+        assert.strictEqual(code, 1, err)
+        assert.isBelow(Date.now() - started, 10_000)
+        assert.lengthOf(lines(err), 1, err)
+        assert.match(err, expected)
+      }
+    } finally {
+      blocker.close()
+    }
+  })
+
+  it("--db errors name the path and the cause, in one line", () => {
+    const missing = join(dir, "no-such-folder", "canopy.db")
+    for (const command of [["init", "--email", "m@example.com"], ["migrate"]]) {
+      const r = canopy(...command, "--db", missing)
+      assert.strictEqual(r.code, 1, r.err)
+      assert.lengthOf(lines(r.err), 1, r.err)
+      assert.include(r.err, missing)
+      assert.match(r.err, /folder .*no-such-folder does not exist/)
+    }
+    const notSqlite = join(dir, "notes.txt")
+    writeFileSync(notSqlite, "these are not the rows you are looking for\n".repeat(100))
+    for (const command of [["keys", "list"], ["migrate"], ["init", "--email", "n@example.com"]]) {
+      const r = canopy(...command, "--db", notSqlite)
+      assert.strictEqual(r.code, 1, r.err)
+      assert.lengthOf(lines(r.err), 1, r.err)
+      assert.include(r.err, notSqlite)
+      assert.match(r.err, /not a SQLite database/)
+    }
+    const folder = join(dir, "a-folder")
+    mkdirSync(folder)
+    const r = canopy("keys", "list", "--db", folder)
+    assert.strictEqual(r.code, 1, r.err)
+    assert.lengthOf(lines(r.err), 1, r.err)
+    assert.include(r.err, folder)
+  })
+
+  it("commands on an existing account never create a database: a typo'd --db is an error", () => {
+    const typo = join(dir, "typo.db")
+    for (const command of [["keys", "list"], ["keys", "create", "--name", "x", "--permissions", "admin"], ["service-tokens", "list"], ["account", "set-plan", "pro"], ["worker"]]) {
+      const r = canopy(...command, "--db", typo)
+      assert.strictEqual(r.code, 1, `${command.join(" ")}: ${r.err}`)
+      assert.lengthOf(lines(r.err), 1, r.err)
+      assert.include(r.err, `no database at ${typo}`)
+      assert.isFalse(existsSync(typo), command.join(" "))
+    }
+  })
+
+  it("first serve with --email and --account-name: uses them, prints a link on the real port; GET / redirects to the dashboard", async () => {
+    const db = freshDb()
+    const s = await startServe(["--db", db, "--bootstrap-if-empty", "--email", "me@example.org", "--account-name", "Acme Forestry"])
+    for (let i = 0; i < 50 && !/try it/.test(s.stderr()); i++) await new Promise((r) => setTimeout(r, 100))
+    assert.match(s.stderr(), /owner me@example\.org/)
+    assert.include(s.stderr(), "Acme Forestry")
+    assert.notInclude(s.stderr(), "npm start -- --email", "no hint when both were chosen")
+    assert.notInclude(s.url, ":8080")
+    assert.match(s.stderr(), new RegExp(`${s.url.replace(/[.:/]/g, "\\$&")}/invitations/accept\\?token=cnp_inv_\\w+`))
+    const key = /(cnp_key_\w+)/.exec(s.stderr())![1]!
+    const home = await fetch(`${s.url}/`, { redirect: "manual" })
+    assert.strictEqual(home.status, 302)
+    assert.strictEqual(home.headers.get("location"), "/dashboard")
+    s.child.kill("SIGTERM")
+    assert.strictEqual(await exited(s.child), 0)
+    const c = await createCanopy({ storage: sqliteStorage({ filename: db }) })
+    const account = await c.account.get(await c.authenticate(key))
+    assert.strictEqual(account.name, "Acme Forestry")
+    await c.close()
   })
 
   it("serve: SIGTERM lets an in-flight request finish, then exits 0", async () => {

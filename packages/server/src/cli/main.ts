@@ -27,13 +27,14 @@ Commands:
   migrate           apply pending database migrations
 
 Every command works on the SQLite file --db (default $CANOPY_DB or ./canopy.db), or on PostgreSQL
-with --database-url postgres://… (or $DATABASE_URL).
+with --database-url postgres://… (or $DATABASE_URL). Only init, serve and migrate create a missing
+SQLite file; the others (worker, keys, service-tokens, account) say "no database at PATH".
 
 Run "canopy <command> --help" for a command's options.`,
   serve: `Usage: canopy serve [--port 8080] [--host 127.0.0.1] [--db ./canopy.db | --database-url URL]
                     [--public-url https://canopy.example.com] [--trusted-proxies 10.0.0.1,10.1.0.0/16]
                     [--allow-insecure-webhooks] [--bootstrap-if-empty] [--email owner@example.com]
-                    [--no-dispatcher]
+                    [--account-name "My Forest Account"] [--no-dispatcher]
 
 Serves the v1 API on the SQLite file --db, or on PostgreSQL with --database-url postgres://…
 (or DATABASE_URL). --public-url is the address clients use: the OAuth issuer, links in pages and
@@ -44,33 +45,38 @@ Environment: PORT, HOST, CANOPY_DB, DATABASE_URL, CANOPY_PUBLIC_URL, CANOPY_TRUS
 CANOPY_ALLOW_INSECURE_WEBHOOKS=1, CANOPY_STACK_TRACES=1 (capture stack traces, for debugging; never
 logged), CANOPY_GEOMETRY_WORKERS (threads validating large boundaries; default: CPUs - 1),
 CANOPY_GEOMETRY_BUDGET_MS (most time one boundary may take, default 1500; over it, a 422). With
---bootstrap-if-empty, an empty database gets an account, an owner (--email) and an admin key,
-printed once. SIGTERM/SIGINT finish in-flight requests, then exit.`,
+--bootstrap-if-empty, an empty database gets an account (--account-name, or CANOPY_ACCOUNT_NAME;
+default "My Forest Account"), an owner (--email, or CANOPY_OWNER_EMAIL; default owner@example.com)
+and an admin key, printed once with the owner's set-password link (on the public URL, else on the
+address listened at). SIGTERM/SIGINT finish in-flight requests, then exit. A port in use or an
+address it may not listen on: one line, exit 1.`,
   worker: `Usage: canopy worker [--db ./canopy.db | --database-url URL] [--allow-insecure-webhooks]
                      [--concurrency 64] [--per-endpoint 4]
 
 Delivers webhooks without serving HTTP, so delivery can scale apart from the API. Any number of
 workers (and servers) may share a database: deliveries are claimed under a lease, so no attempt is
-sent twice at once, and a crashed worker's deliveries are picked up when its lease expires.`,
+sent twice at once, and a crashed worker's deliveries are picked up when its lease expires. The
+SQLite file must exist (canopy init, serve or migrate create it).`,
   init: `Usage: canopy init --db FILE --email EMAIL [--name NAME] [--account-name NAME]
                    [--plan free|pro|enterprise] [--public-url URL] [--json]
 
 Creates an account, its owner and an admin API key, and prints them with the owner's one-time
-set-password link, on --public-url (or CANOPY_PUBLIC_URL; default http://127.0.0.1:8080). With
---json, prints exactly { "account_id", "user_id", "api_key" }.`,
+set-password link, on --public-url (or CANOPY_PUBLIC_URL; else http://HOST:PORT from the
+environment, default http://127.0.0.1:8080). With --json, prints exactly
+{ "account_id", "user_id", "api_key", "set_password_url" }.`,
   keys: `Usage: canopy keys create --name NAME --permissions p1,p2 [--account ID] [--db FILE] [--json]
        canopy keys list [--account ID] [--db FILE] [--json]
        canopy keys revoke ID [--account ID] [--db FILE]
 
 Permissions: ${"projects:read, projects:write, assets:read, assets:write, members:read, members:write, billing:read, admin"}.
---account may be left out when the database holds one account.`,
+--account may be left out when the database holds one account. The SQLite file must exist.`,
   "service-tokens": `Usage: canopy service-tokens create --name NAME --permissions p1,p2 [--ip-allowlist 10.0.0.0/8,1.2.3.4]
                                    [--account ID] [--db FILE] [--json]
        canopy service-tokens list [--account ID] [--db FILE] [--json]
        canopy service-tokens revoke ID [--account ID] [--db FILE]`,
   account: `Usage: canopy account set-plan free|pro|enterprise [--account ID] [--db FILE] [--json]
 
-Changes the plan and emits subscription.updated.`,
+Changes the plan and emits subscription.updated. The SQLite file must exist.`,
   migrate: `Usage: canopy migrate [--db FILE]
 
 Applies pending migrations and prints what ran.`
@@ -132,8 +138,9 @@ const linkBase = (publicUrl: string | undefined, url: string) =>
 
 const print = (json: boolean, value: unknown, text: string) => process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`)
 
-const withCanopy = async <A>(where: ReturnType<typeof storageOf>, f: (canopy: CanopyClient) => Promise<A>): Promise<A> => {
-  const canopy = await createCanopy({ storage: storageFor(where) })
+/** Runs `f` on the database of an existing account: a missing SQLite file is an error, never created. */
+const withCanopy = async <A>(where: ReturnType<typeof storageOf>, f: (canopy: CanopyClient) => Promise<A>, create = false): Promise<A> => {
+  const canopy = await createCanopy({ storage: storageFor({ ...where, mustExist: !create }) })
   try {
     return await f(canopy)
   } finally {
@@ -149,9 +156,18 @@ const accountOf = async (canopy: CanopyClient, given: string | undefined): Promi
   throw new UsageError(accounts.length === 0 ? "the database has no account yet: run canopy init" : "the database holds several accounts: pass --account ID")
 }
 
+const DEFAULT_ACCOUNT_NAME = "My Forest Account"
+const DEFAULT_OWNER_EMAIL = "owner@example.com"
+
+/** `http://HOST:PORT` for a host as given to listen (IPv6 in brackets). */
+const httpUrl = (host: string, port: number | string) => `http://${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}:${port}`
+
+/** The owner's one-time set-password link. */
+const setPasswordUrl = (base: string, token: string) => `${base}/invitations/accept?token=${token}`
+
 const bootstrap = async (canopy: CanopyClient, opts: { email: string; name?: string | undefined; accountName?: string | undefined; plan?: string | undefined }) => {
   const b = await canopy.bootstrap({
-    account_name: opts.accountName ?? "My Forest Account",
+    account_name: opts.accountName ?? DEFAULT_ACCOUNT_NAME,
     email: opts.email,
     ...(opts.name ? { name: opts.name } : {}),
     ...(opts.plan ? { plan: opts.plan } : {})
@@ -164,7 +180,7 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
     const { values } = parseArgs({ args: argv, options: {
       ...common, port: { type: "string" }, host: { type: "string" }, "trusted-proxies": { type: "string" }, "public-url": { type: "string" },
       "allow-insecure-webhooks": { type: "boolean", default: false }, "bootstrap-if-empty": { type: "boolean", default: false },
-      email: { type: "string" }, "no-dispatcher": { type: "boolean", default: false }
+      email: { type: "string" }, "account-name": { type: "string" }, "no-dispatcher": { type: "boolean", default: false }
     } })
     if (values.help) return void console.log(HELP.serve)
     ownProcessDefaults()
@@ -188,23 +204,30 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
     }
     if (values["bootstrap-if-empty"]) {
       const count = await running.canopy.run(Effect.flatMap(Accounts, (a) => a.count))
+      const email = values.email ?? (process.env.CANOPY_OWNER_EMAIL || undefined)
+      const accountName = values["account-name"] ?? (process.env.CANOPY_ACCOUNT_NAME || undefined)
       if (count === 0) {
-        const email = values.email ?? process.env.CANOPY_OWNER_EMAIL ?? "owner@example.com"
-        const b = await bootstrap(running.canopy, { email, accountName: "My Forest Account" })
+        const b = await bootstrap(running.canopy, { email: email ?? DEFAULT_OWNER_EMAIL, accountName: accountName ?? DEFAULT_ACCOUNT_NAME })
         process.stderr.write([
           "",
-          `canopy: new database — created account ${b.account.id} with owner ${email}.`,
+          `canopy: new database — created account ${b.account.id} "${b.account.name}" with owner ${b.user.email}.`,
+          ...(email === undefined || accountName === undefined
+            ? ["canopy: to choose them, start on an empty database with --email and --account-name, e.g.",
+              `  npm start -- --email you@example.org --account-name "Your Company"`]
+            : []),
           "canopy: admin API key (shown only now, store it safely):",
           "",
           `  ${b.api_key.token}`,
           "",
           "canopy: the owner sets a password (once) at:",
-          `  ${linkBase(publicUrl, running.url)}/invitations/accept?token=${b.password_token}`,
+          `  ${setPasswordUrl(linkBase(publicUrl, running.url), b.password_token)}`,
           "",
           "canopy: try it:",
           `  curl -H "Authorization: Bearer ${b.api_key.token}" ${linkBase(undefined, running.url)}/v1/projects`,
           ""
         ].join("\n") + "\n")
+      } else if (email !== undefined || accountName !== undefined) {
+        process.stderr.write("canopy: the database already has an account: --email and --account-name are used only on an empty one\n")
       }
     }
     const stop = (signal: string) => {
@@ -224,7 +247,7 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
     ownProcessDefaults()
     const where = storageOf(values)
     const insecure = values["allow-insecure-webhooks"] || process.env.CANOPY_ALLOW_INSECURE_WEBHOOKS === "1"
-    const { canopy, closeSender } = await openCanopy({ db: where.db, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}), settings: { allowInsecureWebhooks: insecure, ...deliverySettings() } })
+    const { canopy, closeSender } = await openCanopy({ db: where.db, mustExist: true, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}), settings: { allowInsecureWebhooks: insecure, ...deliverySettings() } })
     const dispatcher = startDispatcher(canopy, {
       ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
       ...(values["per-endpoint"] ? { perEndpoint: Number(values["per-endpoint"]) } : {})
@@ -245,14 +268,15 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
     } })
     if (values.help) return void console.log(HELP.init)
     if (!values.email) throw new UsageError("--email is required")
-    const base = publicUrlOf(values) ?? "http://127.0.0.1:8080"
+    const base = publicUrlOf(values) ?? linkBase(undefined, httpUrl(process.env.HOST || "127.0.0.1", process.env.PORT || 8080))
     if (values.plan && !(Plans.plans as ReadonlyArray<string>).includes(values.plan)) throw new UsageError(`--plan must be one of ${Plans.plans.join(", ")}`)
     await withCanopy(storageOf(values), async (canopy) => {
       const b = await bootstrap(canopy, { email: values.email!, name: values.name, accountName: values["account-name"], plan: values.plan })
-      print(values.json, { account_id: b.account.id, user_id: b.user.id, api_key: b.api_key.token },
+      const link = setPasswordUrl(base, b.password_token)
+      print(values.json, { account_id: b.account.id, user_id: b.user.id, api_key: b.api_key.token, set_password_url: link },
         `account  ${b.account.id} (${b.account.name}, plan ${b.account.plan})\nowner    ${b.user.id} <${b.user.email}>\napi key  ${b.api_key.token}\n\n` +
-        `The owner sets a password (once, within 7 days) at:\n  ${base}/invitations/accept?token=${b.password_token}\n\nThe key and the link are shown only now.`)
-    })
+        `The owner sets a password (once, within 7 days) at:\n  ${link}\n\nThe key and the link are shown only now.`)
+    }, true)
   },
 
   keys: (argv) => credentialCommand("api_key", "keys", argv),
@@ -328,6 +352,12 @@ export const main = async (argv: Array<string>): Promise<number> => {
     if (e instanceof UsageError || (e as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || (e as { code?: string }).code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
       process.stderr.write(`canopy ${command}: ${(e as Error).message}\n\n${HELP[command] ?? HELP.main}\n`)
       return 2
+    }
+    // A database that could not be opened: the adapter's sentence names the path and the cause.
+    const opening = "storage could not be opened: "
+    if (e instanceof CanopyError && e.message.startsWith(opening)) {
+      process.stderr.write(`canopy ${command}: ${e.message.slice(opening.length)}\n`)
+      return 1
     }
     if (e instanceof CanopyError) {
       const details = e.details.map((d) => `  ${d.field}: ${d.message}`).join("\n")
