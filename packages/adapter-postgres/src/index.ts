@@ -16,22 +16,106 @@ export interface PostgresOptions {
   readonly url: string
   /** Pool size per process. Default 10. */
   readonly maxConnections?: number
+  /**
+   * How long opening a connection (TCP, TLS, authentication) may take, in ms. Default
+   * `CANOPY_PG_CONNECT_TIMEOUT_MS` or 5000.
+   */
+  readonly connectTimeoutMs?: number
+  /**
+   * How long one storage operation may take, in ms: the server cancels a statement running longer
+   * (`statement_timeout`), and the client gives up on an operation (waiting for a pooled
+   * connection included) that has no answer by then, e.g. a frozen or unreachable server, with a
+   * `StorageError`. A transaction gets three times this. Default `CANOPY_PG_STATEMENT_TIMEOUT_MS`
+   * or 10000.
+   */
+  readonly statementTimeoutMs?: number
 }
 
+/** Defaults of the timeouts (ms). */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000
+
+const fromEnv = (name: string): number | undefined => {
+  const raw = process.env[name]
+  if (raw === undefined || raw.trim() === "") return undefined
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number of milliseconds, got ${JSON.stringify(raw)}`)
+  return n
+}
+
+/** The timeouts in effect: the options, else the environment, else the defaults. */
+export const timeouts = (options: PostgresOptions): { readonly connectMs: number; readonly statementMs: number } => ({
+  connectMs: options.connectTimeoutMs ?? fromEnv("CANOPY_PG_CONNECT_TIMEOUT_MS") ?? DEFAULT_CONNECT_TIMEOUT_MS,
+  statementMs: options.statementTimeoutMs ?? fromEnv("CANOPY_PG_STATEMENT_TIMEOUT_MS") ?? DEFAULT_STATEMENT_TIMEOUT_MS
+})
+
 /** The SQL client as a layer. */
-export const clientLayer = (options: PostgresOptions) =>
-  PgClient.layer({
+export const clientLayer = (options: PostgresOptions) => {
+  const t = timeouts(options)
+  return PgClient.layer({
     url: Redacted.make(options.url),
     maxConnections: options.maxConnections ?? 10,
-    applicationName: "canopy"
+    applicationName: "canopy",
+    connectTimeout: t.connectMs,
+    startupParameters: { statement_timeout: String(t.statementMs) }
+  })
+}
+
+/**
+ * One connection without a statement timeout, for migrations: building an index or backfilling
+ * totals over a million rows may rightly take longer than any request may.
+ */
+const migrationClientLayer = (options: PostgresOptions) =>
+  PgClient.layer({
+    url: Redacted.make(options.url),
+    maxConnections: 1,
+    applicationName: "canopy-migrate",
+    connectTimeout: timeouts(options).connectMs,
+    startupParameters: { statement_timeout: "0" }
   })
 
-/** The Storage service on PostgreSQL, migrated on open. */
+const runMigrations = (options: PostgresOptions) => Effect.scoped(Effect.provide(Migrations.run, migrationClientLayer(options)))
+
+const isEffect = (u: unknown): u is Effect.Effect<unknown, unknown, unknown> => Effect.isEffect(u)
+
+/**
+ * Bounds every operation of a store in time: an operation without an answer after `ms` fails with
+ * `StorageError` (the statement is interrupted; the driver cancels it, or drops the connection).
+ */
+export const withTimeouts = (storage: Storage.StorageShape, ms: number): Storage.StorageShape => {
+  const bound = <A, E, R>(self: Effect.Effect<A, E, R>, limit: number): Effect.Effect<A, E | Storage.StorageError, R> =>
+    Effect.timeoutOrElse(self, {
+      duration: limit,
+      orElse: () => Effect.fail(new Storage.StorageError({ message: `storage timeout: no answer from PostgreSQL within ${limit} ms` }))
+    })
+  const wrap = (value: unknown): unknown => {
+    if (isEffect(value)) return bound(value, ms)
+    if (typeof value === "function") {
+      return (...args: Array<unknown>) => {
+        const out = (value as (...a: Array<unknown>) => unknown)(...args)
+        return isEffect(out) ? bound(out, ms) : out
+      }
+    }
+    if (value !== null && typeof value === "object") {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wrap(v)]))
+    }
+    return value
+  }
+  return {
+    ...(wrap(storage) as Storage.StorageShape),
+    transaction: (effect) => bound(storage.transaction(effect), ms * 3)
+  }
+}
+
+/** The Storage service on PostgreSQL, migrated on open, every operation bounded in time. */
 export const layer = (options: PostgresOptions): Layer.Layer<Storage.Storage, unknown> =>
-  Layer.effect(Storage.Storage, Effect.andThen(Migrations.run, SqlStorage.make)).pipe(Layer.provide(clientLayer(options)))
+  Layer.effect(
+    Storage.Storage,
+    Effect.map(Effect.andThen(runMigrations(options), SqlStorage.make), (s) => withTimeouts(s, timeouts(options).statementMs))
+  ).pipe(Layer.provide(clientLayer(options)))
 
 /** A storage provider for `createCanopy`. */
 export const postgresStorage = (options: PostgresOptions): Canopy.StorageProvider => ({ layer: layer(options) })
 
 /** Applies pending migrations and returns what ran. */
-export const migrate = (options: PostgresOptions) => Effect.scoped(Effect.provide(Migrations.run, clientLayer(options)))
+export const migrate = (options: PostgresOptions) => runMigrations(options)

@@ -4,7 +4,10 @@
  * storage behaviour are `@canopy/core`'s (`SqlMigrations`, `SqlStorage`).
  */
 import { type Canopy, SqlStorage, Storage } from "@canopy/core"
+import Database from "better-sqlite3"
 import { Effect, Layer } from "effect"
+import { existsSync } from "node:fs"
+import { resolve } from "node:path"
 import * as SqliteClient from "./SqliteClient.ts"
 import * as Migrations from "./migrations.ts"
 import * as RequestPath from "./RequestPath.ts"
@@ -26,6 +29,35 @@ export const layer = (options: SqliteClient.SqliteOptions): Layer.Layer<Storage.
 
 /** A storage provider for `createCanopy`. */
 export const sqliteStorage = (options: SqliteClient.SqliteOptions): Canopy.StorageProvider => ({ layer: layer(options) })
+
+/**
+ * Copies a live database to `destination` with SQLite's online backup API: consistent even while
+ * servers write to it (WAL), without stopping them. Refuses to overwrite an existing file; checks
+ * the copy's integrity before answering its size in pages.
+ */
+export const backup = async (filename: string, destination: string, onProgress?: (done: number, total: number) => void) => {
+  if (existsSync(destination)) throw new Error(`${resolve(destination)} already exists; a backup never overwrites a file`)
+  if (!existsSync(filename)) throw new Error(`no database at ${resolve(filename)}`)
+  const source = new Database(filename, { readonly: true, fileMustExist: true })
+  try {
+    const { totalPages } = await source.backup(destination, {
+      progress: ({ totalPages: total, remainingPages }) => {
+        onProgress?.(total - remainingPages, total)
+        return 1_000 // pages per step: the event loop stays free between steps
+      }
+    })
+    const copy = new Database(destination, { readonly: true, fileMustExist: true })
+    try {
+      const check = copy.pragma("integrity_check", { simple: true })
+      if (check !== "ok") throw new Error(`the copy at ${resolve(destination)} failed its integrity check: ${String(check)}`)
+    } finally {
+      copy.close()
+    }
+    return { pages: totalPages }
+  } finally {
+    source.close()
+  }
+}
 
 /** Opens a database, applies pending migrations, and closes it; returns the migrations applied. */
 export const migrate = (options: SqliteClient.SqliteOptions) =>

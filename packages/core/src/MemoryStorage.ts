@@ -142,6 +142,7 @@ export const make = Effect.gen(function*() {
         }))
       }),
     lockAccount: () => Effect.void,
+    ping: Effect.void,
 
     accounts: {
       insert: (row) => locked(() => {

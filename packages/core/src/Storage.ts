@@ -33,6 +33,8 @@
  *   concurrent begins with one key, exactly one answers `new`; the others see the claim
  *   (`in_progress`, or `mismatch` when their fingerprint differs) and, once it is completed, its
  *   stored response (`replay`). Keys of different accounts are independent.
+ * - **Reachability.** `ping` succeeds while the store answers and fails with `StorageError` when
+ *   it does not; it reads and writes nothing.
  * - **Rows out equal rows in.** JSON values (geometry, metadata, lists) and nulls come back as
  *   they were written.
  */
@@ -392,6 +394,11 @@ export interface StorageShape {
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | StorageError, R>
   /** Inside a transaction: waits for, then holds, the account's write lock until commit. */
   readonly lockAccount: (accountId: string) => Fx<void>
+  /**
+   * A trivial round trip to the database (`SELECT 1`): succeeds when the store answers, fails with
+   * `StorageError` when it does not. The readiness probe (`GET /ready`) runs it.
+   */
+  readonly ping: Fx<void>
 
   readonly accounts: {
     readonly insert: (row: AccountRow) => Fx<void, Duplicate>

@@ -1,13 +1,13 @@
 /**
  * The Canopy HTTP application over a running Canopy: the v1 pipeline plus the public pages
- * (`/v1/openapi.json`, `/docs`, `/health`, and `/`, which redirects to the dashboard), as a Node
+ * (`/v1/openapi.json`, `/docs`, `/health` (liveness), `/ready` (readiness: the database answers), and `/`, which redirects to the dashboard), as a Node
  * `(req, res)` handler.
  */
 import type { CanopyClient } from "@canopy/core"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import * as OpenApi from "./api/openapi.ts"
 import * as Docs from "./http/docs.ts"
-import { type AccessLogLine, type ApiResponse, makeHandler } from "./http/handler.ts"
+import { type AccessLogLine, type ApiResponse, makeHandler, readinessRoute } from "./http/handler.ts"
 import { clientErrorHandler, type NodeAdapterOptions, toNodeHandler } from "./http/node.ts"
 import { oauthRoutes } from "./http/oauth.ts"
 import { dashboardPages } from "./pages/dashboard.ts"
@@ -49,6 +49,7 @@ export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "
       "GET /v1/openapi.json": async () => openapi,
       "GET /docs": async () => docs,
       "GET /health": async () => health,
+      "GET /ready": readinessRoute(canopy),
       "GET /": async () => home,
       ...oauthRoutes(canopy, site.origin),
       ...authorizePages(canopy, site),

@@ -42,7 +42,7 @@ describe("canopy CLI", () => {
   it("--help on every command", () => {
     const top = canopy("--help")
     assert.strictEqual(top.code, 0)
-    for (const command of ["serve", "init", "keys", "service-tokens", "account", "migrate"]) {
+    for (const command of ["serve", "init", "keys", "service-tokens", "account", "migrate", "backup"]) {
       assert.include(top.out, command)
       const h = canopy(command, "--help")
       assert.strictEqual(h.code, 0, command)
@@ -310,6 +310,49 @@ describe("ownProcessDefaults (what serve and worker do to their process)", () =>
       assert.strictEqual(new Error("x").stack, "Error: x")
     } finally {
       Error.stackTraceLimit = before
+    }
+  })
+
+  it("backup copies a database that a running server keeps writing to; the copy opens with every row committed before it began; it never overwrites", async () => {
+    const db = freshDb()
+    const init = JSON.parse(canopy("init", "--db", db, "--email", "backup@example.com", "--plan", "enterprise", "--json").out) as { api_key: string }
+    const server = await startServe(["--db", db])
+    const post = (name: string) => fetch(`${server.url}/v1/projects`, {
+      method: "POST", headers: { authorization: `Bearer ${init.api_key}`, "content-type": "application/json" },
+      body: JSON.stringify({ name, geometry: { type: "Polygon", coordinates: [[[10, 0], [10.01, 0], [10.01, 0.01], [10, 0.01], [10, 0]]] } })
+    })
+    try {
+      for (let i = 0; i < 20; i++) assert.strictEqual((await post(`Before ${i}`)).status, 201)
+      // Writes go on while the backup runs (it is an async child process, so the server keeps answering).
+      let writing = true
+      const writer = (async () => { for (let i = 0; writing; i++) await post(`During ${i}`) })()
+      const target = join(dir, "copy.db")
+      const out = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+        const child = spawn(process.execPath, [bin, "backup", "--db", db, "--to", target, "--json"], { stdio: ["ignore", "pipe", "pipe"] })
+        let o = "", e = ""
+        child.stdout!.on("data", (d) => { o += d })
+        child.stderr!.on("data", (d) => { e += d })
+        child.on("exit", (code) => resolve({ code, out: o, err: e }))
+      })
+      writing = false
+      await writer
+      assert.strictEqual(out.code, 0, out.err)
+      assert.isAbove((JSON.parse(out.out) as { pages: number }).pages, 0)
+      const copy = await createCanopy({ storage: sqliteStorage({ filename: target, mustExist: true }) })
+      try {
+        const names = await copy.run(Effect.flatMap(Storage.Storage, (s) => Effect.flatMap(s.accounts.list, (accounts) =>
+          s.projects.list(accounts[0]!.id, { sort: "name", order: "asc", limit: 100, offset: 0, search: "before" }))))
+        assert.strictEqual(names.total, 20)
+      } finally {
+        await copy.close()
+      }
+      const again = canopy("backup", "--db", db, "--to", target)
+      assert.strictEqual(again.code, 1)
+      assert.match(again.err, /already exists/)
+      assert.strictEqual(canopy("backup", "--db", db).code, 2, "--to is required")
+    } finally {
+      server.child.kill("SIGTERM")
+      await exited(server.child)
     }
   })
 })

@@ -133,7 +133,7 @@ describe("Idempotency-Key (SQLite server)", () => {
     try {
       db.exec("create trigger refuse_projects before insert on projects begin select raise(abort, 'refused for the test'); end")
       const failed = await post(base, a.token, "/v1/projects", body, "outage-1")
-      assert.strictEqual(failed.status, 500)
+      assert.strictEqual(failed.status, 503) // a database refusing the write: unavailable (DECISIONS)
       assert.isFalse(replayed(failed))
     } finally {
       db.exec("drop trigger if exists refuse_projects")

@@ -251,6 +251,8 @@ export const make = Effect.gen(function*() {
     lockAccount: (accountId) =>
       dialect === "pg" ? orStorage(Effect.asVoid(sql`select id from accounts where id = ${accountId} for update`)) : Effect.void,
 
+    ping: orStorage(Effect.asVoid(sql`select 1`)),
+
     accounts: {
       insert: (row) => onUnique("account", "id")(Effect.asVoid(sql`insert into accounts ${sql.insert(toDb("accounts", row))}`)),
       get: (id) => one("accounts", sql`select * from accounts where id = ${id}`),

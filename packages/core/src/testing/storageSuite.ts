@@ -84,6 +84,13 @@ export const storageSuite = (name: string, storageLayer: Layer.Layer<Storage, un
         assert.isUndefined(yield* s.projects.get(a.id, Ids.make("project")))
       }))
 
+    it.effect("ping answers when the store is reachable, inside a transaction too", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        yield* s.ping
+        yield* s.transaction(s.ping)
+      }))
+
     it.effect("updates apply a patch and return the row; deletes report whether a row went", () =>
       Effect.gen(function*() {
         const s = yield* Storage

@@ -5,7 +5,7 @@
  */
 import { Accounts, CanopyError, createCanopy, type CanopyClient, Plans, Principal, Storage } from "@canopy/core"
 import { migrate as migratePostgres } from "@canopy/adapter-postgres"
-import { migrate } from "@canopy/adapter-sqlite"
+import { backup, migrate } from "@canopy/adapter-sqlite"
 import { Effect } from "effect"
 import { parseArgs, type ParseArgsConfig } from "node:util"
 import { startDispatcher } from "../dispatcher/loop.ts"
@@ -25,6 +25,7 @@ Commands:
   service-tokens    create, list or revoke service tokens
   account           change an account's plan
   migrate           apply pending database migrations
+  backup            copy a live SQLite database to a new file (online backup)
 
 Every command works on the SQLite file --db (default $CANOPY_DB or ./canopy.db), or on PostgreSQL
 with --database-url postgres://… (or $DATABASE_URL). Only init, serve and migrate create a missing
@@ -79,7 +80,13 @@ Permissions: ${"projects:read, projects:write, assets:read, assets:write, member
 Changes the plan and emits subscription.updated. The SQLite file must exist.`,
   migrate: `Usage: canopy migrate [--db FILE]
 
-Applies pending migrations and prints what ran.`
+Applies pending migrations and prints what ran.`,
+  backup: `Usage: canopy backup --to FILE [--db FILE] [--json]
+
+Copies the SQLite database --db to a new file with SQLite's online backup API: consistent while
+servers keep writing, nothing stopped. Never overwrites a file; checks the copy's integrity.
+Restore by stopping the servers and putting the copy in the database's place (PostgreSQL: use
+pg_dump).`
 }
 
 const common = {
@@ -281,6 +288,7 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
 
   keys: (argv) => credentialCommand("api_key", "keys", argv),
   "service-tokens": (argv) => credentialCommand("service_token", "service-tokens", argv),
+  backup: (argv) => backupCommand(argv),
 
   async account(argv) {
     const { positionals, values } = parseArgs({ args: argv, options: common, allowPositionals: true })
@@ -301,6 +309,17 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
     const ran = await Effect.runPromise(where.databaseUrl ? migratePostgres({ url: where.databaseUrl }) : migrate({ filename: where.db }))
     print(values.json, ran.map(([id, name]) => ({ id, name })), ran.length === 0 ? "schema is up to date" : ran.map(([id, name]) => `applied ${id}_${name}`).join("\n"))
   }
+}
+
+/** `canopy backup`: the online backup of a SQLite file. */
+const backupCommand = async (argv: Array<string>) => {
+  const { values } = parseArgs({ args: argv, options: { ...common, to: { type: "string" } } })
+  if (values.help) return void console.log(HELP.backup)
+  if (!values.to) throw new UsageError("--to FILE is required")
+  const where = storageOf(values)
+  if (where.databaseUrl) throw new UsageError("backup copies a SQLite file; for PostgreSQL use pg_dump")
+  const { pages } = await backup(where.db, values.to)
+  print(values.json, { database: where.db, backup: values.to, pages }, `backed up ${where.db} to ${values.to} (${pages} pages, integrity ok)`)
 }
 
 const credentialCommand = async (kind: "api_key" | "service_token", name: "keys" | "service-tokens", argv: Array<string>) => {

@@ -6,7 +6,7 @@
  */
 import {
   Accounts, type CanopyClient, Credentials, Errors, type FieldError, Idempotency, IdempotencyKeys, Ids, Permissions, type RateLimit, Schemas,
-  type Storage
+  Storage
 } from "@canopy/core"
 import { Cause, Effect, Exit } from "effect"
 import { type Route, routes } from "../api/routes.ts"
@@ -57,7 +57,7 @@ export interface HandlerOptions {
    * the OpenAPI document, docs and health pages, the OAuth endpoints and the account pages. A `GET`
    * route also answers `HEAD`.
    */
-  readonly protocolRoutes?: Readonly<Record<string, (req: ApiRequest) => Promise<ApiResponse>>>
+  readonly protocolRoutes?: Readonly<Record<string, (req: ApiRequest, requestId: string) => Promise<ApiResponse>>>
 }
 
 /** Largest accepted body (DECISIONS). */
@@ -274,7 +274,7 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
     const protocol = options.protocolRoutes?.[`${req.method === "HEAD" ? "GET" : req.method} ${req.path}`]
     if (protocol) {
       if (req.bodyTooLarge) return finish(errorResponse(413, requestId, "VALIDATION_ERROR", `The request body exceeds ${MAX_BODY_BYTES} bytes`))
-      const r = await protocol(req).catch(() => errorResponse(500, requestId, "INTERNAL_ERROR", "An unexpected error occurred"))
+      const r = await protocol(req, requestId).catch(() => errorResponse(500, requestId, "INTERNAL_ERROR", "An unexpected error occurred"))
       return finish({ ...r, headers: { ...r.headers, "x-request-id": requestId } })
     }
 
@@ -379,8 +379,46 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
       }
     }
     failure = describeFailure(exit.cause)
+    if (error._tag === "Some" && isStorageError(error.value)) return settle(unavailable(requestId, limitHeaders))
     return settle(errorResponse(500, requestId, "INTERNAL_ERROR", "An unexpected error occurred; quote the request id when reporting it", [], limitHeaders))
   }
+}
+
+/** Seconds a client is asked to wait before retrying when the database is unavailable. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5
+
+const isStorageError = (e: unknown): boolean => (e as { _tag?: unknown } | null)?._tag === "StorageError"
+
+/**
+ * The answer when the database is down, frozen (an operation timed out) or refuses writes: `503`
+ * with the spec's body, code `INTERNAL_ERROR` (the spec's code for server errors; DECISIONS) and
+ * `Retry-After`.
+ */
+export const unavailable = (requestId: string, headers: Record<string, string> = {}): ApiResponse =>
+  errorResponse(503, requestId, "INTERNAL_ERROR", "The database is unavailable; retry later", [], {
+    ...headers, "retry-after": String(UNAVAILABLE_RETRY_AFTER_S)
+  })
+
+/** How long the readiness probe waits for the database. */
+export const READY_TIMEOUT_MS = 2_000
+
+/**
+ * `GET /ready`: 200 `{"status":"ready"}` when the database answers a trivial query within
+ * `READY_TIMEOUT_MS` (migrations ran when the store opened, before the server listened); else the
+ * 503 of an unavailable database. No authentication. `/health` stays liveness only.
+ */
+export const readinessRoute = (canopy: CanopyClient) => async (_req: ApiRequest, requestId: string): Promise<ApiResponse> => {
+  // A plain race, so the answer never waits for the driver to cancel a statement a frozen server
+  // will not answer (that ends within the store's own timeout).
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const ok = await Promise.race([
+    canopy.runExit(Effect.flatMap(Storage.Storage, (s) => s.ping)).then(Exit.isSuccess),
+    new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), READY_TIMEOUT_MS)
+    })
+  ]).finally(() => clearTimeout(timer))
+  if (ok) return { status: 200, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" }, body: "{\"status\":\"ready\"}" }
+  return unavailable(requestId, { "cache-control": "no-store" })
 }
 
 /** A short, secret-free description of an unexpected failure, for the log. */
