@@ -8,8 +8,8 @@ import { request as httpRequest } from "node:http"
 import { createServer as createTcpServer, type AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { canopyBin as bin, startServeProcess } from "./harness.ts"
 
-const bin = join(import.meta.dirname, "../bin/canopy.js")
 const dir = mkdtempSync(join(tmpdir(), "canopy-cli-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 let n = 0
@@ -24,17 +24,7 @@ const canopy = (...args: Array<string>) => {
 const lines = (err: string) => err.trim().split("\n")
 
 /** Starts `canopy serve` and resolves once it prints its URL. */
-const startServe = (args: Array<string>): Promise<{ child: ChildProcess; url: string; stderr: () => string }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, "serve", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] })
-    let err = ""
-    child.stderr!.on("data", (d) => {
-      err += d
-      const m = /serving (http:\/\/[\d.:]+)/.exec(err)
-      if (m) resolve({ child, url: m[1]!, stderr: () => err })
-    })
-    child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${err}`)))
-  })
+const startServe = (args: Array<string>) => startServeProcess(args)
 
 const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
 

@@ -1,27 +1,15 @@
 import { assert, describe, it } from "@effect/vitest"
 import Database from "better-sqlite3"
-import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { spawnSync } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { canopyBin as bin, startServeProcess } from "./harness.ts"
 import { startReceiver } from "./receiver.ts"
 
-const bin = join(import.meta.dirname, "../bin/canopy.js")
 
-const startServe = (db: string): Promise<{ child: ChildProcess; url: string }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--db", db], {
-      stdio: ["ignore", "ignore", "pipe"],
-      env: { ...process.env, CANOPY_ALLOW_INSECURE_WEBHOOKS: "1", CANOPY_DELIVERY_LEASE_MS: "2000", CANOPY_DELIVERY_TIMEOUT_MS: "1000" }
-    })
-    let err = ""
-    child.stderr!.on("data", (d) => {
-      err += d
-      const m = /serving (http:\/\/[\d.:]+)/.exec(err)
-      if (m) resolve({ child, url: m[1]! })
-    })
-    child.on("exit", (code, signal) => reject(new Error(`serve exited ${code ?? signal}: ${err}`)))
-  })
+const startServe = (db: string) => startServeProcess(["--db", db],
+  { CANOPY_ALLOW_INSECURE_WEBHOOKS: "1", CANOPY_DELIVERY_LEASE_MS: "2000", CANOPY_DELIVERY_TIMEOUT_MS: "1000" })
 
 describe("crash safety of webhook delivery", () => {
   it("a server SIGKILLed under a stream of writes delivers, after restart, every event committed before the kill", async () => {

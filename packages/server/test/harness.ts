@@ -2,6 +2,7 @@
  * Test harness: a real server on a loopback port over a temporary SQLite file, and a small client.
  */
 import type { Settings } from "@canopy/core"
+import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -92,3 +93,24 @@ export const isErrorBody = (r: Reply, code: string) => {
     /^req_/.test(r.body?.meta?.request_id ?? "")
   return ok
 }
+
+/** The `canopy` command of this package. */
+export const canopyBin = join(import.meta.dirname, "../bin/canopy.js")
+
+/**
+ * Starts `canopy serve --port 0 …args` as a process of its own and resolves once it prints the URL
+ * it serves; rejects if it exits first. `stderr()` answers what it has written there so far.
+ */
+export const startServeProcess = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}) =>
+  new Promise<{ child: ChildProcess; url: string; stderr: () => string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [canopyBin, "serve", "--port", "0", ...args], {
+      stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env }
+    })
+    let err = ""
+    child.stderr!.on("data", (d) => {
+      err += d
+      const m = /serving (http:\/\/[\d.:]+)/.exec(err)
+      if (m) resolve({ child, url: m[1]!, stderr: () => err })
+    })
+    child.on("exit", (code, signal) => reject(new Error(`serve exited ${code ?? signal}: ${err}`)))
+  })

@@ -9,11 +9,10 @@ import { createCanopy, IdempotencyKeys, Time } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import Database from "better-sqlite3"
 import { Effect, Exit, Scope } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
-import { join } from "node:path"
+import type { ChildProcess } from "node:child_process"
 import { inject } from "vitest"
 import { freshDatabase } from "../../adapter-postgres/test/database.ts"
-import { type Reply, request, square, startTestServer, type TestServer } from "./harness.ts"
+import { type Reply, request, square, startServeProcess, startTestServer, type TestServer } from "./harness.ts"
 
 /** A POST with a JSON body and an optional Idempotency-Key. */
 const post = (base: string, token: string, path: string, json: unknown, key?: string) =>
@@ -205,20 +204,9 @@ describe("Idempotency-Key (SQLite server)", () => {
   })
 })
 
-const bin = join(import.meta.dirname, "../bin/canopy.js")
 
 /** Starts `canopy serve` on PostgreSQL and resolves with its URL. */
-const startInstance = (databaseUrl: string): Promise<{ child: ChildProcess; url: string }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--database-url", databaseUrl], { stdio: ["ignore", "ignore", "pipe"] })
-    let err = ""
-    child.stderr!.on("data", (d) => {
-      err += d
-      const m = /serving (http:\/\/[\d.:]+)/.exec(err)
-      if (m) resolve({ child, url: m[1]! })
-    })
-    child.on("exit", (code) => reject(new Error(`instance exited ${code}: ${err}`)))
-  })
+const startInstance = (databaseUrl: string) => startServeProcess(["--database-url", databaseUrl])
 
 describe("Idempotency-Key across two server instances on one PostgreSQL", () => {
   let scope: Scope.Closeable

@@ -2,29 +2,15 @@ import { postgresStorage } from "@canopy/adapter-postgres"
 import { createCanopy, Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
-import { join } from "node:path"
+import type { ChildProcess } from "node:child_process"
 import { inject } from "vitest"
 import { freshDatabase } from "../../adapter-postgres/test/database.ts"
-import { client } from "./harness.ts"
+import { client, startServeProcess } from "./harness.ts"
 import { startReceiver } from "./receiver.ts"
 
-const bin = join(import.meta.dirname, "../bin/canopy.js")
 
 /** Starts `canopy serve` on PostgreSQL and resolves with its URL. */
-const startInstance = (databaseUrl: string): Promise<{ child: ChildProcess; url: string }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--database-url", databaseUrl], {
-      stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, CANOPY_ALLOW_INSECURE_WEBHOOKS: "1" }
-    })
-    let err = ""
-    child.stderr!.on("data", (d) => {
-      err += d
-      const m = /serving (http:\/\/[\d.:]+)/.exec(err)
-      if (m) resolve({ child, url: m[1]! })
-    })
-    child.on("exit", (code) => reject(new Error(`instance exited ${code}: ${err}`)))
-  })
+const startInstance = (databaseUrl: string) => startServeProcess(["--database-url", databaseUrl], { CANOPY_ALLOW_INSECURE_WEBHOOKS: "1" })
 
 let scope: Scope.Closeable
 let databaseUrl: string
