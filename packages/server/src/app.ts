@@ -9,6 +9,7 @@ import * as OpenApi from "./api/openapi.ts"
 import * as Docs from "./http/docs.ts"
 import { type AccessLogLine, type ApiResponse, makeHandler, readinessRoute } from "./http/handler.ts"
 import { clientErrorHandler, type NodeAdapterOptions, toNodeHandler } from "./http/node.ts"
+import { makeMetrics, type MetricsAccess } from "./http/metrics.ts"
 import { oauthRoutes } from "./http/oauth.ts"
 import { dashboardPages } from "./pages/dashboard.ts"
 import { redirect } from "./pages/html.ts"
@@ -30,10 +31,12 @@ export interface AppOptions extends NodeAdapterOptions {
   readonly log?: (line: AccessLogLine) => void
   /** Called after each successful write (the server wakes its delivery loop). */
   readonly onWrite?: () => void
+  /** Serve Prometheus metrics at `/metrics`: to a bearer of `token`, or to anyone (`"public"`); default off. */
+  readonly metrics?: MetricsAccess | undefined
 }
 
 /** The request pipeline with the public pages, independent of the server. */
-export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "log" | "onWrite" | "publicUrl"> = {}) => {
+export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "log" | "onWrite" | "publicUrl" | "metrics"> = {}) => {
   // Throws on a malformed public URL: better at start than in every answer.
   const site = makeSite(options.publicUrl)
   const doc = OpenApi.document()
@@ -42,14 +45,22 @@ export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "
   const health: ApiResponse = { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: "{\"status\":\"ok\"}" }
   // A browser pointed at the server lands on the dashboard (which signs in first), not on a JSON 404.
   const home = redirect(`${site.publicUrl ?? ""}/dashboard`, 302)
+  const metrics = options.metrics ? makeMetrics(options.metrics) : undefined
+  const log = metrics
+    ? (line: AccessLogLine) => {
+      metrics.observe(line)
+      options.log?.(line)
+    }
+    : options.log
   const handler = makeHandler(canopy, {
-    ...(options.log ? { log: options.log } : {}),
+    ...(log ? { log } : {}),
     ...(options.onWrite ? { onWrite: options.onWrite } : {}),
     protocolRoutes: {
       "GET /v1/openapi.json": async () => openapi,
       "GET /docs": async () => docs,
       "GET /health": async () => health,
       "GET /ready": readinessRoute(canopy),
+      ...(metrics ? { "GET /metrics": metrics.route } : {}),
       "GET /": async () => home,
       ...oauthRoutes(canopy, site.origin),
       ...authorizePages(canopy, site),

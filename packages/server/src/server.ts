@@ -12,6 +12,7 @@ import { type Dispatcher, type DispatcherOptions, startDispatcher } from "./disp
 import { makeSender } from "./dispatcher/sender.ts"
 import { type GeometryPool, type GeometryPoolOptions, makeGeometryPool } from "./geometry/pool.ts"
 import type { AccessLogLine } from "./http/handler.ts"
+import type { MetricsAccess } from "./http/metrics.ts"
 import { parsePublicUrl } from "./pages/site.ts"
 
 /** Options of the server. */
@@ -34,6 +35,11 @@ export interface ServeOptions {
   readonly publicUrl?: string | undefined
   /** Access-log sink; default: one JSON line per request on stdout. */
   readonly log?: ((line: AccessLogLine) => void) | false
+  /**
+   * Prometheus metrics at `/metrics`: to a bearer of a token, or to anyone (`"public"`); `false`
+   * for none. Default: `CANOPY_METRICS_TOKEN` (a token) or `CANOPY_METRICS=public`, else none.
+   */
+  readonly metrics?: MetricsAccess | false
   /** Run the webhook delivery loop in this process (default true), with these options. */
   readonly dispatcher?: boolean | DispatcherOptions
   /**
@@ -109,6 +115,13 @@ export const openCanopy = async (
 const logDispatcherError = (e: unknown) =>
   process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), component: "dispatcher", error: (e as { _tag?: string })?._tag ?? (e instanceof Error ? e.name : "error") })}\n`)
 
+/** `/metrics` access from the environment: `CANOPY_METRICS_TOKEN`, or `CANOPY_METRICS=public`. */
+const metricsFromEnv = (): MetricsAccess | undefined => {
+  const token = process.env.CANOPY_METRICS_TOKEN
+  if (token) return { token }
+  return process.env.CANOPY_METRICS === "public" ? "public" : undefined
+}
+
 const stdoutLog = (line: AccessLogLine) => process.stdout.write(`${JSON.stringify(line)}\n`)
 
 /** Opens the storage and starts listening. */
@@ -124,8 +137,10 @@ export const serve = async (options: ServeOptions = {}): Promise<RunningServer> 
   const dispatcher = options.dispatcher === false ? undefined
     : startDispatcher(canopy, { onError: logDispatcherError, ...(typeof options.dispatcher === "object" ? options.dispatcher : {}) })
   const log = options.log === false ? undefined : (options.log ?? stdoutLog)
+  const metrics = options.metrics === false ? undefined : (options.metrics ?? metricsFromEnv())
   const handler = nodeHandler(canopy, {
-    ...(log ? { log } : {}), trustedProxies: options.trustedProxies ?? [], publicUrl, ...(dispatcher ? { onWrite: dispatcher.wake } : {})
+    ...(log ? { log } : {}), trustedProxies: options.trustedProxies ?? [], publicUrl, ...(dispatcher ? { onWrite: dispatcher.wake } : {}),
+    ...(metrics ? { metrics } : {})
   })
   const server = createServer((req, res) => {
     handler(req, res).catch(() => {

@@ -40,6 +40,8 @@ export interface AccessLogLine {
   readonly request_id: string
   readonly method: string
   readonly path: string
+  /** The route's template (`/v1/projects/{project_id}`), the fixed path of a page, or `unmatched`. */
+  readonly route: string
   readonly status: number
   readonly duration_ms: number
   readonly account_id?: string
@@ -260,11 +262,12 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
     const requestId = Ids.make("request")
     let accountId: string | undefined
     let failure: string | undefined
+    let routeName = "unmatched"
     const finish = (res: ApiResponse): ApiResponse => {
       const secured = withSecurityHeaders(res)
       const out = req.method === "HEAD" ? { ...secured, body: undefined } : secured
       log?.({
-        time: new Date().toISOString(), request_id: requestId, method: req.method, path: req.path, status: res.status,
+        time: new Date().toISOString(), request_id: requestId, method: req.method, path: req.path, route: routeName, status: res.status,
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
         ...(accountId ? { account_id: accountId } : {}), ...(failure ? { error: failure } : {})
       })
@@ -273,6 +276,7 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
 
     const protocol = options.protocolRoutes?.[`${req.method === "HEAD" ? "GET" : req.method} ${req.path}`]
     if (protocol) {
+      routeName = req.path
       if (req.bodyTooLarge) return finish(errorResponse(413, requestId, "VALIDATION_ERROR", `The request body exceeds ${MAX_BODY_BYTES} bytes`))
       const r = await protocol(req, requestId).catch(() => errorResponse(500, requestId, "INTERNAL_ERROR", "An unexpected error occurred"))
       return finish({ ...r, headers: { ...r.headers, "x-request-id": requestId } })
@@ -292,6 +296,7 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
       ]))
     }
     const { params, route } = found
+    routeName = `/v1${route.path}`
 
     const auth = req.headers.authorization
     const bearer = auth && /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1]

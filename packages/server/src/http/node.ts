@@ -140,7 +140,7 @@ export const clientErrorHandler = (options: { readonly log?: ((line: AccessLogLi
     for (const [k, v] of Object.entries(res.headers)) head.push(`${k}: ${v}`)
     head.push(`content-length: ${Buffer.byteLength(body)}`, "connection: close", "", "")
     options.log?.({
-      time: new Date().toISOString(), request_id: requestId, ...requestLine(err), status, duration_ms: 0,
+      time: new Date().toISOString(), request_id: requestId, ...requestLine(err), route: "unparsed", status, duration_ms: 0,
       error: err.code ?? err.name
     })
     socket.end(`${head.join("\r\n")}${body}`, () => socket.destroy())
