@@ -120,6 +120,10 @@ export const make = Effect.gen(function*() {
       : sql`update ${sql(table)} set ${sql.update(values)} where ${where} returning *`
   }
 
+  /** The order `column dir, id dir`: every list's, ties broken by id in the sort's direction. */
+  const orderBy = (column: string, desc: boolean) =>
+    sql.literal(desc ? `${column} desc, id desc` : `${column} asc, id asc`)
+
   /** Rows strictly after `after` in the order `column dir, id dir` (keyset pagination). */
   const keyset = (column: string, desc: boolean, after: S.After | undefined) =>
     after === undefined ? [] : [desc
@@ -141,11 +145,10 @@ export const make = Effect.gen(function*() {
     exactTotal?: Effect.Effect<number, S.StorageError>, countLimit = S.COUNT_LIMIT
   ) =>
     Effect.gen(function*() {
-      const dir = desc ? "desc" : "asc"
       const where = sql.and([...clauses, ...keyset(column, desc, q.after)])
       const skip = q.after === undefined && q.offset > 0 ? sql`offset ${q.offset}` : sql``
       const fetched = yield* all<A>(table,
-        sql`select * from ${sql(table)} where ${where} order by ${sql.literal(`${column} ${dir}, id ${dir}`)} limit ${q.limit + 1} ${skip}`)
+        sql`select * from ${sql(table)} where ${where} order by ${orderBy(column, desc)} limit ${q.limit + 1} ${skip}`)
       const counted = exactTotal
         ? { total: yield* exactTotal, totalExact: true }
         : yield* cappedCount(table, sql.and(clauses), countLimit)
@@ -169,10 +172,11 @@ export const make = Effect.gen(function*() {
     q: { readonly limit: number; readonly offset: number; readonly after?: S.After | undefined }
   ) =>
     Effect.gen(function*() {
-      const order = sql.literal(`${column} ${desc ? "desc" : "asc"}, id ${desc ? "desc" : "asc"}`)
+      const order = orderBy(column, desc)
       const skip = q.after === undefined ? q.offset : 0
       const want = skip + q.limit + 1
-      const from = sql.and([...clauses, ...keyset(column, desc, q.after)])
+      const after = [...clauses, ...keyset(column, desc, q.after)]
+      const from = sql.and(after)
       const contains = dialect === "pg" ? sql`strpos(search_text, ${term}) > 0` : sql`instr(search_text, ${term}) > 0`
       let rows = yield* all<S.ProjectRow>("projects", sql`select * from projects where id in (
           select id from (select id, ${sql(column)}, search_text from projects where ${from} order by ${order} limit ${SEARCH_WALK}) w
@@ -181,7 +185,7 @@ export const make = Effect.gen(function*() {
         const walked = yield* count(sql`select count(*) as n from (select 1 from projects where ${from} limit ${SEARCH_WALK}) c`)
         if (walked >= SEARCH_WALK) {
           rows = yield* all<S.ProjectRow>("projects", sql`select * from projects where id in (
-              select id from projects where ${sql.and([...clauses, ...keyset(column, desc, q.after), searchClause("projects", term)])}
+              select id from projects where ${sql.and([...after, searchClause("projects", term)])}
               order by ${order} limit ${want}) order by ${order}`)
         }
       }
@@ -390,7 +394,8 @@ export const make = Effect.gen(function*() {
       getLog: (accountId, webhookId, id) =>
         one("delivery_logs", sql`select * from delivery_logs where account_id = ${accountId} and webhook_id = ${webhookId} and id = ${id}`),
       purgeLogs: (before, limit) => orStorage(Effect.map(
-        sql`delete from delivery_logs where id in (select id from delivery_logs where created_at < ${before} order by created_at limit ${limit}) returning id`,
+        sql`delete from delivery_logs where id in (
+            select id from delivery_logs where created_at < ${before} order by created_at limit ${limit} ${skipLocked}) returning id`,
         (rows) => rows.length)),
       addDeliveries: (deliveries) =>
         orStorage(Effect.forEach(deliveries, (d) => sql`insert into deliveries ${sql.insert(toDb("deliveries", d))}`, { discard: true })),
