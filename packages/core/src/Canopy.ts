@@ -22,6 +22,7 @@ import { OAuthServer } from "./services/OAuthServer.ts"
 import { Sessions } from "./services/Sessions.ts"
 import { Projects } from "./services/Projects.ts"
 import { Webhooks } from "./services/Webhooks.ts"
+import * as RawJson from "./RawJson.ts"
 
 /** Every domain service. */
 export type Services = Projects | Assets | Members | Accounts | Webhooks | Credentials | Deliveries | OAuthServer | Sessions | IdempotencyKeys
@@ -166,9 +167,11 @@ export const createCanopy = async (options: CreateCanopyOptions): Promise<Canopy
   }
   const use = <S, A, E>(tag: Effect.Effect<S, never, Runtime>, f: (service: S) => Effect.Effect<A, E>) =>
     run(Effect.flatMap(tag, f))
+  // A project's boundary travels inside the services as its JSON text (RawJson); the Promise API
+  // answers plain values.
   const wrap = <S extends object>(tag: Effect.Effect<S, never, Runtime>, methods: ReadonlyArray<keyof S>) =>
     Object.fromEntries(methods.map((m) => [m, (...args: Array<unknown>) =>
-      use(tag, (s) => (s[m] as (...a: Array<unknown>) => Effect.Effect<unknown, unknown>)(...args))])) as never
+      use(tag, (s) => (s[m] as (...a: Array<unknown>) => Effect.Effect<unknown, unknown>)(...args)).then(RawJson.materialize)])) as never
 
   // The storage opens (and migrates) now, so that a bad filename fails createCanopy itself.
   await runtime.runPromise(Effect.void.pipe(Effect.andThen(Accounts))).catch((cause: unknown) => {

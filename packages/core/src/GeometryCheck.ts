@@ -13,11 +13,15 @@ import { Context, Effect, Layer, Result, type Schema } from "effect"
 import { RateLimited, ValidationError } from "./Errors.ts"
 import { type FieldError, formatPath } from "./FieldError.ts"
 import * as Geometry from "./Geometry.ts"
+import { RawJson } from "./RawJson.ts"
 import * as Schemas from "./Schemas.ts"
 
-/** A valid boundary as stored: normalised winding, area rounded as the API returns it, bbox. */
+/**
+ * A valid boundary as stored: normalised winding (as its JSON text, which is what is stored and
+ * answered), area rounded as the API returns it, bbox.
+ */
 export interface Measured {
-  readonly geometry: Geometry.Boundary
+  readonly geometry: RawJson
   readonly area_hectares: number
   readonly bbox: Geometry.BBox
 }
@@ -34,7 +38,7 @@ export const evaluate = (value: unknown): Verdict => {
   const geometry = Geometry.normalize(value as Geometry.Boundary)
   return {
     _tag: "Valid",
-    geometry,
+    geometry: RawJson.of(geometry),
     area_hectares: Geometry.roundHectares(Geometry.areaHectares(geometry)),
     bbox: Geometry.bbox(geometry)
   }

@@ -39,7 +39,8 @@
  *   they were written.
  */
 import { Context, type Effect, Schema } from "effect"
-import type { Boundary, BBox, Point } from "./Geometry.ts"
+import type { BBox, Point } from "./Geometry.ts"
+import type { RawJson } from "./RawJson.ts"
 import type { Permission, Role } from "./Permissions.ts"
 import type { Plan } from "./Plans.ts"
 import type { State as RateLimitState } from "./RateLimit.ts"
@@ -99,7 +100,8 @@ export interface ProjectRow {
   readonly name: string
   readonly slug: string
   readonly description: string | null
-  readonly geometry: Boundary | null
+  /** The boundary (a `Geometry.Boundary`) as its JSON text: stored and answered without parsing. */
+  readonly geometry: RawJson | null
   readonly area_hectares: number
   readonly bbox: BBox | null
   readonly status: "active" | "archived" | "draft"

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Result } from "effect"
 import * as fc from "fast-check"
-import { createCanopy, Geometry, GeometryCheck, memoryStorage, Schemas, ValidationFailedError, RateLimitedError } from "../src/index.ts"
+import { createCanopy, Geometry, GeometryCheck, memoryStorage, RawJson, Schemas, ValidationFailedError, RateLimitedError } from "../src/index.ts"
 
 const square = { type: "Polygon", coordinates: [[[0, 0], [0.01, 0], [0.01, 0.01], [0, 0.01], [0, 0]]] }
 const clockwise: Geometry.Polygon = { type: "Polygon", coordinates: [[[0, 0], [0, 0.01], [0.01, 0.01], [0.01, 0], [0, 0]]] }
@@ -69,7 +69,7 @@ const sameAsFullDecode = (
   else {
     const normalized = Geometry.normalize(geometry)
     assert.deepStrictEqual(checked, {
-      geometry: normalized,
+      geometry: RawJson.RawJson.of(normalized),
       area_hectares: Geometry.roundHectares(Geometry.areaHectares(normalized)),
       bbox: Geometry.bbox(normalized)
     })

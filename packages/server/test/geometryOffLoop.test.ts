@@ -181,7 +181,7 @@ describe("geometry off the event loop (default pool)", () => {
     assert.strictEqual(created.status, 201)
     const p = created.body.data
     if (expected._tag === "Valid") {
-      assert.deepStrictEqual(p.geometry, expected.geometry)
+      assert.deepStrictEqual(p.geometry, expected.geometry.value())
       assert.strictEqual(p.area_hectares, expected.area_hectares)
       assert.deepStrictEqual(p.bbox, expected.bbox)
     }

@@ -8,6 +8,7 @@ import * as Time from "../Time.ts"
 import * as Events from "../Events.ts"
 import * as Ids from "../Ids.ts"
 import { Storage, type DeliveryRow } from "../Storage.ts"
+import * as RawJson from "../RawJson.ts"
 
 /** The current time as an ISO 8601 UTC string, from Effect's clock (controllable in tests). */
 export const nowIso = Time.nowIso
@@ -48,7 +49,7 @@ export const emit = Effect.fn("Outbox.emit")(function*(
     updated_at: now
   }))
   yield* storage.outbox.append(
-    { id: envelope.id, account_id: accountId, type, payload: JSON.stringify(envelope), created_at: now },
+    { id: envelope.id, account_id: accountId, type, payload: RawJson.stringify(envelope), created_at: now },
     deliveries
   )
   return envelope

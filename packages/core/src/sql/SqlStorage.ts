@@ -12,6 +12,7 @@ import { Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { Row } from "effect/sql/SqlConnection"
 import type { Plan } from "../Plans.ts"
+import { RawJson } from "../RawJson.ts"
 import type { State as RateLimitState } from "../RateLimit.ts"
 import * as S from "../Storage.ts"
 
@@ -38,7 +39,7 @@ const numOrNull = (v: unknown): number | null => (v === null || v === undefined 
 
 /** How each table's JSON, boolean and numeric columns convert between rows and the database. */
 const codecs = {
-  projects: { json: ["geometry", "bbox"], bool: [], num: ["area_hectares"] },
+  projects: { json: ["bbox"], raw: ["geometry"], bool: [], num: ["area_hectares"] },
   assets: { json: ["location", "metadata"], bool: [], num: [] },
   webhooks: { json: ["events"], bool: ["enabled"], num: ["consecutive_failures"] },
   credentials: { json: ["permissions", "ip_allowlist"], bool: [], num: [] },
@@ -52,7 +53,10 @@ const codecs = {
   oauth_codes: { json: ["scopes"], bool: [], num: ["expires_at", "used_at"] },
   oauth_tokens: { json: ["scopes"], bool: [], num: ["expires_at", "rotated_at", "revoked_at", "last_used_at"] },
   sessions: { json: [], bool: [], num: ["expires_at"] }
-} as const satisfies Record<string, { json: ReadonlyArray<string>; bool: ReadonlyArray<string>; num: ReadonlyArray<string> }>
+} as const satisfies Record<string, { json: ReadonlyArray<string>; raw?: ReadonlyArray<string>; bool: ReadonlyArray<string>; num: ReadonlyArray<string> }>
+
+/** Columns kept as JSON text both ways (a `RawJson` in the row): never parsed on the request path. */
+const rawColumns = (table: Table): ReadonlyArray<string> => ("raw" in codecs[table] ? (codecs[table] as { raw: ReadonlyArray<string> }).raw : [])
 type Table = keyof typeof codecs
 
 const toDb = (table: Table, row: object): Record<string, unknown> => {
@@ -60,7 +64,7 @@ const toDb = (table: Table, row: object): Record<string, unknown> => {
   const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(row)) {
     if (v === undefined) continue
-    out[k] = (c.json as ReadonlyArray<string>).includes(k) ? json(v) : (c.bool as ReadonlyArray<string>).includes(k) ? (v ? 1 : 0) : v
+    out[k] = v instanceof RawJson ? v.text : (c.json as ReadonlyArray<string>).includes(k) ? json(v) : (c.bool as ReadonlyArray<string>).includes(k) ? (v ? 1 : 0) : v
   }
   return out
 }
@@ -79,6 +83,7 @@ const fromDb = <A>(table: Table, row: Row | undefined): A | undefined => {
   const c = codecs[table]
   const out: Record<string, unknown> = { ...row }
   for (const k of c.json) out[k] = parse(out[k])
+  for (const k of rawColumns(table)) out[k] = out[k] === null || out[k] === undefined ? null : new RawJson(String(out[k]))
   for (const k of c.bool) out[k] = Boolean(Number(out[k]))
   for (const k of c.num) out[k] = k === "attempts" || k === "attempt" || k === "area_hectares" || k === "consecutive_failures" || k === "last_used_at" || (table === "oauth_codes" && k === "expires_at") || (table === "sessions" && k === "expires_at") ? num(out[k]) : numOrNull(out[k])
   return out as A

@@ -8,6 +8,7 @@ import * as Canopy from "../Canopy.ts"
 import * as Ids from "../Ids.ts"
 import * as OAuth from "../OAuth.ts"
 import type { Principal } from "../Principal.ts"
+import * as RawJson from "../RawJson.ts"
 import { Accounts } from "../services/Accounts.ts"
 import { Assets } from "../services/Assets.ts"
 import { Credentials } from "../services/Credentials.ts"
@@ -94,7 +95,7 @@ export const domainSuite = (name: string, storageLayer: Layer.Layer<Storage, unk
         assert.closeTo(p.area_hectares, 10, 0.1)
         assert.strictEqual(p.area_hectares, Math.round(p.area_hectares * 10_000) / 10_000)
         assert.deepStrictEqual(p.bbox?.map((x) => Math.round(x * 1e6) / 1e6), [10, 0, 10.002841, 0.00286])
-        const ring = (p.geometry as { coordinates: Array<Array<[number, number]>> }).coordinates[0]!
+        const ring = (RawJson.materialize(p.geometry) as { coordinates: Array<Array<[number, number]>> }).coordinates[0]!
         const signed = ring.slice(0, -1).reduce((acc, q, i) => acc + q[0] * ring[i + 1]![1] - ring[i + 1]![0] * q[1], 0)
         assert.isAbove(signed, 0, "the stored shell is counter-clockwise (RFC 7946)")
         assert.strictEqual(p.created_at, new Date(JAN_1).toISOString())

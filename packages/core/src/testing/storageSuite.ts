@@ -10,6 +10,7 @@ import { COUNT_LIMIT, SEARCH_COUNT_LIMIT, Storage, type StorageShape } from "../
 import type { Plan } from "../Plans.ts"
 import type { State as RateLimitState } from "../RateLimit.ts"
 import { accountRow, assetRow, credentialRow, eventWithDeliveries, memberRow, projectRow, webhookRow } from "./fixtures.ts"
+import { RawJson } from "../RawJson.ts"
 
 const newAccountRow = (s: StorageShape) =>
   Effect.gen(function*() {
@@ -62,7 +63,7 @@ export const storageSuite = (name: string, storageLayer: Layer.Layer<Storage, un
         assert.deepStrictEqual(yield* s.accounts.get(a.id), a)
         const p = projectRow(a.id, {
           description: "Ünïcode ✓ \"quoted\"",
-          geometry: { type: "Polygon", coordinates: [[[1, 2], [3, 2], [3, 4], [1, 2]]] },
+          geometry: RawJson.of({ type: "Polygon", coordinates: [[[1, 2], [3, 2], [3, 4], [1, 2]]] }),
           area_hectares: 1234.5678, bbox: [1, 2, 3, 4], created_by: Ids.make("user")
         })
         yield* s.projects.insert(p)

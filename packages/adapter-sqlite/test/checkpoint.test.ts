@@ -1,0 +1,52 @@
+import { assert, describe, it } from "@effect/vitest"
+import { mkdtempSync, rmSync, statSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { SqliteClient } from "../src/index.ts"
+
+const tempDb = () => {
+  const dir = mkdtempSync(join(tmpdir(), "canopy-checkpoint-"))
+  return { filename: join(dir, "canopy.db"), cleanup: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+const FOUR_MB = "x".repeat(4 * 1024 * 1024)
+
+describe("SQLite write-ahead log checkpoints", () => {
+  it("run on a thread of their own: the connection's automatic checkpoint is off, and the log still reaches the file", async () => {
+    const { cleanup, filename } = tempDb()
+    try {
+      const out = await Effect.runPromise(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const auto = yield* sql`pragma wal_autocheckpoint`
+        yield* sql`create table big (id integer primary key, body text)`
+        for (let i = 0; i < 3; i++) yield* sql`insert into big (body) values (${FOUR_MB})`
+        // Nothing on this connection checkpoints (its automatic checkpoint is off, and no statement
+        // asks for one): the 12 MiB reach the database file only through the checkpointer thread.
+        const deadline = Date.now() + 5_000
+        while (statSync(filename).size < 12 * 1024 * 1024 && Date.now() < deadline) yield* Effect.sleep("50 millis")
+        const rows = yield* sql`select count(*) as n from big`
+        return { auto: auto[0], size: statSync(filename).size, rows: rows[0] }
+      }).pipe(Effect.provide(SqliteClient.layer({ filename }))))
+      assert.deepStrictEqual(out.auto, { wal_autocheckpoint: 0 })
+      assert.isAtLeast(out.size, 12 * 1024 * 1024)
+      assert.deepStrictEqual(out.rows, { n: 3 })
+    } finally {
+      cleanup()
+    }
+  })
+
+  it("stay on the committing call when asked (checkpointOffThread: false)", async () => {
+    const { cleanup, filename } = tempDb()
+    try {
+      const auto = await Effect.runPromise(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        return (yield* sql`pragma wal_autocheckpoint`)[0]
+      }).pipe(Effect.provide(SqliteClient.layer({ filename, checkpointOffThread: false }))))
+      assert.deepStrictEqual(auto, { wal_autocheckpoint: 1000 })
+    } finally {
+      cleanup()
+    }
+  })
+})
