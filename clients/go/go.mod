@@ -1,0 +1,3 @@
+module github.com/canopy/canopy-go
+
+go 1.19

@@ -1,0 +1,651 @@
+package canopy
+
+// The scripted scenario against a real `canopy serve`: the test starts the repository's server
+// with the repository's Node 24 (../../node_modules/.bin/node, or $CANOPY_NODE), bootstraps two
+// accounts with `canopy init --json` (one on the pro plan for the scenario, one on the free plan,
+// 60 requests a minute, for the 429), and stops the server and removes its files at the end.
+// Without node or the repository the test fails, saying what is missing.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+type liveServer struct {
+	base       string // http://127.0.0.1:PORT/v1
+	mainKey    string // account on the pro plan
+	limitedKey string // account on the free plan
+}
+
+// lineWriter collects a process's stderr and reports the `serving http://…` line.
+type lineWriter struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	serving chan string
+	sent    bool
+}
+
+var servingLine = regexp.MustCompile(`serving (http://[0-9.]+:[0-9]+)`)
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.buf.Len() < 1<<20 {
+		w.buf.Write(p)
+	}
+	if !w.sent {
+		if m := servingLine.FindStringSubmatch(w.buf.String()); m != nil {
+			w.sent = true
+			w.serving <- m[1]
+		}
+	}
+	return len(p), nil
+}
+
+func (w *lineWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// repoPaths finds node and the canopy CLI, failing the test with what to do when they are missing.
+func repoPaths(t *testing.T) (node, cli, root string) {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatalf("locating the repository: %v", err)
+	}
+	cli = filepath.Join(root, "packages", "server", "bin", "canopy.js")
+	if _, err := os.Stat(cli); err != nil {
+		t.Fatalf("the Canopy repository was not found: %s is missing (%v). Run the tests from clients/go inside the repository.", cli, err)
+	}
+	node = os.Getenv("CANOPY_NODE")
+	if node == "" {
+		node = filepath.Join(root, "node_modules", ".bin", "node")
+	}
+	if _, err := os.Stat(node); err != nil {
+		t.Fatalf("Node 24 was not found at %s (%v): run `npm ci` at the repository root (it installs Node 24 under node_modules), or set CANOPY_NODE to a Node >= 22.19 binary.", node, err)
+	}
+	out, err := exec.Command(node, "--version").Output()
+	if err != nil {
+		t.Fatalf("%s --version failed: %v", node, err)
+	}
+	var major int
+	if _, err := fmt.Sscanf(strings.TrimSpace(string(out)), "v%d", &major); err != nil || major < 22 {
+		t.Fatalf("%s is Node %s; Canopy needs Node >= 22.19 (set CANOPY_NODE or run npm ci)", node, strings.TrimSpace(string(out)))
+	}
+	return node, cli, root
+}
+
+func initAccount(t *testing.T, node, cli, db, email, plan string) string {
+	t.Helper()
+	cmd := exec.Command(node, cli, "init", "--json", "--db", db, "--email", email, "--account-name", "Go client "+plan, "--plan", plan)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("canopy init failed: %v\n%s", err, stderr.String())
+	}
+	var res struct {
+		AccountID string `json:"account_id"`
+		APIKey    string `json:"api_key"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil || res.APIKey == "" || !strings.HasPrefix(res.AccountID, "acc_") {
+		t.Fatalf("canopy init --json printed something unexpected (%v)", err)
+	}
+	return res.APIKey
+}
+
+func startLiveServer(t *testing.T) *liveServer {
+	t.Helper()
+	node, cli, root := repoPaths(t)
+	dir := t.TempDir() // removed after the server is stopped (cleanups run last-in first-out)
+	db := filepath.Join(dir, "canopy.db")
+	s := &liveServer{
+		mainKey:    initAccount(t, node, cli, db, "owner-pro@example.com", "pro"),
+		limitedKey: initAccount(t, node, cli, db, "owner-free@example.com", "free"),
+	}
+
+	cmd := exec.Command(node, cli, "serve", "--db", db, "--port", "0", "--host", "127.0.0.1", "--allow-insecure-webhooks")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CANOPY_GEOMETRY_WORKERS=1")
+	stderr := &lineWriter{serving: make(chan string, 1)}
+	cmd.Stderr = stderr
+	cmd.Stdout = io.Discard // the JSON access log
+	dieWithParent(cmd)
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting canopy serve: %v", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+		if t.Failed() {
+			t.Logf("canopy serve stderr:\n%s", stderr.String())
+		}
+	})
+	select {
+	case u := <-stderr.serving:
+		s.base = u + "/v1"
+	case err := <-exited:
+		exited <- err
+		t.Fatalf("canopy serve exited before serving (%v):\n%s", err, stderr.String())
+	case <-time.After(60 * time.Second):
+		t.Fatalf("canopy serve did not print `serving http://…` within 60 s:\n%s", stderr.String())
+	}
+	return s
+}
+
+// attempt is one HTTP exchange seen by recordingTransport.
+type attempt struct {
+	method, path, key string
+	status            int
+	retryAfter        string
+	sent, answered    time.Time
+}
+
+// recordingTransport is an http.RoundTripper (the client's WithHTTPClient hook) that records
+// every attempt, to check what the retry policy did on the wire.
+type recordingTransport struct {
+	mu       sync.Mutex
+	attempts []attempt
+}
+
+func (r *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	a := attempt{method: req.Method, path: req.URL.Path, key: req.Header.Get("Idempotency-Key"), sent: time.Now()}
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	a.answered = time.Now()
+	if resp != nil {
+		a.status = resp.StatusCode
+		a.retryAfter = resp.Header.Get("Retry-After")
+	}
+	r.mu.Lock()
+	r.attempts = append(r.attempts, a)
+	r.mu.Unlock()
+	return resp, err
+}
+
+func (r *recordingTransport) take() []attempt {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.attempts
+	r.attempts = nil
+	return out
+}
+
+func square(lon, lat, side float64) *Geometry {
+	return NewPolygon([][]float64{{lon, lat}, {lon + side, lat}, {lon + side, lat + side}, {lon, lat + side}, {lon, lat}})
+}
+
+func TestLiveServerScenario(t *testing.T) {
+	srv := startLiveServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	client := NewClient(srv.mainKey, WithBaseURL(srv.base))
+
+	var project *Project
+	t.Run("auth, account, usage", func(t *testing.T) {
+		info, err := client.Auth.Verify(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !info.Valid || info.Type != "api_key" || !strings.HasPrefix(info.AccountID, "acc_") || info.ExpiresAt != nil {
+			t.Fatalf("verify = %+v", info)
+		}
+		acc, err := client.Account.Get(ctx)
+		if err != nil || acc.ID != info.AccountID || acc.Plan != "pro" || acc.Name != "Go client pro" {
+			t.Fatalf("account = %+v, %v", acc, err)
+		}
+		renamed, err := client.Account.Update(ctx, &AccountUpdateParams{Name: "Go client renamed"})
+		if err != nil || renamed.Name != "Go client renamed" || renamed.ID != acc.ID {
+			t.Fatalf("rename = %+v, %v", renamed, err)
+		}
+		usage, err := client.Usage.Get(ctx)
+		if err != nil || usage.Members.Current != 1 || usage.APIRequests.Limit <= 0 || !usage.Period.End.After(usage.Period.Start) {
+			t.Fatalf("usage = %+v, %v", usage, err)
+		}
+	})
+
+	t.Run("create, get", func(t *testing.T) {
+		var err error
+		project, err = client.Projects.Create(ctx, &ProjectCreateParams{
+			Name:        "Amazon Reforestation",
+			Description: String("Go client scenario"),
+			Geometry:    NewPolygon([][]float64{{-62.2, -3.4}, {-62.18, -3.4}, {-62.18, -3.38}, {-62.2, -3.38}, {-62.2, -3.4}}),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(project.ID, "proj_") || project.Slug != "amazon-reforestation" || project.Status != ProjectActive {
+			t.Fatalf("created %+v", project)
+		}
+		// a 0.02° square at 3.4°S is about 491.5 ha
+		if project.AreaHectares < 480 || project.AreaHectares > 500 {
+			t.Fatalf("area_hectares = %v", project.AreaHectares)
+		}
+		if project.Geometry == nil || project.Geometry.Type != "Polygon" || len(project.Geometry.Polygon[0]) != 5 || len(project.BBox) != 4 {
+			t.Fatalf("geometry = %+v, bbox %v", project.Geometry, project.BBox)
+		}
+		got, err := client.Projects.Get(ctx, project.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.ID != project.ID || got.Name != project.Name || got.Description == nil || *got.Description != "Go client scenario" ||
+			got.AreaHectares != project.AreaHectares || !got.CreatedAt.Equal(project.CreatedAt) {
+			t.Fatalf("get = %+v, created %+v", got, project)
+		}
+	})
+	if project == nil {
+		t.Fatal("no project: the create step failed")
+	}
+
+	t.Run("list all pages", func(t *testing.T) {
+		want := map[string]bool{project.ID: true}
+		for i := 1; i <= 6; i++ {
+			p, err := client.Projects.Create(ctx, &ProjectCreateParams{Name: fmt.Sprintf("Paging block %d", i), Geometry: square(10+float64(i)/10, 50, 0.01)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want[p.ID] = true
+		}
+		it := client.Projects.ListAll(ctx, &ProjectListParams{ListParams: ListParams{PerPage: Int(2)}, Sort: String("name"), Order: String("asc")})
+		var names []string
+		seen := map[string]bool{}
+		for it.Next() {
+			p := it.Current()
+			if seen[p.ID] {
+				t.Fatalf("%s came twice", p.ID)
+			}
+			seen[p.ID] = true
+			names = append(names, p.Name)
+		}
+		if err := it.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if len(seen) != len(want) {
+			t.Fatalf("iterated %d projects, want %d", len(seen), len(want))
+		}
+		for id := range want {
+			if !seen[id] {
+				t.Fatalf("%s was not listed", id)
+			}
+		}
+		if it.PagesFetched() != 4 || !sort.StringsAreSorted(names) {
+			t.Fatalf("pages = %d (want 4 of 2), names %v", it.PagesFetched(), names)
+		}
+		// page numbers work too, and meta says where we are
+		page, err := client.Projects.List(ctx, &ProjectListParams{ListParams: ListParams{Page: Int(2), PerPage: Int(3)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Data) != 3 || page.Meta.Total != 7 || page.Meta.TotalPages != 3 || page.Meta.Page == nil || *page.Meta.Page != 2 {
+			t.Fatalf("page 2 of 3: %d items, meta %+v", len(page.Data), page.Meta)
+		}
+		// a filter reaches the server: nothing is archived yet
+		archived, err := client.Projects.ListAll(ctx, &ProjectListParams{Status: String(ProjectArchived)}).Collect()
+		if err != nil || len(archived) != 0 {
+			t.Fatalf("archived = %v, %v", archived, err)
+		}
+	})
+
+	t.Run("update, archive, restore, delete", func(t *testing.T) {
+		updated, err := client.Projects.Update(ctx, project.ID, &ProjectUpdateParams{Name: String("Amazon Reforestation II"), Geometry: square(-62.2, -3.4, 0.01)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if updated.Name != "Amazon Reforestation II" || updated.AreaHectares >= project.AreaHectares || updated.Description == nil || !updated.UpdatedAt.After(project.UpdatedAt) {
+			t.Fatalf("updated %+v", updated)
+		}
+		// an active project cannot be deleted
+		err = client.Projects.Delete(ctx, project.ID)
+		if e, ok := AsError(err); !ok || e.Status < 400 || e.Status >= 500 {
+			t.Fatalf("deleting an active project: %v", err)
+		}
+		archived, err := client.Projects.Archive(ctx, project.ID)
+		if err != nil || archived.Status != ProjectArchived {
+			t.Fatalf("archive = %+v, %v", archived, err)
+		}
+		restored, err := client.Projects.Restore(ctx, project.ID)
+		if err != nil || restored.Status == ProjectArchived {
+			t.Fatalf("restore = %+v, %v", restored, err)
+		}
+		if _, err := client.Projects.Archive(ctx, project.ID); err != nil {
+			t.Fatal(err)
+		}
+		if err := client.Projects.Delete(ctx, project.ID); err != nil {
+			t.Fatal(err)
+		}
+		_, err = client.Projects.Get(ctx, project.ID)
+		if !IsNotFound(err) {
+			t.Fatalf("get after delete: %v", err)
+		}
+	})
+
+	t.Run("assets", func(t *testing.T) {
+		p, err := client.Projects.Create(ctx, &ProjectCreateParams{Name: "Asset host", Geometry: square(20, 40, 0.02)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := client.Assets.Create(ctx, p.ID, &AssetCreateParams{
+			Name: "Weather station 1", Type: "monitoring_station", Location: NewPoint(20.01, 40.01),
+			Metadata: map[string]interface{}{"serial": "WS-001", "height_m": 3.5},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(a.ID, "asset_") || a.ProjectID != p.ID || a.Status != "active" || a.Location == nil ||
+			a.Location.Coordinates[0] != 20.01 || a.Metadata["serial"] != "WS-001" || a.Metadata["height_m"] != 3.5 {
+			t.Fatalf("asset = %+v", a)
+		}
+		for i := 0; i < 2; i++ {
+			if _, err := client.Assets.Create(ctx, p.ID, &AssetCreateParams{Name: fmt.Sprintf("Harvester %d", i), Type: "equipment"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := client.Assets.Get(ctx, p.ID, a.ID)
+		if err != nil || got.Name != a.Name || got.Type != "monitoring_station" {
+			t.Fatalf("get = %+v, %v", got, err)
+		}
+		all, err := client.Assets.ListAll(ctx, p.ID, &AssetListParams{ListParams: ListParams{PerPage: Int(2)}}).Collect()
+		if err != nil || len(all) != 3 {
+			t.Fatalf("list all = %d assets, %v", len(all), err)
+		}
+		equipment, err := client.Assets.List(ctx, p.ID, &AssetListParams{Type: String("equipment")})
+		if err != nil || len(equipment.Data) != 2 || equipment.Meta.Total != 2 {
+			t.Fatalf("equipment = %+v, %v", equipment, err)
+		}
+		upd, err := client.Assets.Update(ctx, p.ID, a.ID, &AssetUpdateParams{Status: String("maintenance")})
+		if err != nil || upd.Status != "maintenance" || upd.Name != a.Name {
+			t.Fatalf("update = %+v, %v", upd, err)
+		}
+		if err := client.Assets.Delete(ctx, p.ID, a.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := client.Assets.Get(ctx, p.ID, a.ID); !IsNotFound(err) {
+			t.Fatalf("get after delete: %v", err)
+		}
+		// an asset with an unknown type is a validation error naming the field
+		_, err = client.Assets.Create(ctx, p.ID, &AssetCreateParams{Name: "Thing", Type: "spaceship"})
+		if e, ok := AsError(err); !ok || !IsValidation(err) || len(e.Details) == 0 {
+			t.Fatalf("bad asset type: %v", err)
+		} else if _, named := e.DetailFor("type"); !named {
+			t.Fatalf("details %+v do not name type", e.Details)
+		}
+	})
+
+	t.Run("422 with details", func(t *testing.T) {
+		_, err := client.Projects.Create(ctx, &ProjectCreateParams{
+			Name:     "",
+			Geometry: NewPolygon([][]float64{{0, 0}, {1, 0}, {0, 0}}),
+		})
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Fatalf("err = %v, want *canopy.Error", err)
+		}
+		if e.Status != 422 || e.Code != CodeValidation || !IsValidation(err) || e.Message == "" || !strings.HasPrefix(e.RequestID, "req_") {
+			t.Fatalf("error = %+v", e)
+		}
+		if msg, ok := e.DetailFor("name"); !ok || msg == "" {
+			t.Fatalf("no detail on name: %+v", e.Details)
+		}
+		if msg, ok := e.DetailFor("geometry.coordinates[0]"); !ok || !strings.Contains(msg, "4") {
+			t.Fatalf("no detail on geometry.coordinates[0]: %+v", e.Details)
+		}
+	})
+
+	t.Run("404", func(t *testing.T) {
+		_, err := client.Projects.Get(ctx, "proj_doesnotexist")
+		e, ok := AsError(err)
+		if !ok || e.Status != 404 || e.Code != CodeNotFound || !IsNotFound(err) || IsValidation(err) || !strings.Contains(e.Message, "proj_doesnotexist") || !strings.HasPrefix(e.RequestID, "req_") {
+			t.Fatalf("err = %#v", err)
+		}
+		if !strings.Contains(err.Error(), "NOT_FOUND") {
+			t.Fatalf("message %q", err.Error())
+		}
+		// a bad key is a 401
+		_, err = NewClient("cnp_key_invalid", WithBaseURL(srv.base)).Auth.Verify(ctx)
+		if !IsUnauthorized(err) {
+			t.Fatalf("bad key: %v", err)
+		}
+	})
+
+	t.Run("members and events", func(t *testing.T) {
+		inv, err := client.Members.Invite(ctx, &MemberInviteParams{Email: "forester@example.com", Role: "viewer"})
+		if err != nil || inv.Email != "forester@example.com" || inv.Role != "viewer" || inv.Status != "invited" {
+			t.Fatalf("invite = %+v, %v", inv, err)
+		}
+		members, err := client.Members.List(ctx)
+		if err != nil || members.Meta.Total != 2 || len(members.Data) != 2 {
+			t.Fatalf("members = %+v, %v", members, err)
+		}
+		up, err := client.Members.Update(ctx, inv.ID, &MemberUpdateParams{Role: "editor"})
+		if err != nil || up.Role != "editor" {
+			t.Fatalf("member update = %+v, %v", up, err)
+		}
+		if err := client.Members.Remove(ctx, inv.ID); err != nil {
+			t.Fatal(err)
+		}
+		events, err := client.Events.ListAll(ctx, &EventListParams{ListParams: ListParams{PerPage: Int(3)}, Type: String(EventProjectCreated)}).Collect()
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, ev := range events {
+			if ev.Type != EventProjectCreated {
+				t.Fatalf("event of type %s in a filtered list", ev.Type)
+			}
+			var d ProjectEventData
+			if err := ev.DecodeData(&d); err != nil {
+				t.Fatal(err)
+			}
+			if d.ID == project.ID && d.CreatedBy != nil && d.CreatedBy.Email == "owner-pro@example.com" {
+				found = true
+			}
+		}
+		if len(events) != 8 || !found { // the first project, six paging blocks, the asset host
+			t.Fatalf("%d project.created events, first project found: %v", len(events), found)
+		}
+	})
+
+	t.Run("webhook delivery verified", func(t *testing.T) {
+		type delivery struct {
+			body   []byte
+			header http.Header
+		}
+		got := make(chan delivery, 64)
+		receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				w.WriteHeader(400)
+				return
+			}
+			got <- delivery{body, r.Header.Clone()}
+			w.WriteHeader(204)
+		}))
+		defer receiver.Close()
+
+		hook, err := client.Webhooks.Create(ctx, &WebhookCreateParams{URL: receiver.URL + "/canopy", Events: []string{EventProjectCreated}, Description: String("go client test")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(hook.ID, "wh_") || hook.Secret == "" || !hook.Enabled {
+			t.Fatalf("webhook = %+v", hook)
+		}
+		p, err := client.Projects.Create(ctx, &ProjectCreateParams{Name: "Webhook block", Geometry: square(30, 10, 0.01)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d delivery
+		var ev *Event
+		deadline := time.After(30 * time.Second)
+		for ev == nil {
+			select {
+			case d = <-got:
+				e, err := VerifyWebhook(d.body, d.header, hook.Secret, 5*time.Minute)
+				if err != nil {
+					t.Fatalf("a real delivery failed verification: %v", err)
+				}
+				var data ProjectEventData
+				if err := e.DecodeData(&data); err == nil && data.ID == p.ID {
+					ev = e
+				}
+			case <-deadline:
+				t.Fatal("no delivery of project.created within 30 s")
+			}
+		}
+		if ev.Type != EventProjectCreated || !strings.HasPrefix(ev.ID, "evt_") || ev.Account.Name != "Go client renamed" ||
+			d.header.Get(HeaderEventID) != ev.ID || d.header.Get("Webhook-Signature") == "" {
+			t.Fatalf("event %+v, headers %v", ev, d.header)
+		}
+
+		tampered := bytes.Replace(d.body, []byte("Webhook block"), []byte("Webhook b1ock"), 1)
+		if bytes.Equal(tampered, d.body) {
+			t.Fatal("the body did not contain the project name")
+		}
+		if _, err := VerifyWebhook(tampered, d.header, hook.Secret, 5*time.Minute); !errors.Is(err, ErrInvalidSignature) {
+			t.Fatalf("tampered body: %v", err)
+		}
+		if _, err := VerifyWebhook(d.body, d.header, hook.Secret+"x", 5*time.Minute); !errors.Is(err, ErrInvalidSignature) {
+			t.Fatalf("wrong secret: %v", err)
+		}
+		// re-serialising the JSON breaks the signature: receivers must verify the raw body
+		var anyBody map[string]interface{}
+		_ = json.Unmarshal(d.body, &anyBody)
+		reserialised, _ := json.Marshal(anyBody)
+		if _, err := VerifyWebhook(reserialised, d.header, hook.Secret, 5*time.Minute); !errors.Is(err, ErrInvalidSignature) {
+			t.Fatalf("re-serialised body: %v", err)
+		}
+		old := d.header.Clone()
+		if _, err := verifyWebhookAt(d.body, old, hook.Secret, 5*time.Minute, time.Now().Add(10*time.Minute)); !errors.Is(err, ErrTimestampOutOfTolerance) {
+			t.Fatalf("stale delivery: %v", err)
+		}
+
+		// the delivery log records the success
+		var entry *DeliveryLog
+		for i := 0; i < 50 && entry == nil; i++ {
+			logs, err := client.Webhooks.LogsAll(ctx, hook.ID, nil).Collect()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j := range logs {
+				if logs[j].EventID == ev.ID && logs[j].Status == "success" {
+					entry = &logs[j]
+				}
+			}
+			if entry == nil {
+				time.Sleep(200 * time.Millisecond)
+			}
+		}
+		if entry == nil || entry.ResponseCode == nil || *entry.ResponseCode != 204 {
+			t.Fatalf("log entry = %+v", entry)
+		}
+		hooks, err := client.Webhooks.List(ctx)
+		if err != nil || len(hooks.Data) != 1 || hooks.Data[0].ID != hook.ID {
+			t.Fatalf("webhooks = %+v, %v", hooks, err)
+		}
+		off, err := client.Webhooks.Update(ctx, hook.ID, &WebhookUpdateParams{Enabled: Bool(false)})
+		if err != nil || off.Enabled {
+			t.Fatalf("disable = %+v, %v", off, err)
+		}
+		if err := client.Webhooks.Delete(ctx, hook.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := client.Webhooks.Get(ctx, hook.ID); !IsNotFound(err) {
+			t.Fatalf("get after delete: %v", err)
+		}
+	})
+
+	t.Run("429 retried after Retry-After", func(t *testing.T) {
+		limitedNoRetry := NewClient(srv.limitedKey, WithBaseURL(srv.base), WithMaxRetries(0))
+		rec := &recordingTransport{}
+		limited := NewClient(srv.limitedKey, WithBaseURL(srv.base), WithHTTPClient(&http.Client{Transport: rec}), WithMaxRetries(5))
+
+		var trace []attempt
+		var created *Project
+		for round := 0; round < 5 && created == nil; round++ {
+			// spend the minute's allowance (60 on the free plan) until the server refuses
+			var limitErr *Error
+			for i := 0; i < 200 && limitErr == nil; i++ {
+				_, err := limitedNoRetry.Auth.Verify(ctx)
+				if err != nil {
+					e, ok := AsError(err)
+					if !ok || !IsRateLimited(err) {
+						t.Fatalf("while spending the allowance: %v", err)
+					}
+					limitErr = e
+				}
+			}
+			if limitErr == nil {
+				t.Fatal("200 requests on the free plan were never refused")
+			}
+			if limitErr.Status != 429 || limitErr.RetryAfter <= 0 || limitErr.Header.Get("X-RateLimit-Remaining") != "0" {
+				t.Fatalf("429 = %+v", limitErr)
+			}
+			p, err := limited.Projects.Create(ctx, &ProjectCreateParams{Name: fmt.Sprintf("Rate limited %d", round)})
+			if err != nil {
+				t.Fatalf("create through the rate limit: %v", err)
+			}
+			trace = rec.take()
+			if trace[0].status == 429 {
+				created = p
+			}
+		}
+		if created == nil {
+			t.Fatal("the retrying client's first attempt was never refused with 429")
+		}
+		if len(trace) < 2 || trace[len(trace)-1].status != 201 {
+			t.Fatalf("attempts: %+v", trace)
+		}
+		for i, a := range trace {
+			if a.method != "POST" || a.key == "" || a.key != trace[0].key {
+				t.Fatalf("attempt %d: %+v (key of the first: %q)", i, a, trace[0].key)
+			}
+			if i > 0 {
+				prev := trace[i-1]
+				wait := parseRetryAfter(prev.retryAfter, prev.answered)
+				if prev.status != 429 || wait <= 0 {
+					t.Fatalf("attempt %d followed %+v", i, prev)
+				}
+				if gap := a.sent.Sub(prev.answered); gap < wait {
+					t.Fatalf("attempt %d came %s after a 429 with Retry-After %s", i, gap, prev.retryAfter)
+				}
+			}
+		}
+		// one logical create, one project, whatever the number of attempts
+		list, err := limited.Projects.List(ctx, &ProjectListParams{Search: String(created.Name)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, p := range list.Data {
+			if p.Name == created.Name {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Fatalf("%d projects named %q", n, created.Name)
+		}
+	})
+}
