@@ -3,7 +3,7 @@
  * limits. Request schemas decode what a caller sends; `decodeRequest` runs one and answers either
  * the value or every problem as `{ field, message }`.
  */
-import { Effect, Result, Schema } from "effect"
+import { Result, Schema } from "effect"
 import * as Cursor from "./Cursor.ts"
 import * as Events from "./Events.ts"
 import { type FieldError, formatPath, fromSchemaError } from "./FieldError.ts"
@@ -514,8 +514,3 @@ const textProblems = (input: object, prefix: ReadonlyArray<PropertyKey>): Array<
   return problems
 }
 
-/** `decodeRequest` as an Effect failing with the list of problems. */
-export const decodeRequestEffect = <S extends Schema.Decoder<unknown>>(schema: S) => {
-  const decode = decodeRequest(schema)
-  return (input: unknown, prefix?: ReadonlyArray<PropertyKey>) => Effect.fromResult(decode(input, prefix))
-}
