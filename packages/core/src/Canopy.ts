@@ -5,7 +5,6 @@
  */
 import { Cause, Effect, Exit, Layer, ManagedRuntime } from "effect"
 import * as Errors from "./Errors.ts"
-import type { FieldError } from "./FieldError.ts"
 import { GeometryCheck, type GeometryCheckShape } from "./GeometryCheck.ts"
 import * as MemoryStorage from "./MemoryStorage.ts"
 import type * as Plans from "./Plans.ts"
@@ -59,44 +58,11 @@ export interface CreateCanopyOptions {
   readonly geometryCheck?: GeometryCheckShape
 }
 
-/** An error from Canopy, with the spec's error code and, for validation errors, every problem. */
-export class CanopyError extends Error {
-  override readonly name: string = "CanopyError"
-  readonly code: Errors.Code
-  readonly details: ReadonlyArray<FieldError>
-  constructor(code: Errors.Code, message: string, details: ReadonlyArray<FieldError> = []) {
-    super(message)
-    this.code = code
-    this.details = details
-  }
-}
-/** The resource does not exist (or belongs to another account). */
-export class NotFoundError extends CanopyError { override readonly name = "NotFoundError" }
-/** Duplicate slug, illegal state transition, last owner. */
-export class ConflictError extends CanopyError { override readonly name = "ConflictError" }
-/** Not permitted, or over a plan limit. */
-export class ForbiddenError extends CanopyError { override readonly name = "ForbiddenError" }
-/** The input is invalid; see `details`. */
-export class ValidationFailedError extends CanopyError { override readonly name = "ValidationFailedError" }
-/** Missing, invalid or revoked credentials. */
-export class UnauthorizedError extends CanopyError { override readonly name = "UnauthorizedError" }
-/** Too many requests. */
-export class RateLimitedError extends CanopyError { override readonly name = "RateLimitedError" }
-/** Something unexpected; the message holds no internals. */
-export class InternalError extends CanopyError { override readonly name = "InternalError" }
-
-/** The thrown form of a domain error. */
-export const toCanopyError = (e: Errors.DomainError): CanopyError => {
-  const code = Errors.codeOf(e)
-  switch (e._tag) {
-    case "NotFound": return new NotFoundError(code, e.message)
-    case "Conflict": return new ConflictError(code, e.message)
-    case "Forbidden": case "LimitExceeded": return new ForbiddenError(code, e.message)
-    case "ValidationError": return new ValidationFailedError(code, e.message, e.details)
-    case "Unauthorized": return new UnauthorizedError(code, e.message)
-    case "RateLimited": return new RateLimitedError(code, e.message)
-  }
-}
+/** The Promise API's errors: classes of `Errors` (one table there), re-exported here. */
+export {
+  CanopyError, ConflictError, ForbiddenError, InternalError, NotFoundError, RateLimitedError, toCanopyError, UnauthorizedError,
+  ValidationFailedError
+} from "./Errors.ts"
 
 type P<S> = S extends (...args: infer A) => Effect.Effect<infer R, infer _E, infer _R> ? (...args: A) => Promise<R> : never
 
@@ -162,8 +128,8 @@ export const createCanopy = async (options: CreateCanopyOptions): Promise<Canopy
     const exit = await runtime.runPromiseExit(effect)
     if (Exit.isSuccess(exit)) return exit.value
     const found = Cause.findErrorOption(exit.cause)
-    if (found._tag === "Some" && Errors.isDomainError(found.value)) throw toCanopyError(found.value)
-    throw new InternalError("INTERNAL_ERROR", "an unexpected error occurred", [])
+    if (found._tag === "Some" && Errors.isDomainError(found.value)) throw Errors.toCanopyError(found.value)
+    throw new Errors.InternalError("INTERNAL_ERROR", "an unexpected error occurred", [])
   }
   const use = <S, A, E>(tag: Effect.Effect<S, never, Runtime>, f: (service: S) => Effect.Effect<A, E>) =>
     run(Effect.flatMap(tag, f))
@@ -175,7 +141,7 @@ export const createCanopy = async (options: CreateCanopyOptions): Promise<Canopy
 
   // The storage opens (and migrates) now, so that a bad filename fails createCanopy itself.
   await runtime.runPromise(Effect.void.pipe(Effect.andThen(Accounts))).catch((cause: unknown) => {
-    throw new InternalError("INTERNAL_ERROR", `storage could not be opened: ${cause instanceof Error ? cause.message : String(cause)}`)
+    throw new Errors.InternalError("INTERNAL_ERROR", `storage could not be opened: ${cause instanceof Error ? cause.message : String(cause)}`)
   })
 
   return {

@@ -1,9 +1,10 @@
 /**
- * Domain errors. Tagged, carrying what a caller needs to act, and no HTTP status: the server maps
- * them (NotFound → 404, Conflict → 409, Forbidden and LimitExceeded → 403, Validation → 422,
- * Unauthorized → 401, RateLimited → 429). `codeOf` gives the spec's error code for each.
+ * Domain errors, and the one table that says, for each, its spec error code, its HTTP status and
+ * the class the Promise API throws. Adding an error: its class here, its row in `table`; the
+ * server, the facade and the pages read everything else from the table.
  */
 import { Schema } from "effect"
+import type { FieldError } from "./FieldError.ts"
 
 const FieldErrorSchema = Schema.Struct({ field: Schema.String, message: Schema.String })
 
@@ -50,26 +51,61 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
   retryAfter: Schema.Number
 }) {}
 
-/** Any domain error. */
-export type DomainError = NotFound | Conflict | Forbidden | ValidationError | LimitExceeded | Unauthorized | RateLimited
-
 /** The spec's error codes. */
 export type Code = "VALIDATION_ERROR" | "NOT_FOUND" | "UNAUTHORIZED" | "FORBIDDEN" | "RATE_LIMITED" | "CONFLICT" | "INTERNAL_ERROR"
 
-/** The spec's error code of a domain error. */
-export const codeOf = (error: DomainError): Code => {
-  switch (error._tag) {
-    case "NotFound": return "NOT_FOUND"
-    case "Conflict": return "CONFLICT"
-    case "Forbidden": return "FORBIDDEN"
-    case "LimitExceeded": return "FORBIDDEN"
-    case "ValidationError": return "VALIDATION_ERROR"
-    case "Unauthorized": return "UNAUTHORIZED"
-    case "RateLimited": return "RATE_LIMITED"
+/** An error from Canopy's Promise API, with the spec's error code and, for validation errors, every problem. */
+export class CanopyError extends Error {
+  override readonly name: string = "CanopyError"
+  readonly code: Code
+  readonly details: ReadonlyArray<FieldError>
+  constructor(code: Code, message: string, details: ReadonlyArray<FieldError> = []) {
+    super(message)
+    this.code = code
+    this.details = details
   }
 }
+/** The resource does not exist (or belongs to another account). */
+export class NotFoundError extends CanopyError { override readonly name = "NotFoundError" }
+/** Duplicate slug, illegal state transition, last owner. */
+export class ConflictError extends CanopyError { override readonly name = "ConflictError" }
+/** Not permitted, or over a plan limit. */
+export class ForbiddenError extends CanopyError { override readonly name = "ForbiddenError" }
+/** The input is invalid; see `details`. */
+export class ValidationFailedError extends CanopyError { override readonly name = "ValidationFailedError" }
+/** Missing, invalid or revoked credentials. */
+export class UnauthorizedError extends CanopyError { override readonly name = "UnauthorizedError" }
+/** Too many requests. */
+export class RateLimitedError extends CanopyError { override readonly name = "RateLimitedError" }
+/** Something unexpected; the message holds no internals. */
+export class InternalError extends CanopyError { override readonly name = "InternalError" }
 
-const tags = new Set(["NotFound", "Conflict", "Forbidden", "ValidationError", "LimitExceeded", "Unauthorized", "RateLimited"])
+/** Each domain error: its class, the spec's code, the HTTP status, and the class the Promise API throws. */
+export const table = {
+  NotFound: { error: NotFound, code: "NOT_FOUND", status: 404, thrown: NotFoundError },
+  Conflict: { error: Conflict, code: "CONFLICT", status: 409, thrown: ConflictError },
+  Forbidden: { error: Forbidden, code: "FORBIDDEN", status: 403, thrown: ForbiddenError },
+  LimitExceeded: { error: LimitExceeded, code: "FORBIDDEN", status: 403, thrown: ForbiddenError },
+  ValidationError: { error: ValidationError, code: "VALIDATION_ERROR", status: 422, thrown: ValidationFailedError },
+  Unauthorized: { error: Unauthorized, code: "UNAUTHORIZED", status: 401, thrown: UnauthorizedError },
+  RateLimited: { error: RateLimited, code: "RATE_LIMITED", status: 429, thrown: RateLimitedError }
+} as const satisfies Record<string, { readonly error: { readonly prototype: { readonly _tag: string } }; readonly code: Code; readonly status: number; readonly thrown: typeof CanopyError }>
+
+type Table = typeof table
+
+/** Any domain error. */
+export type DomainError = { [K in keyof Table]: InstanceType<Table[K]["error"]> }[keyof Table]
+
+/** The spec's error code of a domain error. */
+export const codeOf = (error: DomainError): Code => table[error._tag].code
+
+/** The HTTP status of a domain error. */
+export const statusOf = (error: DomainError): number => table[error._tag].status
+
+/** The thrown (Promise API) form of a domain error. */
+export const toCanopyError = (error: DomainError): CanopyError =>
+  new table[error._tag].thrown(codeOf(error), error.message, error._tag === "ValidationError" ? error.details : [])
+
 /** Whether a value is one of the domain errors. */
 export const isDomainError = (u: unknown): u is DomainError =>
-  typeof u === "object" && u !== null && tags.has((u as { _tag?: unknown })._tag as string)
+  typeof u === "object" && u !== null && Object.hasOwn(table, (u as { _tag?: unknown })._tag as string)

@@ -1,0 +1,382 @@
+"""Resource namespaces: ``client.projects``, ``client.assets``, ``client.members``, ``client.account``,
+``client.usage``, ``client.webhooks``, ``client.events``, ``client.auth``.
+
+Methods answer the ``data`` of the API's envelope (a ``TypedDict``), a :class:`~canopy.Page` for lists,
+or ``None`` for ``204 No Content``. In ``update`` methods an argument left out is not sent, and
+``None`` is sent as JSON ``null`` (to clear a description, say).
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Union, cast
+
+from ._base import NOT_GIVEN, NotGiven, Page, Response, Transport
+from ._types import (
+    Account,
+    Asset,
+    DeliveryLog,
+    Event,
+    ListMeta,
+    Member,
+    Project,
+    QueryValue,
+    TokenInfo,
+    Usage,
+    Webhook,
+)
+
+__all__ = ["Projects", "Assets", "Members", "AccountResource", "UsageResource", "Webhooks", "Events", "Auth"]
+
+Geometry = Mapping[str, Any]
+
+
+def _seg(value: str) -> str:
+    if not value:
+        raise ValueError("an id is required")
+    return urllib.parse.quote(value, safe="")
+
+
+def _clean(fields: Mapping[str, object]) -> Dict[str, Any]:
+    return {k: v for k, v in fields.items() if not isinstance(v, NotGiven)}
+
+
+def _data(resp: Response) -> Any:
+    body: Any = resp.body
+    if isinstance(body, dict):
+        envelope = cast(Dict[str, Any], body)
+        return envelope["data"] if "data" in envelope else envelope
+    return resp.body
+
+
+class _Resource:
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def _get(self, path: str, query: Optional[Mapping[str, QueryValue]] = None) -> Any:
+        return _data(self._t.request("GET", path, query=query))
+
+    def _post(self, path: str, body: Optional[Mapping[str, Any]] = None, idempotency_key: Optional[str] = None) -> Any:
+        return _data(self._t.request("POST", path, body=body, idempotency_key=idempotency_key))
+
+    def _put(self, path: str, body: Mapping[str, Any]) -> Any:
+        return _data(self._t.request("PUT", path, body=body))
+
+    def _delete(self, path: str) -> None:
+        self._t.request("DELETE", path)
+
+    def _list(self, path: str, query: Mapping[str, QueryValue]) -> Page[Any]:
+        resp = self._t.request("GET", path, query=query)
+        raw: Any = resp.body
+        body: Dict[str, Any] = cast(Dict[str, Any], raw) if isinstance(raw, dict) else {}
+        data = cast(List[Any], body.get("data") or [])
+        meta = cast(ListMeta, body.get("meta") or {"total": len(data)})
+
+        def fetch(cursor: str) -> Page[Any]:
+            # The next page: same filters, sort and order; the cursor replaces the page number.
+            following: Dict[str, QueryValue] = {k: v for k, v in query.items() if k not in ("page", "cursor")}
+            following["cursor"] = cursor
+            return self._list(path, following)
+
+        return Page(data, meta, fetch)
+
+
+class Projects(_Resource):
+    """Projects: GeoJSON boundaries with a computed area in hectares."""
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = None,
+        per_page: Optional[int] = None,
+        cursor: Optional[str] = None,
+        status: Optional[str] = None,
+        search: Optional[str] = None,
+        sort: Optional[str] = None,
+        order: Optional[str] = None,
+    ) -> Page[Project]:
+        """One page of projects (``per_page`` at most 100). Use ``.auto_paging_iter()`` or
+        :meth:`list_all` to walk them all."""
+        query: Dict[str, QueryValue] = {
+            "page": page, "per_page": per_page, "cursor": cursor, "status": status,
+            "search": search, "sort": sort, "order": order,
+        }
+        return cast(Page[Project], self._list("/projects", query))
+
+    def list_all(
+        self,
+        *,
+        per_page: Optional[int] = 100,
+        status: Optional[str] = None,
+        search: Optional[str] = None,
+        sort: Optional[str] = None,
+        order: Optional[str] = None,
+    ) -> Iterator[Project]:
+        """Every matching project, fetching pages (by cursor) as the iteration goes."""
+        return self.list(per_page=per_page, status=status, search=search, sort=sort, order=order).auto_paging_iter()
+
+    def get(self, project_id: str) -> Project:
+        return cast(Project, self._get(f"/projects/{_seg(project_id)}"))
+
+    def create(
+        self,
+        name: str,
+        *,
+        description: Optional[str] = None,
+        geometry: Optional[Geometry] = None,
+        status: Optional[str] = None,
+        slug: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+    ) -> Project:
+        """Creates a project; ``geometry`` is a GeoJSON Polygon (a closed ring of at least 4 positions)."""
+        body = _clean({
+            "name": name,
+            "description": description if description is not None else NOT_GIVEN,
+            "geometry": geometry if geometry is not None else NOT_GIVEN,
+            "status": status if status is not None else NOT_GIVEN,
+            "slug": slug if slug is not None else NOT_GIVEN,
+        })
+        return cast(Project, self._post("/projects", body, idempotency_key))
+
+    def update(
+        self,
+        project_id: str,
+        *,
+        name: Union[str, NotGiven] = NOT_GIVEN,
+        description: Union[str, None, NotGiven] = NOT_GIVEN,
+        geometry: Union[Geometry, None, NotGiven] = NOT_GIVEN,
+        status: Union[str, NotGiven] = NOT_GIVEN,
+        slug: Union[str, NotGiven] = NOT_GIVEN,
+    ) -> Project:
+        body = _clean({"name": name, "description": description, "geometry": geometry, "status": status, "slug": slug})
+        return cast(Project, self._put(f"/projects/{_seg(project_id)}", body))
+
+    def archive(self, project_id: str, *, idempotency_key: Optional[str] = None) -> Project:
+        return cast(Project, self._post(f"/projects/{_seg(project_id)}/archive", None, idempotency_key))
+
+    def restore(self, project_id: str, *, idempotency_key: Optional[str] = None) -> Project:
+        return cast(Project, self._post(f"/projects/{_seg(project_id)}/restore", None, idempotency_key))
+
+    def delete(self, project_id: str) -> None:
+        """Deletes an archived project (an active one is refused with :class:`~canopy.ConflictError`)."""
+        self._delete(f"/projects/{_seg(project_id)}")
+
+
+class Assets(_Resource):
+    """Assets of a project: equipment, monitoring stations, points of interest..."""
+
+    def list(
+        self,
+        project_id: str,
+        *,
+        page: Optional[int] = None,
+        per_page: Optional[int] = None,
+        cursor: Optional[str] = None,
+        type: Optional[str] = None,
+        status: Optional[str] = None,
+        search: Optional[str] = None,
+    ) -> Page[Asset]:
+        query: Dict[str, QueryValue] = {
+            "page": page, "per_page": per_page, "cursor": cursor, "type": type, "status": status, "search": search,
+        }
+        return cast(Page[Asset], self._list(f"/projects/{_seg(project_id)}/assets", query))
+
+    def list_all(
+        self,
+        project_id: str,
+        *,
+        per_page: Optional[int] = 100,
+        type: Optional[str] = None,
+        status: Optional[str] = None,
+        search: Optional[str] = None,
+    ) -> Iterator[Asset]:
+        return self.list(project_id, per_page=per_page, type=type, status=status, search=search).auto_paging_iter()
+
+    def get(self, project_id: str, asset_id: str) -> Asset:
+        return cast(Asset, self._get(f"/projects/{_seg(project_id)}/assets/{_seg(asset_id)}"))
+
+    def create(
+        self,
+        project_id: str,
+        *,
+        name: str,
+        type: str,
+        location: Optional[Geometry] = None,
+        status: Optional[str] = None,
+        metadata: Optional[Mapping[str, Any]] = None,
+        idempotency_key: Optional[str] = None,
+    ) -> Asset:
+        """Creates an asset; ``location`` is a GeoJSON Point ``[longitude, latitude]``."""
+        body = _clean({
+            "name": name,
+            "type": type,
+            "location": location if location is not None else NOT_GIVEN,
+            "status": status if status is not None else NOT_GIVEN,
+            "metadata": metadata if metadata is not None else NOT_GIVEN,
+        })
+        return cast(Asset, self._post(f"/projects/{_seg(project_id)}/assets", body, idempotency_key))
+
+    def update(
+        self,
+        project_id: str,
+        asset_id: str,
+        *,
+        name: Union[str, NotGiven] = NOT_GIVEN,
+        type: Union[str, NotGiven] = NOT_GIVEN,
+        location: Union[Geometry, None, NotGiven] = NOT_GIVEN,
+        status: Union[str, NotGiven] = NOT_GIVEN,
+        metadata: Union[Mapping[str, Any], NotGiven] = NOT_GIVEN,
+    ) -> Asset:
+        body = _clean({"name": name, "type": type, "location": location, "status": status, "metadata": metadata})
+        return cast(Asset, self._put(f"/projects/{_seg(project_id)}/assets/{_seg(asset_id)}", body))
+
+    def delete(self, project_id: str, asset_id: str) -> None:
+        self._delete(f"/projects/{_seg(project_id)}/assets/{_seg(asset_id)}")
+
+
+class Members(_Resource):
+    """The account's team members."""
+
+    def list(self) -> Page[Member]:
+        """All members (this list is not paginated; ``meta.total`` counts them)."""
+        return cast(Page[Member], self._list("/account/members", {}))
+
+    def invite(self, email: str, role: str, *, idempotency_key: Optional[str] = None) -> Member:
+        """Invites ``email`` as ``viewer``, ``editor`` or ``admin``."""
+        return cast(Member, self._post("/account/members/invite", {"email": email, "role": role}, idempotency_key))
+
+    def update(self, member_id: str, *, role: str) -> Member:
+        return cast(Member, self._put(f"/account/members/{_seg(member_id)}", {"role": role}))
+
+    def remove(self, member_id: str) -> None:
+        self._delete(f"/account/members/{_seg(member_id)}")
+
+
+class AccountResource(_Resource):
+    """The account behind the token."""
+
+    def get(self) -> Account:
+        return cast(Account, self._get("/account"))
+
+    def update(self, *, name: str) -> Account:
+        return cast(Account, self._put("/account", {"name": name}))
+
+    def usage(self) -> Usage:
+        return cast(Usage, self._get("/account/usage"))
+
+
+class UsageResource(_Resource):
+    """Usage statistics of the current billing period (``GET /account/usage``)."""
+
+    def get(self) -> Usage:
+        return cast(Usage, self._get("/account/usage"))
+
+
+class Webhooks(_Resource):
+    """Webhook endpoints and their delivery logs."""
+
+    def list(self) -> Page[Webhook]:
+        return cast(Page[Webhook], self._list("/webhooks", {}))
+
+    def get(self, webhook_id: str) -> Webhook:
+        return cast(Webhook, self._get(f"/webhooks/{_seg(webhook_id)}"))
+
+    def create(
+        self,
+        url: str,
+        events: Sequence[str],
+        *,
+        secret: Optional[str] = None,
+        description: Optional[str] = None,
+        enabled: Optional[bool] = None,
+        idempotency_key: Optional[str] = None,
+    ) -> Webhook:
+        """Registers an endpoint. The answer's ``secret`` (generated when not given) is shown only here."""
+        body = _clean({
+            "url": url,
+            "events": list(events),
+            "secret": secret if secret is not None else NOT_GIVEN,
+            "description": description if description is not None else NOT_GIVEN,
+            "enabled": enabled if enabled is not None else NOT_GIVEN,
+        })
+        return cast(Webhook, self._post("/webhooks", body, idempotency_key))
+
+    def update(
+        self,
+        webhook_id: str,
+        *,
+        url: Union[str, NotGiven] = NOT_GIVEN,
+        events: Union[Sequence[str], NotGiven] = NOT_GIVEN,
+        description: Union[str, None, NotGiven] = NOT_GIVEN,
+        enabled: Union[bool, NotGiven] = NOT_GIVEN,
+    ) -> Webhook:
+        body = _clean({
+            "url": url,
+            "events": events if isinstance(events, NotGiven) else list(events),
+            "description": description,
+            "enabled": enabled,
+        })
+        return cast(Webhook, self._put(f"/webhooks/{_seg(webhook_id)}", body))
+
+    def delete(self, webhook_id: str) -> None:
+        self._delete(f"/webhooks/{_seg(webhook_id)}")
+
+    def test(self, webhook_id: str, *, idempotency_key: Optional[str] = None) -> DeliveryLog:
+        """Sends a test event to the endpoint now; answers the attempt's log entry."""
+        return cast(DeliveryLog, self._post(f"/webhooks/{_seg(webhook_id)}/test", None, idempotency_key))
+
+    def logs(
+        self,
+        webhook_id: str,
+        *,
+        page: Optional[int] = None,
+        per_page: Optional[int] = None,
+        cursor: Optional[str] = None,
+        status: Optional[str] = None,
+        event_type: Optional[str] = None,
+    ) -> Page[DeliveryLog]:
+        """Delivery attempts, newest first."""
+        query: Dict[str, QueryValue] = {
+            "page": page, "per_page": per_page, "cursor": cursor, "status": status, "event_type": event_type,
+        }
+        return cast(Page[DeliveryLog], self._list(f"/webhooks/{_seg(webhook_id)}/logs", query))
+
+    def redeliver(self, webhook_id: str, log_id: str, *, idempotency_key: Optional[str] = None) -> DeliveryLog:
+        """A new attempt of a logged delivery (same event id)."""
+        return cast(DeliveryLog, self._post(f"/webhooks/{_seg(webhook_id)}/logs/{_seg(log_id)}/redeliver", None, idempotency_key))
+
+
+class Events(_Resource):
+    """The account's events (to catch up after an outage)."""
+
+    def list(
+        self,
+        *,
+        type: Optional[str] = None,
+        created_after: Optional[str] = None,
+        created_before: Optional[str] = None,
+        page: Optional[int] = None,
+        per_page: Optional[int] = None,
+        cursor: Optional[str] = None,
+    ) -> Page[Event]:
+        query: Dict[str, QueryValue] = {
+            "type": type, "created_after": created_after, "created_before": created_before,
+            "page": page, "per_page": per_page, "cursor": cursor,
+        }
+        return cast(Page[Event], self._list("/events", query))
+
+    def list_all(
+        self,
+        *,
+        type: Optional[str] = None,
+        created_after: Optional[str] = None,
+        created_before: Optional[str] = None,
+        per_page: Optional[int] = 100,
+    ) -> Iterator[Event]:
+        return self.list(type=type, created_after=created_after, created_before=created_before, per_page=per_page).auto_paging_iter()
+
+
+class Auth(_Resource):
+    def verify(self) -> TokenInfo:
+        """What the token is: type, permissions, account, expiry (``GET /auth/verify``)."""
+        return cast(TokenInfo, self._get("/auth/verify"))

@@ -1,0 +1,239 @@
+"""Shapes of the API's resources, as ``TypedDict`` s (the JSON objects the API answers).
+
+Optional keys use the ``total=False`` base-class pattern (``NotRequired`` needs Python 3.11).
+Values the API may add later are kept: these are plain dicts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
+
+__all__ = [
+    "ErrorDetail",
+    "Polygon",
+    "Point",
+    "Geometry",
+    "ProjectStatus",
+    "Project",
+    "AssetType",
+    "AssetStatus",
+    "Asset",
+    "Role",
+    "Member",
+    "AccountUsage",
+    "Account",
+    "Usage",
+    "Webhook",
+    "DeliveryLog",
+    "EventAccount",
+    "Event",
+    "TokenInfo",
+    "ListMeta",
+    "EventType",
+]
+
+ProjectStatus = Literal["active", "archived", "draft"]
+AssetType = Literal["equipment", "monitoring_station", "point_of_interest", "sensor", "other"]
+AssetStatus = Literal["active", "inactive", "maintenance", "retired"]
+Role = Literal["owner", "admin", "editor", "viewer"]
+EventType = Literal[
+    "project.created",
+    "project.updated",
+    "project.deleted",
+    "project.archived",
+    "project.restored",
+    "asset.created",
+    "asset.updated",
+    "asset.deleted",
+    "asset.status_changed",
+    "member.invited",
+    "member.joined",
+    "member.updated",
+    "member.removed",
+    "subscription.created",
+    "subscription.updated",
+    "subscription.canceled",
+    "invoice.paid",
+    "invoice.failed",
+    "usage.threshold_reached",
+    "usage.limit_exceeded",
+    "*",
+]
+
+
+class ErrorDetail(TypedDict):
+    field: str
+    message: str
+
+
+class Polygon(TypedDict):
+    """GeoJSON Polygon: rings of ``[longitude, latitude]`` positions, each ring closed."""
+
+    type: Literal["Polygon"]
+    coordinates: List[List[List[float]]]
+
+
+class Point(TypedDict):
+    """GeoJSON Point: ``[longitude, latitude]``."""
+
+    type: Literal["Point"]
+    coordinates: List[float]
+
+
+Geometry = Dict[str, Any]
+
+
+class Project(TypedDict):
+    id: str
+    name: str
+    slug: str
+    description: Optional[str]
+    geometry: Optional[Geometry]
+    area_hectares: float
+    bbox: Optional[List[float]]
+    status: ProjectStatus
+    created_at: str
+    updated_at: str
+
+
+class Asset(TypedDict):
+    id: str
+    project_id: str
+    name: str
+    type: AssetType
+    location: Optional[Geometry]
+    status: AssetStatus
+    metadata: Dict[str, Any]
+    created_at: str
+    updated_at: str
+
+
+class Member(TypedDict):
+    id: str
+    email: str
+    name: Optional[str]
+    role: Role
+    permissions: List[str]
+    status: Literal["active", "invited"]
+    joined_at: Optional[str]
+    last_active_at: Optional[str]
+
+
+class AccountUsage(TypedDict):
+    hectares: float
+    projects: int
+    members: int
+
+
+class Account(TypedDict):
+    id: str
+    name: str
+    slug: str
+    type: str
+    plan: Literal["free", "pro", "enterprise"]
+    usage: AccountUsage
+    created_at: str
+
+
+class UsagePeriod(TypedDict):
+    start: str
+    end: str
+
+
+class UsageHectares(TypedDict):
+    current: float
+    limit: float
+    percentage: float
+
+
+class UsageProjects(TypedDict):
+    active: int
+    archived: int
+    total: int
+
+
+class UsageCounter(TypedDict):
+    current: int
+    limit: int
+
+
+class Usage(TypedDict):
+    period: UsagePeriod
+    hectares: UsageHectares
+    projects: UsageProjects
+    members: UsageCounter
+    api_requests: UsageCounter
+
+
+class _WebhookBase(TypedDict):
+    id: str
+    url: str
+    events: List[str]
+    description: Optional[str]
+    enabled: bool
+    disabled_reason: Optional[str]
+    disabled_at: Optional[str]
+    created_at: str
+    updated_at: str
+
+
+class Webhook(_WebhookBase, total=False):
+    #: The signing secret: answered only by ``webhooks.create``.
+    secret: str
+
+
+class DeliveryLog(TypedDict):
+    id: str
+    event_id: str
+    event_type: str
+    status: Literal["success", "failed", "pending", "canceled"]
+    attempt: int
+    response_code: Optional[int]
+    response_time_ms: Optional[int]
+    error: Optional[str]
+    error_class: Optional[str]
+    delivered_at: Optional[str]
+    next_retry_at: Optional[str]
+
+
+class EventAccount(TypedDict):
+    id: str
+    name: str
+
+
+class Event(TypedDict):
+    """A webhook/event envelope."""
+
+    id: str
+    type: str
+    created_at: str
+    data: Dict[str, Any]
+    account: EventAccount
+
+
+class TokenInfo(TypedDict):
+    """``GET /auth/verify``."""
+
+    valid: bool
+    type: Literal["api_key", "service_token", "oauth"]
+    permissions: List[str]
+    account_id: str
+    expires_at: Optional[str]
+
+
+class _ListMetaBase(TypedDict):
+    total: int
+
+
+class ListMeta(_ListMetaBase, total=False):
+    total_exact: bool
+    page: Optional[int]
+    per_page: int
+    total_pages: int
+    has_more: bool
+    next_cursor: Optional[str]
+    request_id: str
+    timestamp: str
+
+
+QueryValue = Union[str, int, float, bool, None]
