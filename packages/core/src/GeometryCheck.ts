@@ -44,6 +44,26 @@ export const evaluate = (value: unknown): Verdict => {
   }
 }
 
+/**
+ * A boundary already checked where its request body was parsed (off the event loop): its verdict.
+ * Only code can make one (JSON cannot), so a body field holding one was checked by the host.
+ */
+export class Prepared {
+  readonly verdict: Verdict
+  constructor(verdict: Verdict) {
+    this.verdict = verdict
+  }
+}
+
+/**
+ * A JSON request body parsed by `parseBody`: the value (its boundary field a `Prepared`); why it is
+ * not JSON; or, when the work ran out of its time budget, the boundary's problem alone.
+ */
+export type ParsedBody =
+  | { readonly _tag: "Parsed"; readonly body: unknown }
+  | { readonly _tag: "NotJson"; readonly message: string }
+  | { readonly _tag: "TooComplex"; readonly problem: Geometry.Problem }
+
 /** What a geometry check implementation provides. */
 export interface GeometryCheckShape {
   /**
@@ -51,6 +71,12 @@ export interface GeometryCheckShape {
    * the budget runs out; one with a bounded queue fails with `RateLimited` when it is full.
    */
   readonly check: (value: unknown) => Effect.Effect<Verdict, RateLimited>
+  /**
+   * Parses a large JSON body and checks its top-level `field` (a boundary) in the same place, so
+   * that neither the parse nor the boundary's values ever reach the caller's thread: the field
+   * comes back as a `Prepared`. Optional: without it, bodies are parsed by the caller.
+   */
+  readonly parseBody?: (bytes: Uint8Array, field: string) => Effect.Effect<ParsedBody, RateLimited>
 }
 
 /** The inline check: `evaluate` on the calling fiber. */
@@ -106,7 +132,9 @@ export const decodeBody = <S extends Schema.Decoder<unknown> & { readonly fields
       const decoded = run(input)
       const present = isRecord(input) && Object.hasOwn(input, field)
       const value = present ? input[field] : undefined
-      const verdict = present && value !== null ? yield* (yield* GeometryCheck).check(value) : undefined
+      const verdict = !present || value === null ? undefined
+        : value instanceof Prepared ? value.verdict
+        : yield* (yield* GeometryCheck).check(value)
       const problems: ReadonlyArray<FieldError> = verdict?._tag === "Invalid"
         ? verdict.problems.map((p) => ({ field: formatPath([field, ...p.path]), message: p.message }))
         : []

@@ -143,6 +143,37 @@ describe("geometry off the event loop (default pool)", () => {
     assert.isBelow(figures.maxMs, 1_000)
   })
 
+  it("a large body is parsed in the worker: not JSON → 400; other fields' problems and the boundary's are listed together; a valid one keeps every field", async () => {
+    const pool = s.running.geometry!
+    const before = pool.stats().completed
+    const big = JSON.stringify({ name: "Parsed off the loop", description: "kept", status: "draft", geometry: circle(20_000) })
+    assert.isAbove(big.length, 256 * 1024)
+    const broken = await request(s.running.url, "POST", "/v1/projects", { token: s.token, body: big.slice(0, -1), headers: { "content-type": "application/json" } })
+    assert.strictEqual(broken.status, 400)
+    assert.isTrue(isErrorBody(broken, "VALIDATION_ERROR"))
+    assert.deepStrictEqual(fields(broken), ["body"])
+    const crossing = circle(20_000)
+    crossing.coordinates[0]![100] = [10.5, 10.5]
+    crossing.coordinates[0]![101] = [9.5, 9.5]
+    const both = await s.api.post("/v1/projects", { name: "", status: "nope", geometry: crossing })
+    assert.strictEqual(both.status, 422)
+    // As a full decode lists them: name, then the geometry's, then status (the schema's order).
+    assert.deepStrictEqual(fields(both)[0], "name")
+    assert.isTrue(fields(both).some((f: string) => f.startsWith("geometry")))
+    assert.strictEqual(fields(both).at(-1), "status")
+    const created = await request(s.running.url, "POST", "/v1/projects", { token: s.token, body: big, headers: { "content-type": "application/json" } })
+    assert.strictEqual(created.status, 201)
+    assert.deepStrictEqual([created.body.data.name, created.body.data.description, created.body.data.status], ["Parsed off the loop", "kept", "draft"])
+    const inline = GeometryCheck.evaluate(circle(20_000))
+    assert.strictEqual(inline._tag, "Valid")
+    if (inline._tag === "Valid") assert.deepStrictEqual(created.body.data.geometry, inline.geometry.value())
+    const read = await s.api.get(`/v1/projects/${created.body.data.id}`)
+    assert.strictEqual(read.text.length > 256 * 1024, true)
+    assert.deepStrictEqual(read.body.data.geometry, created.body.data.geometry)
+    // Three bodies went to the worker (the broken one included); none was parsed on the loop.
+    assert.strictEqual(pool.stats().completed - before, 3)
+  })
+
   it("a large invalid boundary answers 422 with the inline validator's problems and paths", async () => {
     const outOfRange = circle(20_000)
     ;(outOfRange.coordinates[0]![12_345] as Position)[1] = 95

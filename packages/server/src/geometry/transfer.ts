@@ -22,15 +22,36 @@ export interface Packed {
   readonly polygons: Int32Array
 }
 
-/** A job for a worker: the boundary packed, or as JSON text. */
+/**
+ * A job for a worker: the boundary packed, or as JSON text; or a whole JSON request body to parse,
+ * whose top-level `field` is the boundary to check.
+ */
 export type Request =
   | { readonly id: number; readonly packed: Packed }
   | { readonly id: number; readonly json: string }
+  | { readonly id: number; readonly body: Uint8Array; readonly field: string }
 
 /** A worker's answer: the problems (paths relative to the value), or the measures. */
 export type Answer =
   | { readonly id: number; readonly problems: ReadonlyArray<Geometry.Problem> }
   | { readonly id: number; readonly area_hectares: number; readonly bbox: Geometry.BBox }
+  | BodyAnswer
+
+/**
+ * A worker's answer to a body: not JSON; or the body without its boundary field, and the field —
+ * absent, null, its problems, or its normalised JSON text with the measures.
+ */
+export type BodyAnswer =
+  | { readonly id: number; readonly notJson: string }
+  | {
+    readonly id: number
+    readonly rest: unknown
+    readonly field:
+      | { readonly kind: "absent" }
+      | { readonly kind: "value"; readonly value: unknown }
+      | { readonly kind: "invalid"; readonly problems: ReadonlyArray<Geometry.Problem> }
+      | { readonly kind: "valid"; readonly text: string; readonly area_hectares: number; readonly bbox: Geometry.BBox }
+  }
 
 /** What a worker says once it has loaded and can take jobs. */
 export interface Ready {

@@ -5,12 +5,37 @@
  */
 import { GeometryCheck } from "@canopy/core"
 import { parentPort } from "node:worker_threads"
-import { type Answer, type Ready, type Request, unpack } from "./transfer.ts"
+import { type Answer, type BodyAnswer, type Ready, type Request, unpack } from "./transfer.ts"
 
 const port = parentPort
 if (!port) throw new Error("geometry/worker.ts runs as a worker thread")
 
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+const decoder = new TextDecoder("utf-8")
+
+/** A request body: parsed here, its boundary field checked and serialised here; the rest goes back. */
+const parseBody = (request: Extract<Request, { body: Uint8Array }>): BodyAnswer => {
+  let value: unknown
+  try {
+    value = JSON.parse(decoder.decode(request.body))
+  } catch (e) {
+    return { id: request.id, notJson: e instanceof SyntaxError ? e.message : "invalid JSON" }
+  }
+  if (!isRecord(value) || !Object.hasOwn(value, request.field)) return { id: request.id, rest: value, field: { kind: "absent" } }
+  const { [request.field]: boundary, ...rest } = value
+  if (boundary === null || typeof boundary !== "object") return { id: request.id, rest, field: { kind: "value", value: boundary } }
+  const verdict = GeometryCheck.evaluate(boundary)
+  return verdict._tag === "Invalid"
+    ? { id: request.id, rest, field: { kind: "invalid", problems: verdict.problems } }
+    : { id: request.id, rest, field: { kind: "valid", text: verdict.geometry.text, area_hectares: verdict.area_hectares, bbox: verdict.bbox } }
+}
+
 port.on("message", (request: Request) => {
+  if ("body" in request) {
+    port.postMessage(parseBody(request))
+    return
+  }
   const verdict = GeometryCheck.evaluate("packed" in request ? unpack(request.packed) : JSON.parse(request.json))
   const answer: Answer = verdict._tag === "Invalid"
     ? { id: request.id, problems: verdict.problems }
