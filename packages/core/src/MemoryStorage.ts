@@ -440,6 +440,8 @@ export const make = Effect.gen(function*() {
         return Effect.void
       }),
       getToken: (hash) => locked(() => clone([...t.oauthTokens.values()].find((x) => x.token_hash === hash))),
+      getTokenById: (id) => locked(() => clone(t.oauthTokens.get(id))),
+      originAllowed: (origin) => locked(() => [...t.oauthClients.values()].some((c) => c.allowed_origins.includes(origin))),
       rotate: (hash, now) => locked(() => {
         const x = [...t.oauthTokens.values()].find((y) => y.token_hash === hash)
         if (!x || x.rotated_at !== null) return false

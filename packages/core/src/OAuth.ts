@@ -5,7 +5,9 @@
  * lifecycle of codes and rotating refresh tokens. The endpoints and pages build on these.
  */
 import { createHash, timingSafeEqual } from "node:crypto"
+import { Schema } from "effect"
 import * as Permissions from "./Permissions.ts"
+import * as Schemas from "./Schemas.ts"
 
 /** Access tokens live one hour (spec). */
 export const ACCESS_TOKEN_TTL_S = 3_600
@@ -202,3 +204,34 @@ export const checkRefresh = (
 
 /** Whether a grant may carry a refresh token: only with `offline_access` (DECISIONS). */
 export const issuesRefreshToken = (scopes: ReadonlyArray<Permissions.Scope>): boolean => scopes.includes("offline_access")
+
+/**
+ * Whether `s` is a browser origin an application may list in `allowed_origins`: exactly
+ * `scheme://host[:port]` as browsers send it in `Origin` (no path, no trailing slash, lowercase
+ * host, no default port), `https://`, or `http://` for a loopback host (development). Answers
+ * true, or what is wrong.
+ */
+export const checkOrigin = (s: string): true | string => {
+  let u: URL
+  try {
+    u = new URL(s)
+  } catch {
+    return "must be an origin such as https://app.example.com"
+  }
+  if (u.origin === "null" || u.origin !== s) return `must be exactly an origin (scheme://host[:port], no path or trailing slash)${u.origin !== "null" ? `: ${u.origin}` : ""}`
+  const local = u.hostname === "localhost" || u.hostname === "127.0.0.1" || u.hostname === "[::1]"
+  return u.protocol === "https:" || (u.protocol === "http:" && local) || "must be https:// (http:// only for localhost)"
+}
+
+/**
+ * The member a credential acts for, as `GET /v1/me` answers it (what the `profile` scope's
+ * consent text promises: name and email; with the member's id, role and account).
+ */
+export const Me = Schema.Struct({
+  id: Schema.String,
+  name: Schema.NullOr(Schema.String),
+  email: Schema.String,
+  role: Schemas.Role,
+  account_id: Schema.String
+})
+export type Me = typeof Me.Type

@@ -241,6 +241,11 @@ export interface OAuthClientRow {
   readonly redirect_uris: ReadonlyArray<string>
   readonly scopes: ReadonlyArray<string>
   readonly confidential: boolean
+  /**
+   * Origins (`https://app.example.com`) whose browser pages may call the token endpoint and the
+   * API (CORS); public clients only, else empty.
+   */
+  readonly allowed_origins: ReadonlyArray<string>
   /** SHA-256 of the client secret; null for public clients. */
   readonly secret_hash: string | null
   readonly created_at: string
@@ -546,6 +551,10 @@ export interface StorageShape {
     readonly useCode: (codeHash: string, now: number) => Fx<OAuthCodeRow | undefined>
     readonly insertToken: (row: OAuthTokenRow) => Fx<void, Duplicate>
     readonly getToken: (tokenHash: string) => Fx<OAuthTokenRow | undefined>
+    /** A token by its id (a principal's `credential_id`). */
+    readonly getTokenById: (id: string) => Fx<OAuthTokenRow | undefined>
+    /** Whether any application lists `origin` (exactly) in its `allowed_origins`. */
+    readonly originAllowed: (origin: string) => Fx<boolean>
     /** Marks a refresh token rotated; true for exactly one caller. */
     readonly rotate: (tokenHash: string, now: number) => Fx<boolean>
     /** Revokes every token of a grant; answers how many were live. */

@@ -9,13 +9,16 @@ import * as OpenApi from "./api/openapi.ts"
 import * as Docs from "./http/docs.ts"
 import { type AccessLogLine, type ApiResponse, makeHandler, readinessRoute } from "./http/handler.ts"
 import { clientErrorHandler, type NodeAdapterOptions, toNodeHandler } from "./http/node.ts"
-import { makeMetrics, type MetricsAccess } from "./http/metrics.ts"
+import { makeMetrics, type Metrics, type MetricsAccess } from "./http/metrics.ts"
+import { meteringReporter } from "./observability/metering.ts"
+import type { Tracing } from "./observability/tracing.ts"
 import { oauthRoutes } from "./http/oauth.ts"
 import { dashboardPages } from "./pages/dashboard.ts"
 import { redirect } from "./pages/html.ts"
 import { invitationPages } from "./pages/invitations.ts"
 import { authorizePages } from "./pages/oauth.ts"
-import { makeSite, nodeTransport, withTransport } from "./pages/site.ts"
+import { makeSite, nodeTransport, parseBasePath, pathOfPublicUrl, withTransport } from "./pages/site.ts"
+import { parseCorsOrigins, withCors } from "./http/cors.ts"
 
 /** Options of the application. */
 export interface AppOptions extends NodeAdapterOptions {
@@ -31,21 +34,44 @@ export interface AppOptions extends NodeAdapterOptions {
   readonly log?: (line: AccessLogLine) => void
   /** Called after each successful write (the server wakes its delivery loop). */
   readonly onWrite?: () => void
-  /** Serve Prometheus metrics at `/metrics`: to a bearer of `token`, or to anyone (`"public"`); default off. */
-  readonly metrics?: MetricsAccess | undefined
+  /**
+   * Serve Prometheus metrics at `/metrics`: to a bearer of `token`, or to anyone (`"public"`);
+   * or metrics already made (`makeMetrics`, which the server also feeds with storage and
+   * delivery figures); default off.
+   */
+  readonly metrics?: MetricsAccess | Metrics | undefined
+  /** Trace each request (OpenTelemetry): `startTracing(…)`; default off. */
+  readonly tracing?: Tracing | undefined
+  /**
+   * Told when the database refuses a bookkeeping write (metering); default: counted in the
+   * metrics and logged on stderr at most once a minute (`observability/metering.ts`).
+   */
+  readonly onMeteringRefused?: ((operation: string, reason: string) => void) | undefined
+  /**
+   * Origins whose browser pages may call the API and the OAuth token endpoint (CORS): a list or
+   * a comma-separated string of exact origins, or `*`; default none. Public OAuth applications'
+   * `allowed_origins` are allowed too. See `http/cors.ts`.
+   */
+  readonly corsOrigins?: string | ReadonlyArray<string> | undefined
 }
 
 /** The request pipeline with the public pages, independent of the server. */
-export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "log" | "onWrite" | "publicUrl" | "metrics"> = {}) => {
-  // Throws on a malformed public URL: better at start than in every answer.
-  const site = makeSite(options.publicUrl)
-  const doc = OpenApi.document()
+export const makeApiHandler = (
+  canopy: CanopyClient,
+  options: Pick<AppOptions, "log" | "onWrite" | "publicUrl" | "metrics" | "tracing" | "onMeteringRefused" | "basePath" | "corsOrigins"> = {}
+) => {
+  // Throws on a malformed public URL, base path or CORS origin: better at start than in every answer.
+  const site = makeSite(options.publicUrl, options.basePath)
+  const corsOrigins = parseCorsOrigins(options.corsOrigins)
+  const doc = OpenApi.document({ server: site.publicUrl ?? site.basePath })
   const openapi: ApiResponse = { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: JSON.stringify(doc) }
-  const docs: ApiResponse = { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: Docs.page(doc) }
+  const docs: ApiResponse = { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: Docs.page(doc, site.basePath) }
   const health: ApiResponse = { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: "{\"status\":\"ok\"}" }
   // A browser pointed at the server lands on the dashboard (which signs in first), not on a JSON 404.
-  const home = redirect(`${site.publicUrl ?? ""}/dashboard`, 302)
-  const metrics = options.metrics ? makeMetrics(options.metrics) : undefined
+  const home = redirect(`${site.publicUrl ?? site.basePath}/dashboard`, 302)
+  const metrics = options.metrics === undefined ? undefined
+    : typeof options.metrics === "object" && "route" in options.metrics ? options.metrics : makeMetrics(options.metrics)
+  const onMeteringRefused = options.onMeteringRefused ?? meteringReporter({ count: metrics?.meteringFailure })
   const log = metrics
     ? (line: AccessLogLine) => {
       metrics.observe(line)
@@ -55,6 +81,8 @@ export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "
   const handler = makeHandler(canopy, {
     ...(log ? { log } : {}),
     ...(options.onWrite ? { onWrite: options.onWrite } : {}),
+    onMeteringRefused,
+    ...(options.tracing ? { trace: options.tracing.request } : {}),
     protocolRoutes: {
       "GET /v1/openapi.json": async () => openapi,
       "GET /docs": async () => docs,
@@ -68,7 +96,7 @@ export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "
       ...dashboardPages(canopy, site)
     }
   })
-  return handler
+  return withCors(canopy, handler, { origins: corsOrigins, log })
 }
 
 /**
@@ -81,8 +109,10 @@ export const makeApiHandler = (canopy: CanopyClient, options: Pick<AppOptions, "
 export const nodeHandler = (canopy: CanopyClient, options: AppOptions = {}) => {
   const api = makeApiHandler(canopy, options)
   const trusted = options.trustedProxies ?? []
+  // Requests arrive below the base path, or below the public URL's path behind a proxy that keeps it.
+  const basePath = parseBasePath(options.basePath ?? pathOfPublicUrl(options.publicUrl))
   // Each request carries how it came (TLS, forwarded headers from trusted proxies only).
   const handler = (req: IncomingMessage, res: ServerResponse) =>
-    toNodeHandler((r) => api(withTransport(r, () => nodeTransport(req, trusted))), options)(req, res)
+    toNodeHandler((r) => api(withTransport(r, () => nodeTransport(req, trusted))), { ...options, basePath })(req, res)
   return Object.assign(handler, { clientError: clientErrorHandler({ log: options.log }) })
 }

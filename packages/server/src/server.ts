@@ -2,9 +2,9 @@
  * `canopy serve`: the HTTP server on a SQLite file (PostgreSQL later), with a JSON access log and
  * graceful shutdown (in-flight requests finish, then the database closes).
  */
-import { createCanopy, type CanopyClient, type GeometryCheck, Settings, type StorageProvider } from "@canopy/core"
-import { postgresStorage } from "@canopy/adapter-postgres"
-import { sqliteStorage } from "@canopy/adapter-sqlite"
+import { createCanopy, type CanopyClient, type GeometryCheck, Settings, Storage, type StorageProvider } from "@canopy/core"
+import { Effect } from "effect"
+import { createRequire } from "node:module"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { nodeHandler } from "./app.ts"
@@ -12,8 +12,12 @@ import { type Dispatcher, type DispatcherOptions, startDispatcher } from "./disp
 import { makeSender } from "./dispatcher/sender.ts"
 import { type GeometryPool, type GeometryPoolOptions, makeGeometryPool } from "./geometry/pool.ts"
 import type { AccessLogLine } from "./http/handler.ts"
-import type { MetricsAccess } from "./http/metrics.ts"
+import { deliveryOutcome, makeMetrics, type MetricsAccess } from "./http/metrics.ts"
+import { meteringReporter } from "./observability/metering.ts"
+import { instrumentStorage } from "./observability/storage.ts"
+import { startTracing, tracingFromEnv, type TracingOptions } from "./observability/tracing.ts"
 import { parsePublicUrl } from "./pages/site.ts"
+import { loadPostgres, loadSqlite } from "./storageLoader.ts"
 
 /** Options of the server. */
 export interface ServeOptions {
@@ -33,6 +37,12 @@ export interface ServeOptions {
    * issuer and absolute links (development). See `pages/site.ts`.
    */
   readonly publicUrl?: string | undefined
+  /**
+   * Origins whose browser pages may call the API and the OAuth token endpoint (CORS): exact
+   * origins, comma-separated or a list, or `*`. Default: `CANOPY_CORS_ORIGINS`, else none.
+   * Public OAuth applications' `allowed_origins` are allowed too. See `http/cors.ts`.
+   */
+  readonly corsOrigins?: string | ReadonlyArray<string> | undefined
   /** Access-log sink; default: one JSON line per request on stdout. */
   readonly log?: ((line: AccessLogLine) => void) | false
   /**
@@ -40,6 +50,11 @@ export interface ServeOptions {
    * for none. Default: `CANOPY_METRICS_TOKEN` (a token) or `CANOPY_METRICS=public`, else none.
    */
   readonly metrics?: MetricsAccess | false
+  /**
+   * OpenTelemetry traces, exported over OTLP/HTTP; `false` for none. Default: from the standard
+   * `OTEL_*` variables (`observability/tracing.ts`), off without an endpoint.
+   */
+  readonly tracing?: TracingOptions | false
   /** Run the webhook delivery loop in this process (default true), with these options. */
   readonly dispatcher?: boolean | DispatcherOptions
   /**
@@ -77,11 +92,12 @@ export const ownProcessDefaults = (env: Readonly<Record<string, string | undefin
 
 /**
  * The storage a configuration names: PostgreSQL when a URL is given, else the SQLite file (with
- * `mustExist`, a missing file is an error instead of a new database).
+ * `mustExist`, a missing file is an error instead of a new database). The adapter is loaded on
+ * demand (`storageLoader.ts`): a missing one is an error naming the package to install.
  */
-export const storageFor = (options: { readonly db?: string | undefined; readonly databaseUrl?: string | undefined; readonly mustExist?: boolean }): StorageProvider =>
-  options.databaseUrl ? postgresStorage({ url: options.databaseUrl })
-    : sqliteStorage({ filename: options.db ?? "canopy.db", ...(options.mustExist ? { mustExist: true } : {}) })
+export const storageFor = async (options: { readonly db?: string | undefined; readonly databaseUrl?: string | undefined; readonly mustExist?: boolean }): Promise<StorageProvider> =>
+  options.databaseUrl ? (await loadPostgres()).postgresStorage({ url: options.databaseUrl })
+    : (await loadSqlite()).sqliteStorage({ filename: options.db ?? "canopy.db", ...(options.mustExist ? { mustExist: true } : {}) })
 
 /** Why the server could not listen, in one sentence naming the address (the error keeps its `code`). */
 export const listenFailure = (e: unknown, host: string, port: number): Error => {
@@ -104,7 +120,7 @@ export const openCanopy = async (
 ) => {
   const sender = makeSender({ allowLocal: options.settings?.allowInsecureWebhooks ?? false })
   const canopy = await createCanopy({
-    storage: options.storage ?? storageFor(options),
+    storage: options.storage ?? await storageFor(options),
     sender: { send: sender.send },
     ...(options.settings ? { settings: options.settings } : {}),
     ...(options.geometryCheck ? { geometryCheck: options.geometryCheck } : {})
@@ -122,25 +138,48 @@ const metricsFromEnv = (): MetricsAccess | undefined => {
   return process.env.CANOPY_METRICS === "public" ? "public" : undefined
 }
 
+/** This package's version (the `service.version` of its traces). */
+const SERVER_VERSION = (createRequire(import.meta.url)("../package.json") as { version?: string }).version
+
 const stdoutLog = (line: AccessLogLine) => process.stdout.write(`${JSON.stringify(line)}\n`)
 
 /** Opens the storage and starts listening. */
 export const serve = async (options: ServeOptions = {}): Promise<RunningServer> => {
   // A malformed public URL fails here, before anything is opened.
   const publicUrl = options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl)
+  // So do bad OTEL_* settings (an endpoint that is not a URL, an unsupported protocol).
+  const tracingOptions = options.tracing === false ? undefined : (options.tracing ?? tracingFromEnv())
   const geometry = options.geometry === false ? undefined : makeGeometryPool(options.geometry)
-  const { canopy, closeSender } = await openCanopy({ ...options, ...(geometry ? { geometryCheck: geometry } : {}) })
+  const metricsAccess = options.metrics === false ? undefined : (options.metrics ?? metricsFromEnv())
+  const metrics = metricsAccess ? makeMetrics(metricsAccess) : undefined
+  // Refused bookkeeping writes (full disk, read-only): counted, and logged at most once a minute.
+  const onMeteringRefused = meteringReporter({ count: metrics?.meteringFailure })
+  const { canopy, closeSender } = await (async () => {
+    // The store, with each operation timed (when metrics are on) and bookkeeping writes skippable.
+    const storage = instrumentStorage(options.storage ?? await storageFor(options), { observe: metrics?.dbTime, onRefused: onMeteringRefused })
+    return openCanopy({ ...options, storage, ...(geometry ? { geometryCheck: geometry } : {}) })
+  })()
     .catch(async (e: unknown) => {
       await geometry?.close()
       throw e
     })
+  const tracing = tracingOptions ? await startTracing({ serviceVersion: SERVER_VERSION, ...tracingOptions }) : undefined
   const dispatcher = options.dispatcher === false ? undefined
-    : startDispatcher(canopy, { onError: logDispatcherError, ...(typeof options.dispatcher === "object" ? options.dispatcher : {}) })
+    : startDispatcher(canopy, {
+      onError: logDispatcherError,
+      ...(metrics ? { onAttempt: (log) => metrics.delivery(log ? deliveryOutcome(log) : "error") } : {}),
+      ...(tracing ? { traceAttempt: tracing.background } : {}),
+      ...(typeof options.dispatcher === "object" ? options.dispatcher : {})
+    })
+  metrics?.watchOutbox({
+    nextDue: () => canopy.run(Effect.flatMap(Storage.Storage, (s) => s.outbox.nextDue)),
+    ...(dispatcher ? { inFlight: dispatcher.inFlight } : {})
+  })
   const log = options.log === false ? undefined : (options.log ?? stdoutLog)
-  const metrics = options.metrics === false ? undefined : (options.metrics ?? metricsFromEnv())
   const handler = nodeHandler(canopy, {
     ...(log ? { log } : {}), trustedProxies: options.trustedProxies ?? [], publicUrl, ...(dispatcher ? { onWrite: dispatcher.wake } : {}),
-    ...(metrics ? { metrics } : {})
+    ...(metrics ? { metrics } : {}), ...(tracing ? { tracing } : {}), onMeteringRefused,
+    corsOrigins: options.corsOrigins ?? process.env.CANOPY_CORS_ORIGINS
   })
   const server = createServer((req, res) => {
     handler(req, res).catch(() => {
@@ -170,6 +209,7 @@ export const serve = async (options: ServeOptions = {}): Promise<RunningServer> 
     await canopy.close()
     await closeSender()
     await geometry?.close()
+    await tracing?.close()
     throw listenFailure(e, host, port)
   }
   const address = server.address() as AddressInfo
@@ -192,6 +232,8 @@ export const serve = async (options: ServeOptions = {}): Promise<RunningServer> 
       await canopy.close()
       await closeSender()
       await geometry?.close()
+      // Last: the spans of everything above are exported before the process goes.
+      await tracing?.close()
     })())
   }
 }

@@ -1,6 +1,8 @@
 /**
  * Prometheus metrics over a real socket: off by default; with a token, only its bearer scrapes;
- * the scrape parses as Prometheus text and counts requests by route template, method and status.
+ * the scrape parses as Prometheus text and counts requests by route template, method and status;
+ * webhook deliveries to a real receiver move the outbox gauges and the outcome counter; storage
+ * operations are timed.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -9,6 +11,7 @@ import { join } from "node:path"
 import parsePrometheusTextFormat from "parse-prometheus-text-format"
 import { serve } from "../src/index.ts"
 import { client, request, square } from "./harness.ts"
+import { startReceiver } from "./receiver.ts"
 
 interface Family {
   readonly name: string
@@ -65,6 +68,75 @@ describe("/metrics", () => {
       assert.notInclude(JSON.stringify(families), created.body.data.id)
     } finally {
       await s.stop()
+    }
+  })
+
+  it("outbox backlog and deliveries in flight while a receiver is slow; delivery outcomes; storage time by operation", async () => {
+    const receiver = await startReceiver()
+    const dir = mkdtempSync(join(tmpdir(), "canopy-metrics-"))
+    const running = await serve({
+      port: 0, db: join(dir, "m.db"), log: false, geometry: false, metrics: "public",
+      settings: { allowInsecureWebhooks: true, deliveryTimeoutMs: 5_000 }, dispatcher: { pollMs: 50 }
+    })
+    try {
+      const boot = await running.canopy.bootstrap({ account_name: "Delivered", email: "deliveries@example.com", plan: "pro" })
+      const api = client(running.url, boot.api_key.token)
+      // 1st delivery: answered after 1.5 s; 2nd: a 500 (a retry is scheduled); then 200s.
+      receiver.on("/hook", (n) => (n === 1 ? { status: 200, delayMs: 1_500 } : n === 2 ? { status: 500 } : { status: 200 }))
+      const hook = await api.post("/v1/webhooks", { url: receiver.url("/hook"), events: ["project.created"] })
+      assert.strictEqual(hook.status, 201, hook.text)
+      const scrape = async () => {
+        const r = await fetch(`${running.url}/metrics`)
+        assert.strictEqual(r.status, 200)
+        const text = await r.text()
+        const families = parsePrometheusTextFormat(text) as ReadonlyArray<Family>
+        const value = (name: string, labels: Record<string, string> = {}) => {
+          const m = families.find((f) => f.name === name)?.metrics.find((x) => Object.entries(labels).every(([k, v]) => x.labels?.[k] === v))
+          return m ? Number(m.value) : undefined
+        }
+        return { text, value, outcome: (outcome: string) => value("canopy_webhook_deliveries_total", { outcome }) }
+      }
+      const before = await scrape()
+      assert.deepStrictEqual(["success", "retry", "dead", "error"].map(before.outcome), [0, 0, 0, 0])
+      assert.strictEqual(before.value("canopy_outbox_oldest_due_seconds"), 0, "nothing due yet")
+
+      assert.strictEqual((await api.post("/v1/projects", { name: "Slowly delivered" })).status, 201)
+      await receiver.waitFor("/hook", 1)
+      await new Promise((r) => setTimeout(r, 400))
+      const during = await scrape()
+      assert.isAtLeast(during.value("canopy_outbox_oldest_due_seconds") ?? 0, 0.3, "the pending delivery has waited since the event")
+      assert.strictEqual(during.value("canopy_webhook_deliveries_in_flight"), 1)
+      assert.strictEqual(during.outcome("success"), 0)
+
+      const until = async (check: (s: Awaited<ReturnType<typeof scrape>>) => boolean, what: string) => {
+        const deadline = Date.now() + 10_000
+        for (;;) {
+          const s = await scrape()
+          if (check(s)) return s
+          if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${s.text}`)
+          await new Promise((r) => setTimeout(r, 50))
+        }
+      }
+      const delivered = await until((s) => s.outcome("success") === 1, "the first delivery's success")
+      assert.strictEqual(delivered.value("canopy_outbox_oldest_due_seconds"), 0, "nothing left due")
+      assert.strictEqual(delivered.value("canopy_webhook_deliveries_in_flight"), 0)
+
+      assert.strictEqual((await api.post("/v1/projects", { name: "Refused delivery" })).status, 201)
+      const retried = await until((s) => s.outcome("retry") === 1, "the second delivery's retry")
+      assert.deepStrictEqual(["success", "dead", "error"].map(retried.outcome), [1, 0, 0])
+
+      // Storage time, by operation: the request path's and the dispatcher's operations are there.
+      const count = (operation: string) =>
+        Number(new RegExp(`^canopy_db_operation_duration_seconds_count\\{operation="${operation.replace(".", "\\.")}"\\} (\\d+)$`, "m").exec(retried.text)?.[1] ?? 0)
+      assert.isAtLeast(count("credentials.getByHash"), 3, "one per API request")
+      assert.isAtLeast(count("requests.meter"), 3)
+      assert.isAtLeast(count("outbox.recordAttempt"), 2)
+      assert.isAtLeast(count("outbox.nextDue"), 1)
+      assert.match(retried.text, /^canopy_db_operation_duration_seconds_bucket\{le="\+Inf",operation="requests\.meter"\} \d+$/m)
+    } finally {
+      await running.close()
+      await receiver.close()
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })

@@ -6,7 +6,7 @@
  * storage. The sign-in and consent pages are the server's.
  */
 import { Context, Effect, Layer, Schema } from "effect"
-import { type DomainError, Forbidden, NotFound } from "../Errors.ts"
+import { type DomainError, Forbidden, NotFound, ValidationError } from "../Errors.ts"
 import * as Ids from "../Ids.ts"
 import * as OAuth from "../OAuth.ts"
 import * as Permissions from "../Permissions.ts"
@@ -24,13 +24,16 @@ export interface Application {
   readonly redirect_uris: ReadonlyArray<string>
   readonly scopes: ReadonlyArray<string>
   readonly type: "confidential" | "public"
+  /** Browser origins whose pages may call the token endpoint and the API (CORS); public applications only. */
+  readonly allowed_origins: ReadonlyArray<string>
   readonly created_at: string
 }
 
 const toApplication = (c: OAuthClientRow): Application => ({
   client_id: c.id, name: c.name, redirect_uris: [...c.redirect_uris], scopes: [...c.scopes],
-  type: c.confidential ? "confidential" : "public", created_at: c.created_at
+  type: c.confidential ? "confidential" : "public", allowed_origins: [...c.allowed_origins], created_at: c.created_at
 })
+
 
 const RedirectUri = Schema.String.pipe(Schema.check(Schema.makeFilter((s: string) => {
   try {
@@ -43,13 +46,32 @@ const RedirectUri = Schema.String.pipe(Schema.check(Schema.makeFilter((s: string
   }
 })))
 
+const Origin = Schema.String.pipe(Schema.check(Schema.makeFilter((s: string) => OAuth.checkOrigin(s))))
+const RedirectUris = Schema.Array(RedirectUri).pipe(Schema.check(Schema.makeFilter((a: ReadonlyArray<string>) => a.length > 0 || "must list at least one redirect URI")))
+const AllowedOrigins = Schema.Array(Origin).pipe(Schema.check(Schema.makeFilter((a: ReadonlyArray<string>) => a.length <= 20 || "at most 20 origins")))
+
 /** Body of registering an application. */
 export const RegisterApplication = Schema.Struct({
   name: Schemas.Name,
-  redirect_uris: Schema.Array(RedirectUri).pipe(Schema.check(Schema.makeFilter((a: ReadonlyArray<string>) => a.length > 0 || "must list at least one redirect URI"))),
+  redirect_uris: RedirectUris,
   scopes: Schema.Array(Schema.Literals(Permissions.scopes)).pipe(Schema.check(Schema.makeFilter((a: ReadonlyArray<string>) => a.length > 0 || "must list at least one scope"))),
-  type: Schema.Literals(["confidential", "public"])
+  type: Schema.Literals(["confidential", "public"]),
+  /** Public applications only (a browser cannot keep a client secret). */
+  allowed_origins: Schema.optionalKey(AllowedOrigins)
 })
+
+/** Body of changing an application: any of its name, redirect URIs and allowed origins. */
+export const UpdateApplication = Schema.Struct({
+  name: Schema.optionalKey(Schemas.Name),
+  redirect_uris: Schema.optionalKey(RedirectUris),
+  allowed_origins: Schema.optionalKey(AllowedOrigins)
+})
+
+const originsOnConfidential = () =>
+  new ValidationError({
+    message: "The request body is invalid",
+    details: [{ field: "allowed_origins", message: "only public applications may be called from browsers; a confidential application keeps its secret on a server" }]
+  })
 
 /** The token endpoint's answer: tokens, or an RFC 6749 §5.2 error. */
 export type TokenResult =
@@ -64,6 +86,19 @@ export class OAuthServer extends Context.Service<OAuthServer, {
   readonly list: (principal: Principal) => Fx<ReadonlyArray<Application>>
   readonly rotateSecret: (principal: Principal, clientId: string) => Fx<Application & { readonly client_secret: string }>
   readonly remove: (principal: Principal, clientId: string) => Fx<void>
+  /** Changes an application's name, redirect URIs or allowed origins (`UpdateApplication`). */
+  readonly update: (principal: Principal, clientId: string, input: unknown) => Fx<Application>
+  /**
+   * Whether some application lists `origin` in its `allowed_origins`: its browser pages may call
+   * the token endpoint and the API (CORS).
+   */
+  readonly allowsOrigin: (origin: string) => Effect.Effect<boolean, StorageError>
+  /**
+   * The member a principal acts for (`GET /v1/me`): an OAuth token's user when it was granted the
+   * `profile` scope, a signed-in member, an API key's creator. Forbidden for a service token, an
+   * OAuth token without `profile`, or a credential no member stands behind.
+   */
+  readonly me: (principal: Principal) => Fx<OAuth.Me>
   /** Checks an authorization request (what the authorize page does first). */
   readonly check: (params: OAuth.AuthorizeParams) => Effect.Effect<OAuth.AuthorizeCheck, StorageError>
   /** A member approved: answers the redirect URL carrying a fresh code and the exact state. */
@@ -79,6 +114,7 @@ export class OAuthServer extends Context.Service<OAuthServer, {
 }
 
 const decodeRegister = decode(RegisterApplication)
+const decodeUpdate = decode(UpdateApplication)
 
 const make = (storage: StorageShape) => {
   const toClient = (c: OAuthClientRow): OAuth.Client => ({
@@ -134,10 +170,12 @@ const make = (storage: StorageShape) => {
       const body = yield* decodeRegister(input)
       const now = yield* Time.nowIso
       const confidential = body.type === "confidential"
+      if (confidential && (body.allowed_origins?.length ?? 0) > 0) return yield* originsOnConfidential()
       const secret = confidential ? Tokens.generate("client_secret") : undefined
       const row: OAuthClientRow = {
         id: Ids.make("oauthClient"), account_id: principal.account_id, name: body.name, redirect_uris: [...new Set(body.redirect_uris)],
-        scopes: Permissions.scopes.filter((s) => body.scopes.includes(s)), confidential, secret_hash: secret ? Tokens.hash(secret) : null,
+        scopes: Permissions.scopes.filter((s) => body.scopes.includes(s)), confidential,
+        allowed_origins: [...new Set(body.allowed_origins ?? [])], secret_hash: secret ? Tokens.hash(secret) : null,
         created_at: now, updated_at: now
       }
       yield* storage.oauth.insertClient(row).pipe(conflictOnDuplicate(() => "client id collision; try again"))
@@ -163,6 +201,37 @@ const make = (storage: StorageShape) => {
     remove: Effect.fn("OAuthServer.remove")(function*(principal, clientId) {
       yield* authorize(principal, "credentials.revoke")
       if (!(yield* storage.oauth.deleteClient(principal.account_id, clientId))) return yield* new NotFound({ resource: "application", id: clientId })
+    }),
+
+    update: Effect.fn("OAuthServer.update")(function*(principal, clientId, input) {
+      yield* authorize(principal, "credentials.create")
+      const body = yield* decodeUpdate(input)
+      const client = yield* storage.oauth.getClient(clientId)
+      if (!client || client.account_id !== principal.account_id) return yield* new NotFound({ resource: "application", id: clientId })
+      if (client.confidential && (body.allowed_origins?.length ?? 0) > 0) return yield* originsOnConfidential()
+      const saved = yield* storage.oauth.updateClient(principal.account_id, clientId, {
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.redirect_uris !== undefined ? { redirect_uris: [...new Set(body.redirect_uris)] } : {}),
+        ...(body.allowed_origins !== undefined ? { allowed_origins: [...new Set(body.allowed_origins)] } : {}),
+        updated_at: yield* Time.nowIso
+      })
+      if (!saved) return yield* new NotFound({ resource: "application", id: clientId })
+      return toApplication(saved)
+    }),
+
+    allowsOrigin: (origin) => OAuth.checkOrigin(origin) === true ? storage.oauth.originAllowed(origin) : Effect.succeed(false),
+
+    me: Effect.fn("OAuthServer.me")(function*(principal) {
+      const none = (message: string) => new Forbidden({ message })
+      if (principal.kind === "service_token") return yield* none("a service token acts for no member: /v1/me needs a member's credential (OAuth token with the profile scope, API key)")
+      if (principal.kind === "system" || principal.user_id === null) return yield* none("this credential acts for no member")
+      if (principal.kind === "oauth") {
+        const token = principal.credential_id === null ? undefined : yield* storage.oauth.getTokenById(principal.credential_id)
+        if (!token?.scopes.includes("profile")) return yield* none("this access token was not granted the profile scope")
+      }
+      const member = yield* storage.members.get(principal.account_id, principal.user_id)
+      if (!member) return yield* none("the member this credential acts for is no longer on the team")
+      return { id: member.id, name: member.name, email: member.email, role: member.role, account_id: principal.account_id }
     }),
 
     check: (params) =>

@@ -49,7 +49,7 @@ const codecs = {
   members: { json: [], bool: [], num: [] },
   invitations: { json: [], bool: [], num: [] },
   events: { json: [], bool: [], num: [] },
-  oauth_clients: { json: ["redirect_uris", "scopes"], bool: ["confidential"], num: [] },
+  oauth_clients: { json: ["redirect_uris", "scopes", "allowed_origins"], bool: ["confidential"], num: [] },
   oauth_codes: { json: ["scopes"], bool: [], num: ["expires_at", "used_at"] },
   oauth_tokens: { json: ["scopes"], bool: [], num: ["expires_at", "rotated_at", "revoked_at", "last_used_at"] },
   sessions: { json: [], bool: [], num: ["expires_at"] }
@@ -464,6 +464,12 @@ export const make = Effect.gen(function*() {
         }))),
       insertToken: (row) => onUnique("oauth token", "token_hash")(Effect.asVoid(sql`insert into oauth_tokens ${sql.insert(toDb("oauth_tokens", row))}`)),
       getToken: (hash) => one("oauth_tokens", sql`select * from oauth_tokens where token_hash = ${hash}`),
+      getTokenById: (id) => one("oauth_tokens", sql`select * from oauth_tokens where id = ${id}`),
+      // The JSON text narrows the scan (LIKE, wildcards escaped); the decoded list decides exactly.
+      originAllowed: (origin) =>
+        Effect.map(
+          all<S.OAuthClientRow>("oauth_clients", sql`select * from oauth_clients where allowed_origins like ${`%${JSON.stringify(origin).replace(/[\\%_]/g, "\\$&")}%`} escape '\\'`),
+          (rows) => rows.some((c) => c.allowed_origins.includes(origin))),
       rotate: (hash, now) => affected(sql`update oauth_tokens set rotated_at = ${now} where token_hash = ${hash} and rotated_at is null returning id`),
       revokeFamily: (familyId, now) =>
         orStorage(Effect.map(sql`update oauth_tokens set revoked_at = ${now} where family_id = ${familyId} and revoked_at is null returning id`, (r) => r.length)),

@@ -277,6 +277,10 @@ export const migrations = {
       created_at ${t.bigint} not null, response_status integer, response_headers text, response_body text,
       primary key (account_id, idempotency_key))`,
     `create index idempotency_keys_by_age on idempotency_keys (created_at)`
+  ]),
+  // Browser origins a public OAuth application's pages call from (CORS), as a JSON list.
+  "10_oauth_allowed_origins": ddl(() => [
+    `alter table oauth_clients add column allowed_origins text not null default '[]'`
   ])
 }
 

@@ -647,7 +647,7 @@ export const storageSuite = (name: string, storageLayer: Layer.Layer<Storage, un
         const b = yield* newAccountRow(s)
         const client = {
           id: Ids.make("oauthClient"), account_id: a.id, name: "Field app", redirect_uris: ["https://app.example.com/cb"],
-          scopes: ["projects:read", "offline_access"], confidential: false, secret_hash: null, created_at: iso(1), updated_at: iso(1)
+          scopes: ["projects:read", "offline_access"], confidential: false, allowed_origins: [], secret_hash: null, created_at: iso(1), updated_at: iso(1)
         }
         yield* s.oauth.insertClient(client)
         assert.deepStrictEqual(yield* s.oauth.getClient(client.id), client)
@@ -690,6 +690,39 @@ export const storageSuite = (name: string, storageLayer: Layer.Layer<Storage, un
         assert.strictEqual((yield* s.oauth.getToken(access.token_hash))?.revoked_at, 4_000)
         assert.isNull((yield* s.oauth.getToken(other.token_hash))?.revoked_at)
         assert.isTrue(yield* s.oauth.deleteClient(a.id, client.id))
+      }))
+
+    it.effect("oauth: an application's allowed origins are kept, changed and found exactly; a token is found by its id", () =>
+      Effect.gen(function*() {
+        const s = yield* Storage
+        const a = yield* newAccountRow(s)
+        const suffix = Ids.randomBase32(8).toLowerCase()
+        const origin = `https://spa-${suffix}.example.com`
+        const client = {
+          id: Ids.make("oauthClient"), account_id: a.id, name: "Browser app", redirect_uris: [`${origin}/cb`], scopes: ["profile"],
+          confidential: false, allowed_origins: [origin, "http://localhost:5173"], secret_hash: null, created_at: iso(1), updated_at: iso(1)
+        }
+        yield* s.oauth.insertClient(client)
+        assert.deepStrictEqual((yield* s.oauth.getClient(client.id))?.allowed_origins, [origin, "http://localhost:5173"])
+        assert.isTrue(yield* s.oauth.originAllowed(origin))
+        // exact match only: no prefix, suffix, other port or LIKE wildcard gets in
+        for (const other of [`https://spa-${suffix}.example.co`, `${origin}:8443`, `https://x${origin.slice(8)}`, "https://%", "https://_pa-" + suffix + ".example.com"]) {
+          assert.isFalse(yield* s.oauth.originAllowed(other), other)
+        }
+        const moved = `https://moved-${suffix}.example.com`
+        assert.deepStrictEqual((yield* s.oauth.updateClient(a.id, client.id, { allowed_origins: [moved] }))?.allowed_origins, [moved])
+        assert.isFalse(yield* s.oauth.originAllowed(origin))
+        assert.isTrue(yield* s.oauth.originAllowed(moved))
+        const token = {
+          id: Ids.make("oauthToken"), token_hash: Ids.randomBase32(52), kind: "access" as const, client_id: client.id, account_id: a.id,
+          user_id: Ids.make("user"), scopes: ["profile"], family_id: Ids.randomBase32(20), expires_at: 5_000, rotated_at: null, revoked_at: null,
+          last_used_at: 1_000, created_at: iso(2)
+        }
+        yield* s.oauth.insertToken(token)
+        assert.deepStrictEqual(yield* s.oauth.getTokenById(token.id), token)
+        assert.isUndefined(yield* s.oauth.getTokenById(Ids.make("oauthToken")))
+        assert.isTrue(yield* s.oauth.deleteClient(a.id, client.id))
+        assert.isFalse(yield* s.oauth.originAllowed(moved))
       }))
 
     it.effect("maintenance: expired sessions and idle rate-limit buckets are purged in bounded batches; live ones stay", () =>

@@ -62,8 +62,11 @@ const successSchema = (r: Route): JsonSchema => {
   }
 }
 
-/** The OpenAPI document. */
-export const document = (): Record<string, unknown> => {
+/**
+ * The OpenAPI document. `server` is where the API is reached: the public URL, or the path Canopy
+ * is mounted under (`/canopy`); default `/` (paths are `/v1/…` below it).
+ */
+export const document = (options: { readonly server?: string | undefined } = {}): Record<string, unknown> => {
   const paths: Record<string, Record<string, unknown>> = {}
   for (const r of routes) {
     const path = `/v1${r.path}`
@@ -97,7 +100,7 @@ export const document = (): Record<string, unknown> => {
       description: "Forest projects with exact geodesic hectares, their assets, team, usage and webhooks. " +
         "Every response carries X-Request-Id; authenticated responses carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset."
     },
-    servers: [{ url: "/" }],
+    servers: [{ url: options.server || "/" }],
     paths,
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "API key, service token or OAuth access token" } },

@@ -4,7 +4,7 @@
  * makes. The request handler routes by this table and the OpenAPI document is generated from it,
  * so the two cannot drift.
  */
-import { Accounts, Assets, Deliveries, Members, Projects, Schemas, Webhooks, type Canopy, type Permissions, type Principal } from "@canopy/core"
+import { Accounts, Assets, Deliveries, Members, OAuth, OAuthServer, Projects, Schemas, Webhooks, type Canopy, type Permissions, type Principal } from "@canopy/core"
 import { Effect, Schema } from "effect"
 
 /** What a handler receives. */
@@ -153,5 +153,10 @@ export const routes: ReadonlyArray<Route> = [
       permissions: [...principal.permissions],
       account_id: principal.account_id,
       expires_at: principal.expires_at
-    }) })
+    }) }),
+  // The member behind the credential (docs/decisions.md, "GET /v1/me"): what the profile scope's consent promises.
+  route({ method: "GET", path: "/me", operation: "auth.verify", tag: "Authentication",
+    summary: "The member this credential acts for: id, name, email, role, account (OAuth tokens need the profile scope; service tokens get 403)",
+    status: 200, envelope: "resource", resource: OAuth.Me,
+    run: ({ principal }) => Effect.flatMap(OAuthServer, (s) => s.me(principal)) })
 ]

@@ -4,13 +4,13 @@
  * CANOPY_TRUSTED_PROXIES, CANOPY_PUBLIC_URL, CANOPY_ALLOW_INSECURE_WEBHOOKS), then defaults.
  */
 import { Accounts, CanopyError, createCanopy, type CanopyClient, Plans, Principal, Storage } from "@canopy/core"
-import { migrate as migratePostgres } from "@canopy/adapter-postgres"
-import { backup, migrate } from "@canopy/adapter-sqlite"
 import { Effect } from "effect"
 import { parseArgs, type ParseArgsConfig } from "node:util"
 import { startDispatcher } from "../dispatcher/loop.ts"
+import { parseCorsOrigins } from "../http/cors.ts"
 import { parsePublicUrl } from "../pages/site.ts"
 import { openCanopy, ownProcessDefaults, serve, storageFor } from "../server.ts"
+import { loadPostgres, loadSqlite } from "../storageLoader.ts"
 
 const HELP: Record<string, string> = {
   main: `canopy — forest project management service
@@ -36,13 +36,17 @@ Run "canopy <command> --help" for a command's options.`,
                     [--public-url https://canopy.example.com] [--trusted-proxies 10.0.0.1,10.1.0.0/16]
                     [--allow-insecure-webhooks] [--bootstrap-if-empty] [--email owner@example.com]
                     [--account-name "My Forest Account"] [--no-dispatcher]
+                    [--cors-origins https://app.example.com,http://localhost:5173]
 
 Serves the v1 API on the SQLite file --db, or on PostgreSQL with --database-url postgres://…
 (or DATABASE_URL). --public-url is the address clients use: the OAuth issuer, links in pages and
 the session cookie's Secure flag (https) derive from it, never from a request's Host. Without it,
 only requests to localhost/127.0.0.1/[::1] get an OAuth issuer and absolute links (development).
+A public URL with a path (https://example.com/canopy) also serves Canopy under that path.
 --trusted-proxies: proxies whose X-Forwarded-For, -Proto and -Host are believed.
-Environment: PORT, HOST, CANOPY_DB, DATABASE_URL, CANOPY_PUBLIC_URL, CANOPY_TRUSTED_PROXIES,
+--cors-origins: origins whose browser pages may call the API and the OAuth token endpoint (exact
+origins, comma-separated, or *; never with credentials); public OAuth applications add their own.
+Environment: PORT, HOST, CANOPY_DB, DATABASE_URL, CANOPY_PUBLIC_URL, CANOPY_TRUSTED_PROXIES, CANOPY_CORS_ORIGINS,
 CANOPY_ALLOW_INSECURE_WEBHOOKS=1, CANOPY_STACK_TRACES=1 (capture stack traces, for debugging; never
 logged), CANOPY_GEOMETRY_WORKERS (threads validating large boundaries; default: CPUs - 1),
 CANOPY_GEOMETRY_BUDGET_MS (most time one boundary may take, default 1500; over it, a 422). With
@@ -147,7 +151,7 @@ const print = (json: boolean, value: unknown, text: string) => process.stdout.wr
 
 /** Runs `f` on the database of an existing account: a missing SQLite file is an error, never created. */
 const withCanopy = async <A>(where: ReturnType<typeof storageOf>, f: (canopy: CanopyClient) => Promise<A>, create = false): Promise<A> => {
-  const canopy = await createCanopy({ storage: storageFor({ ...where, mustExist: !create }) })
+  const canopy = await createCanopy({ storage: await storageFor({ ...where, mustExist: !create }) })
   try {
     return await f(canopy)
   } finally {
@@ -186,6 +190,7 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
   async serve(argv) {
     const { values } = parseArgs({ args: argv, options: {
       ...common, port: { type: "string" }, host: { type: "string" }, "trusted-proxies": { type: "string" }, "public-url": { type: "string" },
+      "cors-origins": { type: "string" },
       "allow-insecure-webhooks": { type: "boolean", default: false }, "bootstrap-if-empty": { type: "boolean", default: false },
       email: { type: "string" }, "account-name": { type: "string" }, "no-dispatcher": { type: "boolean", default: false }
     } })
@@ -197,7 +202,14 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
     const where = storageOf(values)
     const publicUrl = publicUrlOf(values)
     const insecure = values["allow-insecure-webhooks"] || process.env.CANOPY_ALLOW_INSECURE_WEBHOOKS === "1"
+    let corsOrigins: ReadonlyArray<string>
+    try {
+      corsOrigins = parseCorsOrigins(values["cors-origins"] ?? process.env.CANOPY_CORS_ORIGINS)
+    } catch (e) {
+      throw new UsageError(`--cors-origins: ${(e as Error).message}`)
+    }
     const running = await serve({
+      corsOrigins,
       port, host, db: where.db, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}), publicUrl,
       trustedProxies: list(values["trusted-proxies"] ?? process.env.CANOPY_TRUSTED_PROXIES),
       settings: { allowInsecureWebhooks: insecure, ...deliverySettings() },
@@ -306,7 +318,7 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
     const { values } = parseArgs({ args: argv, options: common })
     if (values.help) return void console.log(HELP.migrate)
     const where = storageOf(values)
-    const ran = await Effect.runPromise(where.databaseUrl ? migratePostgres({ url: where.databaseUrl }) : migrate({ filename: where.db }))
+    const ran = await Effect.runPromise(where.databaseUrl ? (await loadPostgres()).migrate({ url: where.databaseUrl }) : (await loadSqlite()).migrate({ filename: where.db }))
     print(values.json, ran.map(([id, name]) => ({ id, name })), ran.length === 0 ? "schema is up to date" : ran.map(([id, name]) => `applied ${id}_${name}`).join("\n"))
   }
 }
@@ -318,7 +330,7 @@ const backupCommand = async (argv: Array<string>) => {
   if (!values.to) throw new UsageError("--to FILE is required")
   const where = storageOf(values)
   if (where.databaseUrl) throw new UsageError("backup copies a SQLite file; for PostgreSQL use pg_dump")
-  const { pages } = await backup(where.db, values.to)
+  const { pages } = await (await loadSqlite()).backup(where.db, values.to)
   print(values.json, { database: where.db, backup: values.to, pages }, `backed up ${where.db} to ${values.to} (${pages} pages, integrity ok)`)
 }
 

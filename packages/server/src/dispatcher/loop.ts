@@ -7,7 +7,7 @@
  * then hourly it also runs the store's maintenance: delivery logs past retention, expired sessions,
  * idle sign-in buckets and expired idempotency keys.
  */
-import { type CanopyClient, Deliveries, IdempotencyKeys, Ids, Sessions } from "@canopy/core"
+import { type CanopyClient, Deliveries, IdempotencyKeys, Ids, Sessions, type Storage } from "@canopy/core"
 import { Effect } from "effect"
 import { hostname } from "node:os"
 
@@ -18,6 +18,10 @@ export interface DispatcherOptions {
   readonly pollMs?: number
   /** Called when a claim or an attempt fails unexpectedly (storage down…); the loop goes on. */
   readonly onError?: (error: unknown) => void
+  /** Called with each attempt's log entry once it is recorded, or `undefined` when it could not be (metrics). */
+  readonly onAttempt?: (log: DeliveryLogRow | undefined) => void
+  /** Wraps each attempt's effect (tracing runs it under the exporting tracer). */
+  readonly traceAttempt?: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }
 
 /** A running dispatcher. */
@@ -30,6 +34,8 @@ export interface Dispatcher {
   /** Attempts in flight now. */
   readonly inFlight: () => number
 }
+
+type DeliveryLogRow = Storage.DeliveryLogRow
 
 /** The shortest pause between two claims that found nothing to start. */
 const MIN_WAIT_MS = 20
@@ -65,8 +71,12 @@ export const startDispatcher = (canopy: CanopyClient, options: DispatcherOptions
 
   const start = (d: Parameters<Deliveries["Service"]["attempt"]>[0]) => {
     perWebhook.set(d.webhook_id, (perWebhook.get(d.webhook_id) ?? 0) + 1)
-    const p: Promise<void> = canopy.run(Effect.flatMap(Deliveries, (s) => s.attempt(d, owner)))
-      .then(() => undefined, (e: unknown) => options.onError?.(e))
+    const attempt = Effect.flatMap(Deliveries, (s) => s.attempt(d, owner))
+    const p: Promise<void> = canopy.run(options.traceAttempt ? options.traceAttempt(attempt) : attempt)
+      .then((log) => options.onAttempt?.(log), (e: unknown) => {
+        options.onAttempt?.(undefined)
+        options.onError?.(e)
+      })
       .finally(() => {
         const n = (perWebhook.get(d.webhook_id) ?? 1) - 1
         if (n <= 0) perWebhook.delete(d.webhook_id)

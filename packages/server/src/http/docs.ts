@@ -14,8 +14,11 @@ interface Operation {
   readonly responses: Record<string, unknown>
 }
 
-/** The HTML page for an OpenAPI document. */
-export const page = (doc: Record<string, unknown>): string => {
+/**
+ * The HTML page for an OpenAPI document; `basePath` is the path Canopy is reached under
+ * (`/canopy` when mounted there), for the link to the machine-readable document.
+ */
+export const page = (doc: Record<string, unknown>, basePath = ""): string => {
   const paths = doc.paths as Record<string, Record<string, Operation>>
   const byTag = new Map<string, Array<string>>()
   for (const [path, methods] of Object.entries(paths)) {
@@ -41,6 +44,6 @@ h1{color:#1f5130}.op{border:1px solid #d6e2d8;border-radius:6px;padding:.5rem 1r
 .get{background:#2f7d4a}.post{background:#2b62a3}.put{background:#a36b2b}.delete{background:#a32b2b}
 pre{background:#f4f7f4;padding:.5rem;overflow:auto}.s{color:#555;font-size:.9rem}</style></head>
 <body><h1>${escape(info.title)} <small>v${escape(info.version)}</small></h1><p>${escape(info.description)}</p>
-<p>Machine-readable: <a href="/v1/openapi.json">/v1/openapi.json</a>. Authenticate with <code>Authorization: Bearer &lt;token&gt;</code>.</p>
+<p>Machine-readable: <a href="${escape(basePath)}/v1/openapi.json">${escape(basePath)}/v1/openapi.json</a>. Authenticate with <code>Authorization: Bearer &lt;token&gt;</code>.</p>
 ${sections}</body></html>`
 }

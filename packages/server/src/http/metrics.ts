@@ -1,15 +1,39 @@
 /**
  * Prometheus metrics at `/metrics`, with `prom-client`: requests by route template, method and
- * status, their latency, rate-limit refusals, and the process's own figures (event-loop lag, heap,
+ * status, their latency, rate-limit refusals, the webhook outbox (the age of the oldest due
+ * delivery, deliveries in flight, delivery outcomes), the time of each storage operation,
+ * metering writes the database refused, and the process's own figures (event-loop lag, heap,
  * CPU, GC). Off unless configured: with a token, a scrape must send `Authorization: Bearer TOKEN`
  * (compared in constant time); `public` serves it to anyone who can reach the port.
  */
+import type { Storage } from "@canopy/core"
 import { timingSafeEqual } from "node:crypto"
-import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client"
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client"
 import { type AccessLogLine, type ApiRequest, type ApiResponse, errorResponse } from "./handler.ts"
 
 /** Who may read `/metrics`. */
 export type MetricsAccess = { readonly token: string } | "public"
+
+/** How a delivery attempt ended: delivered, failed with a retry scheduled, failed for good, or not recorded. */
+export type DeliveryOutcome = "success" | "retry" | "dead" | "error"
+
+/** The outcome an attempt's log entry records. */
+export const deliveryOutcome = (log: Pick<Storage.DeliveryLogRow, "status" | "next_retry_at">): DeliveryOutcome =>
+  log.status === "success" ? "success" : log.next_retry_at !== null ? "retry" : "dead"
+
+/** What the outbox gauges read at each scrape. */
+export interface OutboxSources {
+  /** When the earliest pending delivery falls due (epoch ms), or null: one indexed `min()`. */
+  readonly nextDue?: (() => Promise<number | null>) | undefined
+  /** Attempts this process's dispatcher has in flight. */
+  readonly inFlight?: (() => number) | undefined
+}
+
+/** How long a scrape waits for the outbox query before reporting NaN (a frozen database must not hang it). */
+const SCRAPE_QUERY_TIMEOUT_MS = 1_000
+
+/** The metrics of one application: what the access log feeds, and the `/metrics` route. */
+export type Metrics = ReturnType<typeof makeMetrics>
 
 /** The metrics of one application: what the access log feeds, and the `/metrics` route. */
 export const makeMetrics = (access: MetricsAccess) => {
@@ -28,6 +52,48 @@ export const makeMetrics = (access: MetricsAccess) => {
     name: "canopy_rate_limited_total", help: "Requests refused with 429 (rate limits, sign-in limits, a saturated geometry queue)",
     labelNames: ["route"] as const, registers: [registry]
   })
+  const deliveries = new Counter({
+    name: "canopy_webhook_deliveries_total",
+    help: "Webhook delivery attempts by outcome: success, retry (failed, another attempt scheduled), dead (failed for good), error (could not be recorded)",
+    labelNames: ["outcome"] as const, registers: [registry]
+  })
+  // Every outcome from the start at 0, so that rates and alerts see the series before the first event.
+  for (const outcome of ["success", "retry", "dead", "error"] as const) deliveries.inc({ outcome }, 0)
+  const dbTime = new Histogram({
+    name: "canopy_db_operation_duration_seconds", help: "Time of each storage operation, by operation (a transaction includes the operations in it)",
+    labelNames: ["operation"] as const, buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+    registers: [registry]
+  })
+  const dbChildren = new Map<string, ReturnType<typeof dbTime.labels>>()
+  const meteringFailures = new Counter({
+    name: "canopy_metering_failures_total",
+    help: "Bookkeeping writes the database refused (full disk, read-only), by operation and reason: the requests were served unmetered",
+    labelNames: ["operation", "reason"] as const, registers: [registry]
+  })
+  let outbox: OutboxSources = {}
+  new Gauge({
+    name: "canopy_outbox_oldest_due_seconds",
+    help: "How long the earliest due webhook delivery has waited (0: none due; NaN: the database did not answer)",
+    registers: [registry],
+    async collect() {
+      if (!outbox.nextDue) return this.set(0)
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const due = await Promise.race([
+        outbox.nextDue().catch(() => undefined),
+        new Promise<undefined>((resolve) => {
+          timer = setTimeout(() => resolve(undefined), SCRAPE_QUERY_TIMEOUT_MS)
+        })
+      ]).finally(() => clearTimeout(timer))
+      this.set(due === undefined ? Number.NaN : due === null ? 0 : Math.max(0, (Date.now() - due) / 1000))
+    }
+  })
+  new Gauge({
+    name: "canopy_webhook_deliveries_in_flight", help: "Webhook delivery attempts this process has in flight",
+    registers: [registry],
+    collect() {
+      this.set(outbox.inFlight?.() ?? 0)
+    }
+  })
   const expected = access === "public" ? undefined : Buffer.from(`Bearer ${access.token}`)
   const allowed = (req: ApiRequest) => {
     if (!expected) return true
@@ -40,6 +106,20 @@ export const makeMetrics = (access: MetricsAccess) => {
       requests.inc({ route: line.route, method: line.method, status: String(line.status) })
       latency.observe({ route: line.route, method: line.method }, line.duration_ms / 1000)
       if (line.status === 429) refused.inc({ route: line.route })
+    },
+    /** Counts one delivery attempt's outcome. */
+    delivery: (outcome: DeliveryOutcome) => deliveries.inc({ outcome }),
+    /** Observes one storage operation's time. */
+    dbTime: (operation: string, seconds: number) => {
+      let child = dbChildren.get(operation)
+      if (!child) dbChildren.set(operation, child = dbTime.labels(operation))
+      child.observe(seconds)
+    },
+    /** Counts one bookkeeping write the database refused. */
+    meteringFailure: (operation: string, reason: string) => meteringFailures.inc({ operation, reason }),
+    /** Where the outbox gauges read from (set once the store and the dispatcher run). */
+    watchOutbox: (sources: OutboxSources) => {
+      outbox = sources
     },
     /** `GET /metrics`. */
     route: async (req: ApiRequest, requestId: string): Promise<ApiResponse> =>

@@ -40,7 +40,7 @@ export const dashboardPages = (canopy: CanopyClient, site: Site) => {
   const signInPage = (req: ApiRequest, status = 200, error?: string, headers: Record<string, string> = {}) => {
     const csrf = Tokens.generate("session")
     return page(status, "Sign in", `<h1>Sign in to Canopy</h1>${error ? `<p class="error" role="alert">${escape(error)}</p>` : ""}
-${signInForm("/dashboard/sign-in", csrf)}`, { "set-cookie": setCookie(PRE_CSRF, csrf, { secure: site.secure(req), maxAgeS: 1800 }), ...headers })
+${signInForm(site.path("/dashboard/sign-in"), csrf)}`, { "set-cookie": setCookie(PRE_CSRF, csrf, { secure: site.secure(req), path: site.basePath, maxAgeS: 1800 }), ...headers })
   }
 
   /** The signed-in member and the principal acting for them. */
@@ -76,7 +76,7 @@ ${signInForm("/dashboard/sign-in", csrf)}`, { "set-cookie": setCookie(PRE_CSRF, 
     if (Exit.isFailure(exit)) return page(500, "Dashboard", "<h1>Something went wrong</h1>")
     const d = exit.value
     const f = (action: string, fields: string, button: string, inline = false) =>
-      `<form method="post" action="/dashboard/action"${inline ? " class=\"inline\"" : ""}><input type="hidden" name="csrf" value="${escape(csrf)}"><input type="hidden" name="action" value="${action}">${fields}<button type="submit">${escape(button)}</button></form>`
+      `<form method="post" action="${escape(site.path("/dashboard/action"))}"${inline ? " class=\"inline\"" : ""}><input type="hidden" name="csrf" value="${escape(csrf)}"><input type="hidden" name="action" value="${action}">${fields}<button type="submit">${escape(button)}</button></form>`
     const denied = "<p><em>Your role does not include this.</em></p>"
     const perms = Permissions.all.map((p) => `<label><input type="checkbox" name="permissions" value="${p}" style="width:auto"> ${p}</label>`).join("")
     const credTable = (r: Result.Result<ReadonlyArray<{ id: string; name: string; token_hint: string; permissions: ReadonlyArray<string>; revoked_at: string | null; ip_allowlist: ReadonlyArray<string> | null }>, unknown>, kind: string) =>
@@ -93,11 +93,12 @@ ${flash ? `<div class="${flash.ok ? "flash" : "error"}" role="status">${flash.ht
 ${f("create_key", `<label for="key-name">Name</label><input id="key-name" name="name" required>${perms}`, "Create API key")}</section>
 <section id="service-tokens"><h2>Service tokens</h2>${credTable(d.tokens, "svc")}
 ${f("create_svc", `<label for="svc-name">Name</label><input id="svc-name" name="name" required>${perms}<label for="svc-ips">IP allowlist (IPv4 addresses or CIDR ranges, comma-separated)</label><input id="svc-ips" name="ip_allowlist">`, "Create service token")}</section>
-<section id="applications"><h2>OAuth applications</h2>${Result.isFailure(d.apps) ? denied : `<table><tr><th>Name</th><th>Client id</th><th>Redirect URIs</th><th>Scopes</th><th></th></tr>${d.apps.success.map((a) =>
-      `<tr><td>${escape(a.name)} (${a.type})</td><td><code>${escape(a.client_id)}</code></td><td>${escape(a.redirect_uris.join(" "))}</td><td>${escape(a.scopes.join(" "))}</td><td>${a.type === "confidential" ? f("rotate_app", `<input type="hidden" name="id" value="${escape(a.client_id)}">`, "Rotate secret", true) : ""} ${f("delete_app", `<input type="hidden" name="id" value="${escape(a.client_id)}">`, "Delete", true)}</td></tr>`).join("")}</table>`}
+<section id="applications"><h2>OAuth applications</h2>${Result.isFailure(d.apps) ? denied : `<table><tr><th>Name</th><th>Client id</th><th>Redirect URIs</th><th>Scopes</th><th>Browser origins (CORS)</th><th></th></tr>${d.apps.success.map((a) =>
+      `<tr><td>${escape(a.name)} (${a.type})</td><td><code>${escape(a.client_id)}</code></td><td>${escape(a.redirect_uris.join(" "))}</td><td>${escape(a.scopes.join(" "))}</td><td>${a.type === "public" ? f("set_origins", `<input type="hidden" name="id" value="${escape(a.client_id)}"><input name="allowed_origins" aria-label="Allowed origins of ${escape(a.name)}" value="${escape(a.allowed_origins.join(" "))}">`, "Save origins", true) : "—"}</td><td>${a.type === "confidential" ? f("rotate_app", `<input type="hidden" name="id" value="${escape(a.client_id)}">`, "Rotate secret", true) : ""} ${f("delete_app", `<input type="hidden" name="id" value="${escape(a.client_id)}">`, "Delete", true)}</td></tr>`).join("")}</table>`}
 ${f("create_app", `<label for="app-name">Name</label><input id="app-name" name="name" required><label for="app-uris">Redirect URIs (space-separated)</label><input id="app-uris" name="redirect_uris" required>
 ${Permissions.scopes.map((s) => `<label><input type="checkbox" name="scopes" value="${s}" style="width:auto"> ${s}</label>`).join("")}
-<label><input type="radio" name="type" value="confidential" checked style="width:auto"> confidential (has a secret)</label><label><input type="radio" name="type" value="public" style="width:auto"> public (PKCE)</label>`, "Register application")}</section>
+<label><input type="radio" name="type" value="confidential" checked style="width:auto"> confidential (has a secret)</label><label><input type="radio" name="type" value="public" style="width:auto"> public (PKCE)</label>
+<label for="app-origins">Browser origins allowed to call the API and token endpoint (public applications; space-separated, e.g. https://app.example.com)</label><input id="app-origins" name="allowed_origins">`, "Register application")}</section>
 <section id="webhooks"><h2>Webhooks</h2>${Result.isFailure(d.hooks) ? denied : d.hooks.success.map(({ logs, w }) =>
       `<h3><code>${escape(w.url)}</code> ${w.enabled ? "enabled" : `disabled${w.disabled_reason ? ` (${escape(w.disabled_reason)})` : ""}`} ${f("toggle_webhook", `<input type="hidden" name="id" value="${escape(w.id)}"><input type="hidden" name="enabled" value="${w.enabled ? "false" : "true"}">`, w.enabled ? "Disable" : "Enable", true)}</h3>
 <p>Events: ${escape(w.events.join(", "))}</p><table><tr><th>Event</th><th>Attempt</th><th>Status</th><th>Code</th><th>When</th></tr>${logs.map((l) =>
@@ -126,8 +127,15 @@ ${f("invite", `<label for="inv-email">Email</label><input id="inv-email" name="e
           yield* credentials.revoke(principal, f.id ?? "")
           return { ok: true, html: "Revoked." }
         case "create_app": {
-          const a = yield* (yield* OAuthServer).register(principal, { name: f.name, redirect_uris: list(f.redirect_uris), scopes: all.getAll("scopes"), type: f.type })
+          const origins = list(f.allowed_origins)
+          const a = yield* (yield* OAuthServer).register(principal, {
+            name: f.name, redirect_uris: list(f.redirect_uris), scopes: all.getAll("scopes"), type: f.type, ...(origins.length ? { allowed_origins: origins } : {})
+          })
           return { ok: true, html: `Application registered: client id <code id="client-id">${escape(a.client_id)}</code>${a.client_secret ? `<br>${shown("Client secret", a.client_secret)}` : ""}` }
+        }
+        case "set_origins": {
+          const a = yield* (yield* OAuthServer).update(principal, f.id ?? "", { allowed_origins: list(f.allowed_origins) })
+          return { ok: true, html: `Browser origins of ${escape(a.name)}: ${a.allowed_origins.length ? escape(a.allowed_origins.join(" ")) : "none"}.` }
         }
         case "rotate_app": {
           const a = yield* (yield* OAuthServer).rotateSecret(principal, f.id ?? "")
@@ -145,7 +153,7 @@ ${f("invite", `<label for="inv-email">Email</label><input id="inv-email" name="e
           return { ok: true, html: f.enabled === "true" ? "Webhook enabled." : "Webhook disabled." }
         case "invite": {
           const r = yield* (yield* Members).invite(principal, { email: f.email, role: f.role })
-          const link = `${origin ?? ""}/invitations/accept?token=${r.invitation.token}`
+          const link = `${origin ?? site.basePath}/invitations/accept?token=${r.invitation.token}`
           const hint = origin === undefined ? " (put this site's address in front; with a configured public URL the link is shown whole)" : ""
           return { ok: true, html: `Invited ${escape(r.member.email)}. Send them this link (shown only now): <code id="shown-once">${escape(link)}</code>${hint}` }
         }
@@ -176,7 +184,7 @@ ${f("invite", `<label for="inv-email">Email</label><input id="inv-email" name="e
           ? signInPage(req, 429, err.message, { "retry-after": String(err.retryAfter) })
           : signInPage(req, 401, err?.message ?? "Sign-in failed; try again.")
       }
-      return redirect("/dashboard", 303, { "set-cookie": setCookie(SESSION, exit.value.token, { secure: site.secure(req), maxAgeS: 12 * 3600 }) })
+      return redirect(site.path("/dashboard"), 303, { "set-cookie": setCookie(SESSION, exit.value.token, { secure: site.secure(req), path: site.basePath, maxAgeS: 12 * 3600 }) })
     },
 
     "POST /dashboard/action": async (req: ApiRequest): Promise<ApiResponse> => {
@@ -185,7 +193,7 @@ ${f("invite", `<label for="inv-email">Email</label><input id="inv-email" name="e
       if (!me || !same(f.csrf, me.session.csrf)) return signInPage(req, 403, "Your session expired; sign in again.")
       if (f.action === "sign_out") {
         await run(Effect.flatMap(Sessions, (s) => s.signOut(me.session.token)))
-        return redirect("/dashboard", 303, { "set-cookie": setCookie(SESSION, "", { secure: site.secure(req), maxAgeS: 0 }) })
+        return redirect(site.path("/dashboard"), 303, { "set-cookie": setCookie(SESSION, "", { secure: site.secure(req), path: site.basePath, maxAgeS: 0 }) })
       }
       const all = new URLSearchParams(Buffer.from(req.body ?? new Uint8Array()).toString("utf8"))
       const exit = await run(act(me.principal, f, all, site.origin(req)) as Effect.Effect<{ ok: boolean; html: string }, unknown, Canopy.Runtime>)

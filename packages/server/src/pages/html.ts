@@ -49,9 +49,13 @@ export const cookies = (req: ApiRequest): Record<string, string> => {
   return out
 }
 
-/** A Set-Cookie value: HttpOnly, SameSite=Lax, Secure unless the site is plain HTTP. */
-export const setCookie = (name: string, value: string, options: { readonly secure: boolean; readonly maxAgeS?: number }) =>
-  `${name}=${encodeURIComponent(value)}; Path=/; HttpOnly; SameSite=Lax${options.secure ? "; Secure" : ""}${options.maxAgeS !== undefined ? `; Max-Age=${options.maxAgeS}` : ""}`
+/**
+ * A Set-Cookie value: HttpOnly, SameSite=Lax, Secure unless the site is plain HTTP; `Path` is the
+ * base path Canopy is reached under (`/canopy` when mounted there), so a host application's other
+ * pages never see Canopy's cookies.
+ */
+export const setCookie = (name: string, value: string, options: { readonly secure: boolean; readonly path?: string; readonly maxAgeS?: number }) =>
+  `${name}=${encodeURIComponent(value)}; Path=${options.path || "/"}; HttpOnly; SameSite=Lax${options.secure ? "; Secure" : ""}${options.maxAgeS !== undefined ? `; Max-Age=${options.maxAgeS}` : ""}`
 
 /** Reads an urlencoded form body. */
 export const form = (req: ApiRequest): Record<string, string> => {
@@ -81,7 +85,7 @@ export const domainError = <A, E>(exit: Exit.Exit<A, E>): Errors.DomainError | u
 
 /** The sign-in form, posting to `action` with extra hidden fields and a CSRF token. */
 export const signInForm = (action: string, csrf: string, hiddenFields = "") =>
-  `<form method="post" action="${action}">${hiddenFields}<input type="hidden" name="csrf" value="${escape(csrf)}">
+  `<form method="post" action="${escape(action)}">${hiddenFields}<input type="hidden" name="csrf" value="${escape(csrf)}">
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button></form>`

@@ -18,10 +18,10 @@ export const invitationPages = (canopy: CanopyClient, site: Site) => {
     const csrf = Tokens.generate("session")
     return page(status, "Join your team", `<h1>Join your team on Canopy</h1>
 ${error ? `<div class="error" role="alert"><p>${escape(error)}</p>${details.length ? `<ul>${details.map((d) => `<li>${escape(d.field)}: ${escape(d.message)}</li>`).join("")}</ul>` : ""}</div>` : ""}
-<form method="post" action="/invitations/accept"><input type="hidden" name="token" value="${escape(token)}"><input type="hidden" name="csrf" value="${escape(csrf)}">
+<form method="post" action="${escape(site.path("/invitations/accept"))}"><input type="hidden" name="token" value="${escape(token)}"><input type="hidden" name="csrf" value="${escape(csrf)}">
 <label for="name">Your name</label><input id="name" name="name" required maxlength="200" autocomplete="name">
 <label for="password">Choose a password (at least 10 characters)</label><input id="password" name="password" type="password" minlength="10" required autocomplete="new-password">
-<button type="submit">Join</button></form>`, { "set-cookie": setCookie(PRE_CSRF, csrf, { secure: site.secure(req), maxAgeS: 3600 }) })
+<button type="submit">Join</button></form>`, { "set-cookie": setCookie(PRE_CSRF, csrf, { secure: site.secure(req), path: site.basePath, maxAgeS: 3600 }) })
   }
 
   const invalid = (message: string, status: number) =>

@@ -46,14 +46,14 @@ export const authorizePages = (canopy: CanopyClient, site: Site) => {
     const csrf = Tokens.generate("session")
     return page(status, "Sign in", `<h1>Sign in to continue to ${escape(appName)}</h1>
 ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ""}
-${signInForm("/oauth/sign-in", csrf, hidden(params))}`, { "set-cookie": setCookie(PRE_CSRF, csrf, { secure: site.secure(req), maxAgeS: 1800 }), ...headers })
+${signInForm(site.path("/oauth/sign-in"), csrf, hidden(params))}`, { "set-cookie": setCookie(PRE_CSRF, csrf, { secure: site.secure(req), path: site.basePath, maxAgeS: 1800 }), ...headers })
   }
 
   const consentPage = (params: OAuth.AuthorizeParams, appName: string, scopes: ReadonlyArray<string>, csrf: string, who: string) =>
     page(200, "Authorize", `<h1>${escape(appName)} wants to access your Canopy account</h1>
 <p>Signed in as ${escape(who)}. If you allow it, ${escape(appName)} will be able to:</p>
 <ul>${scopes.map((s) => `<li>${escape(scopeWords[s] ?? s)}</li>`).join("")}</ul>
-<form method="post" action="/oauth/authorize">${hidden(params)}<input type="hidden" name="csrf" value="${escape(csrf)}">
+<form method="post" action="${escape(site.path("/oauth/authorize"))}">${hidden(params)}<input type="hidden" name="csrf" value="${escape(csrf)}">
 <button type="submit" name="decision" value="approve">Allow</button>
 <button type="submit" name="decision" value="deny" class="secondary">Deny</button></form>`)
 
@@ -101,9 +101,9 @@ ${signInForm("/oauth/sign-in", csrf, hidden(params))}`, { "set-cookie": setCooki
           ? signInPage(req, params, app.name, 429, err.message, { "retry-after": String(err.retryAfter) })
           : signInPage(req, params, app.name, 401, err?.message ?? "Sign-in failed; try again.")
       }
-      const back = OAuth.withQuery("http://x/oauth/authorize", params as Record<string, string | undefined>)
+      const back = OAuth.withQuery(`http://x${site.path("/oauth/authorize")}`, params as Record<string, string | undefined>)
       return redirect(back.slice("http://x".length), 303, {
-        "set-cookie": setCookie(SESSION, signedIn.value.token, { secure: site.secure(req), maxAgeS: 12 * 3600 })
+        "set-cookie": setCookie(SESSION, signedIn.value.token, { secure: site.secure(req), path: site.basePath, maxAgeS: 12 * 3600 })
       })
     },
 

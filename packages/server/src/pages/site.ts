@@ -93,28 +93,65 @@ export const parsePublicUrl = (raw: string): string => {
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`
 }
 
+/**
+ * A base path as given (`/canopy`, `/canopy/`, `canopy`): answered as `/canopy`, or `""` for the
+ * root. Throws a readable Error for anything but plain path segments.
+ */
+export const parseBasePath = (raw: string | undefined): string => {
+  const trimmed = (raw ?? "").trim().replace(/^\/+|\/+$/g, "")
+  if (trimmed === "") return ""
+  if (!/^[A-Za-z0-9._~!$&'()*+,;=:@%-]+(?:\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*$/.test(trimmed) || trimmed.split("/").some((s) => s === "." || s === "..")) {
+    throw new Error(`base path ${JSON.stringify(raw)} must be a plain path such as /canopy (no query, fragment, dot segments or empty segments)`)
+  }
+  return `/${trimmed}`
+}
+
+/** The path of a public URL (`https://x.example/canopy` → `/canopy`; none → `""`). */
+export const pathOfPublicUrl = (publicUrl: string | undefined): string =>
+  publicUrl === undefined ? "" : new URL(parsePublicUrl(publicUrl)).pathname.replace(/\/+$/, "")
+
 /** The site as pages and the OAuth metadata see it. */
 export interface Site {
   /** The configured public URL (no trailing slash), if any. */
   readonly publicUrl: string | undefined
-  /** The base of absolute URLs in answer to `req`, or undefined when none can be trusted. */
+  /**
+   * The path browsers reach Canopy under (`/canopy`, or `""` at the root): the public URL's path
+   * when one is configured, else the mount's base path. Every link, form action, redirect and
+   * cookie `Path` starts with it.
+   */
+  readonly basePath: string
+  /** `p` (an absolute path of Canopy's: `/dashboard`) as browsers reach it: `/canopy/dashboard`. */
+  readonly path: (p: string) => string
+  /** The base of absolute URLs in answer to `req` (base path included), or undefined when none can be trusted. */
   readonly origin: (req: ApiRequest) => string | undefined
   /** Whether cookies set in answer to `req` carry `Secure`. */
   readonly secure: (req: ApiRequest) => boolean
 }
 
-/** The site, given the configured public URL (validated by `parsePublicUrl`), if any. */
-export const makeSite = (publicUrl: string | undefined): Site => {
+/**
+ * The site, given the configured public URL (validated by `parsePublicUrl`), if any, and the base
+ * path Canopy is mounted under (`parseBasePath`), if any. With both, the public URL's path must
+ * end with the base path (a proxy may add a prefix of its own before it, never another name).
+ */
+export const makeSite = (publicUrl: string | undefined, basePath?: string | undefined): Site => {
   const configured = publicUrl === undefined ? undefined : parsePublicUrl(publicUrl)
+  const mount = parseBasePath(basePath)
+  const base = configured !== undefined ? pathOfPublicUrl(configured) : mount
+  if (mount !== "" && !base.endsWith(mount)) {
+    throw new Error(`public URL ${JSON.stringify(configured)} must end with the base path ${mount} Canopy is mounted under (e.g. https://host.example${mount})`)
+  }
+  const path = (p: string) => `${base}${p}`
   if (configured !== undefined) {
     const secure = configured.startsWith("https:")
-    return { publicUrl: configured, origin: () => configured, secure: () => secure }
+    return { publicUrl: configured, basePath: base, path, origin: () => configured, secure: () => secure }
   }
   return {
     publicUrl: undefined,
+    basePath: base,
+    path,
     origin: (req) => {
       const t = transportOf(req)
-      return isLoopbackHost(t.host) ? `${t.https ? "https" : "http"}://${t.host!.toLowerCase()}` : undefined
+      return isLoopbackHost(t.host) ? `${t.https ? "https" : "http"}://${t.host!.toLowerCase()}${base}` : undefined
     },
     secure: (req) => transportOf(req).https
   }

@@ -1,0 +1,103 @@
+/**
+ * Projects out as a GeoJSON FeatureCollection (`application/geo+json`) or a KML document
+ * (`application/vnd.google-earth.kml+xml`).
+ *
+ * GeoJSON splices each boundary's stored JSON text (`RawJson`) into the output unparsed. KML
+ * needs the positions, so it parses each boundary once; every text is XML-escaped, and
+ * characters XML 1.0 cannot hold are replaced by U+FFFD. Both come as chunks (one per project)
+ * for streaming a long list, and as one string.
+ */
+import { RawJson } from "@canopy/core"
+import type { Geometry } from "@canopy/core"
+
+/** What an export needs of a project: a `ProjectRow` or an API `Project` both fit. */
+export interface ExportProject {
+  readonly id: string
+  readonly name: string
+  readonly slug: string
+  readonly status: string
+  readonly area_hectares: number
+  readonly description?: string | null
+  readonly created_at?: string
+  readonly updated_at?: string
+  /** The boundary as stored (`RawJson`) or as a value; null when the project has none. */
+  readonly geometry: RawJson.RawJson | Geometry.Boundary | null
+}
+
+export const GEOJSON_MEDIA_TYPE = "application/geo+json"
+export const KML_MEDIA_TYPE = "application/vnd.google-earth.kml+xml"
+
+const properties = (p: ExportProject) => ({
+  id: p.id,
+  name: p.name,
+  slug: p.slug,
+  description: p.description ?? null,
+  status: p.status,
+  area_hectares: p.area_hectares,
+  ...(p.created_at !== undefined ? { created_at: p.created_at } : {}),
+  ...(p.updated_at !== undefined ? { updated_at: p.updated_at } : {})
+})
+
+/** The FeatureCollection as chunks: its head, one Feature per project (comma-separated), its tail. */
+export function* featureCollectionChunks(projects: Iterable<ExportProject>): Generator<string> {
+  yield "{\"type\":\"FeatureCollection\",\"features\":["
+  let first = true
+  for (const p of projects) {
+    const feature = RawJson.stringify({ type: "Feature", id: p.id, geometry: p.geometry ?? null, properties: properties(p) })
+    yield first ? feature : `,${feature}`
+    first = false
+  }
+  yield "]}"
+}
+
+/** The projects as one GeoJSON FeatureCollection (RFC 7946) text. */
+export const toFeatureCollection = (projects: Iterable<ExportProject>): string => [...featureCollectionChunks(projects)].join("")
+
+// ---------------------------------------------------------------------------------------------
+// KML
+
+// XML 1.0 Char: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]; lone surrogates too.
+// eslint-disable-next-line no-control-regex
+const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+
+/** Text for XML content or a quoted attribute: `& < > " '` escaped, non-XML characters replaced. */
+export const escapeXml = (text: string): string =>
+  text.replace(NOT_XML_CHAR, "\uFFFD").replace(/[&<>"']/g, (c) =>
+    c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === "\"" ? "&quot;" : "&apos;")
+
+const num = (n: unknown): string => {
+  if (typeof n !== "number" || !Number.isFinite(n)) throw new TypeError("a boundary position is not a finite number")
+  return String(n)
+}
+
+const ring = (positions: ReadonlyArray<Geometry.Position>): string =>
+  `<LinearRing><coordinates>${positions.map((p) => p.map(num).join(",")).join(" ")}</coordinates></LinearRing>`
+
+const polygon = (rings: ReadonlyArray<Geometry.Ring>): string =>
+  `<Polygon><outerBoundaryIs>${ring(rings[0] ?? [])}</outerBoundaryIs>${rings.slice(1).map((r) => `<innerBoundaryIs>${ring(r)}</innerBoundaryIs>`).join("")}</Polygon>`
+
+const kmlGeometry = (geometry: ExportProject["geometry"]): string => {
+  if (geometry === null) return ""
+  const g = (geometry instanceof RawJson.RawJson ? geometry.value() : geometry) as Geometry.Boundary
+  if (g.type === "Polygon") return polygon(g.coordinates)
+  return `<MultiGeometry>${g.coordinates.map(polygon).join("")}</MultiGeometry>`
+}
+
+const data = (name: string, value: string | number | null | undefined) =>
+  value === null || value === undefined ? "" : `<Data name="${escapeXml(name)}"><value>${escapeXml(String(value))}</value></Data>`
+
+/** The KML document as chunks: its head, one Placemark per project, its tail. */
+export function* kmlChunks(projects: Iterable<ExportProject>, options?: { readonly name?: string }): Generator<string> {
+  yield `<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>${escapeXml(options?.name ?? "Canopy projects")}</name>`
+  for (const p of projects) {
+    const description = p.description ? `<description>${escapeXml(p.description)}</description>` : ""
+    yield `<Placemark id="${escapeXml(p.id)}"><name>${escapeXml(p.name)}</name>${description}<ExtendedData>${
+      data("id", p.id)}${data("slug", p.slug)}${data("status", p.status)}${data("area_hectares", p.area_hectares)}${
+      data("created_at", p.created_at)}${data("updated_at", p.updated_at)}</ExtendedData>${kmlGeometry(p.geometry)}</Placemark>`
+  }
+  yield "</Document></kml>\n"
+}
+
+/** The projects as one KML document text. */
+export const toKml = (projects: Iterable<ExportProject>, options?: { readonly name?: string }): string =>
+  [...kmlChunks(projects, options)].join("")

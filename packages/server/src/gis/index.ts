@@ -1,0 +1,91 @@
+/**
+ * Boundaries in and out in the formats foresters hold (issue 17, point 2): the conversion layer
+ * the import/export endpoints and the dashboard upload use. Pure functions over bytes and
+ * strings: no network, no file-system writes, bounded work (see `ImportLimits`, docs/gis.md).
+ *
+ * - `importBoundary(bytes, hint)`: GeoJSON, KML, KMZ, zipped Shapefile or GeoPackage → one WGS84
+ *   Polygon/MultiPolygon validated by the core validator, or `{ ok: false, problems }`. Never throws.
+ * - `toFeatureCollection(projects)` / `toKml(projects)` (and their chunked forms for streaming).
+ *
+ * Parsing is synchronous CPU work (up to a few hundred ms for the largest allowed files): an
+ * endpoint serving large uploads may run it off the event loop (a worker thread); the function
+ * only needs the bytes and the hint, so it moves there unchanged.
+ */
+import { Geometry } from "@canopy/core"
+import { assemble } from "./assemble.ts"
+import { detectFormat } from "./detect.ts"
+import { readGeoJson } from "./readers/geojson.ts"
+import { readGeoPackage } from "./readers/geopackage.ts"
+import { decodeText, readKml, readKmz } from "./readers/kml.ts"
+import { readShapefileZip } from "./readers/shapefile.ts"
+import {
+  DEFAULT_LIMITS, FileProblem, type GisFormat, type ImportHint, type ImportLimits, type ImportOptions, type ImportResult,
+  type ReadResult
+} from "./types.ts"
+
+export {
+  type ExportProject, escapeXml, featureCollectionChunks, GEOJSON_MEDIA_TYPE, KML_MEDIA_TYPE, kmlChunks, toFeatureCollection, toKml
+} from "./export.ts"
+export {
+  DEFAULT_LIMITS, type GisFormat, type ImportFailure, type ImportHint, type ImportLimits, type ImportOptions, type ImportProblem,
+  type ImportResult, type ImportSuccess
+} from "./types.ts"
+
+/** Media types of the formats, for `Accept`/`Content-Type` handling and the API reference. */
+export const MEDIA_TYPES: Readonly<Record<GisFormat, string>> = {
+  geojson: "application/geo+json",
+  kml: "application/vnd.google-earth.kml+xml",
+  kmz: "application/vnd.google-earth.kmz",
+  shapefile: "application/zip",
+  geopackage: "application/geopackage+sqlite3"
+}
+
+const read = (format: GisFormat, bytes: Uint8Array, limits: ImportLimits): ReadResult | Promise<ReadResult> => {
+  switch (format) {
+    case "geojson":
+      return readGeoJson(decodeText(bytes), limits.maxFeatures)
+    case "kml":
+      return readKml(decodeText(bytes), limits.maxFeatures)
+    case "kmz":
+      return readKmz(bytes, limits)
+    case "shapefile":
+      return readShapefileZip(bytes, limits)
+    case "geopackage":
+      return readGeoPackage(bytes, limits)
+  }
+}
+
+/**
+ * Reads a boundary from an uploaded file. Every failure, whatever the bytes, is an
+ * `{ ok: false, problems }` answer, never an exception.
+ */
+export const importBoundary = async (
+  bytes: Uint8Array,
+  hint: ImportHint = {},
+  options?: ImportOptions
+): Promise<ImportResult> => {
+  const limits: ImportLimits = { ...DEFAULT_LIMITS, ...options?.limits }
+  let format: GisFormat | undefined
+  try {
+    if (bytes.length === 0) throw new FileProblem("the file is empty")
+    if (bytes.length > limits.maxBytes) throw new FileProblem(`the file has ${bytes.length} bytes; at most ${limits.maxBytes} are allowed`)
+    format = detectFormat(bytes, hint, limits.maxZipEntries)
+    const result = await read(format, bytes, limits)
+    const assembled = assemble(result)
+    if (!assembled.ok) return { ok: false, format, problems: assembled.problems }
+    return {
+      ok: true,
+      format,
+      geometry: assembled.geometry,
+      areaHectares: Geometry.areaHectares(assembled.geometry),
+      features: assembled.features,
+      sourceCrs: result.sourceCrs,
+      warnings: assembled.warnings
+    }
+  } catch (e) {
+    const problems = e instanceof FileProblem
+      ? e.problems
+      : [{ field: "file", message: `could not read the file (${e instanceof Error ? e.message : String(e)})` }]
+    return format ? { ok: false, format, problems } : { ok: false, problems }
+  }
+}
