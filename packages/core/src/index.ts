@@ -8,6 +8,7 @@ export {
   NotFoundError, RateLimitedError, type StorageProvider, UnauthorizedError, ValidationFailedError
 } from "./Canopy.ts"
 export * as Delivery from "./Delivery.ts"
+export { type Dispatcher, type DispatcherOptions, maintenance, startDispatcher } from "./Dispatcher.ts"
 export * as Errors from "./Errors.ts"
 export * as Events from "./Events.ts"
 export * as FieldError from "./FieldError.ts"

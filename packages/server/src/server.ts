@@ -6,9 +6,10 @@ import { createCanopy, type CanopyClient, type GeometryCheck, Settings, Storage,
 import { Effect } from "effect"
 import { createRequire } from "node:module"
 import { createServer, type Server } from "node:http"
+import { hostname } from "node:os"
 import type { AddressInfo } from "node:net"
 import { nodeHandler } from "./app.ts"
-import { type Dispatcher, type DispatcherOptions, startDispatcher } from "./dispatcher/loop.ts"
+import { type Dispatcher, type DispatcherOptions, startDispatcher } from "@canopy/core"
 import { makeSender } from "./dispatcher/sender.ts"
 import { type GeometryPool, type GeometryPoolOptions, makeGeometryPool } from "./geometry/pool.ts"
 import type { AccessLogLine } from "./http/handler.ts"
@@ -166,6 +167,7 @@ export const serve = async (options: ServeOptions = {}): Promise<RunningServer> 
   const tracing = tracingOptions ? await startTracing({ serviceVersion: SERVER_VERSION, ...tracingOptions }) : undefined
   const dispatcher = options.dispatcher === false ? undefined
     : startDispatcher(canopy, {
+      name: `dispatcher-${hostname()}-${process.pid}`,
       onError: logDispatcherError,
       ...(metrics ? { onAttempt: (log) => metrics.delivery(log ? deliveryOutcome(log) : "error") } : {}),
       ...(tracing ? { traceAttempt: tracing.background } : {}),

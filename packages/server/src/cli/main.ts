@@ -5,8 +5,9 @@
  */
 import { Accounts, CanopyError, createCanopy, type CanopyClient, Plans, Principal, Storage } from "@canopy/core"
 import { Effect } from "effect"
+import { hostname } from "node:os"
 import { parseArgs, type ParseArgsConfig } from "node:util"
-import { startDispatcher } from "../dispatcher/loop.ts"
+import { startDispatcher } from "@canopy/core"
 import { parseCorsOrigins } from "../http/cors.ts"
 import { parsePublicUrl } from "../pages/site.ts"
 import { openCanopy, ownProcessDefaults, serve, storageFor } from "../server.ts"
@@ -268,6 +269,7 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
     const insecure = values["allow-insecure-webhooks"] || process.env.CANOPY_ALLOW_INSECURE_WEBHOOKS === "1"
     const { canopy, closeSender } = await openCanopy({ db: where.db, mustExist: true, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}), settings: { allowInsecureWebhooks: insecure, ...deliverySettings() } })
     const dispatcher = startDispatcher(canopy, {
+      name: `worker-${hostname()}-${process.pid}`,
       ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
       ...(values["per-endpoint"] ? { perEndpoint: Number(values["per-endpoint"]) } : {})
     })

@@ -6,13 +6,22 @@
  * in-flight attempts finish; a crashed dispatcher's leases expire and are reclaimed. On start and
  * then hourly it also runs the store's maintenance: delivery logs past retention, expired sessions,
  * idle sign-in buckets and expired idempotency keys.
+ *
+ * A library user runs it next to `createCanopy` (`startDispatcher(canopy)`); the server runs it
+ * beside its HTTP listener and wakes it when a request wrote events.
  */
-import { type CanopyClient, Deliveries, IdempotencyKeys, Ids, Sessions, type Storage } from "@canopy/core"
 import { Effect } from "effect"
-import { hostname } from "node:os"
+import type { Canopy } from "./Canopy.ts"
+import * as Ids from "./Ids.ts"
+import { Deliveries } from "./services/Deliveries.ts"
+import { IdempotencyKeys } from "./services/IdempotencyKeys.ts"
+import { Sessions } from "./services/Sessions.ts"
+import type * as Storage from "./Storage.ts"
 
 /** Options of the loop. */
 export interface DispatcherOptions {
+  /** Names this dispatcher's leases (with a random suffix); default "dispatcher". */
+  readonly name?: string
   readonly concurrency?: number
   readonly perEndpoint?: number
   readonly pollMs?: number
@@ -40,12 +49,22 @@ type DeliveryLogRow = Storage.DeliveryLogRow
 /** The shortest pause between two claims that found nothing to start. */
 const MIN_WAIT_MS = 20
 
+/**
+ * The store's maintenance, each step bounded: delivery logs past retention, expired sessions,
+ * sign-in buckets idle for a day and idempotency keys past their 24 hours.
+ */
+export const maintenance: Effect.Effect<void, Storage.StorageError, Deliveries | Sessions | IdempotencyKeys> = Effect.gen(function*() {
+  yield* (yield* Deliveries).purgeLogs
+  yield* (yield* Sessions).purge
+  yield* (yield* IdempotencyKeys).purge
+})
+
 /** Starts the loop over a running Canopy. */
-export const startDispatcher = (canopy: CanopyClient, options: DispatcherOptions = {}): Dispatcher => {
+export const startDispatcher = (canopy: Canopy, options: DispatcherOptions = {}): Dispatcher => {
   const concurrency = options.concurrency ?? 64
   const perEndpoint = options.perEndpoint ?? 4
   const pollMs = options.pollMs ?? 250
-  const owner = `dispatcher-${hostname()}-${process.pid}-${Ids.randomBase32(8)}`
+  const owner = `${options.name ?? "dispatcher"}-${Ids.randomBase32(8)}`
   const perWebhook = new Map<string, number>()
   const attempts = new Set<Promise<void>>()
   let running = true
@@ -105,12 +124,8 @@ export const startDispatcher = (canopy: CanopyClient, options: DispatcherOptions
           claimed = batch.length - giveBack.length
         }
         if (Date.now() - lastPurge > 3_600_000) {
-          // Hourly maintenance, each step bounded: old delivery logs, expired sessions,
-          // sign-in buckets idle for a day and idempotency keys past their 24 hours.
           lastPurge = Date.now()
-          await canopy.run(Effect.flatMap(Deliveries, (s) => s.purgeLogs))
-          await canopy.run(Effect.flatMap(Sessions, (s) => s.purge))
-          await canopy.run(Effect.flatMap(IdempotencyKeys, (s) => s.purge))
+          await canopy.run(maintenance)
         }
       } catch (e) {
         options.onError?.(e)

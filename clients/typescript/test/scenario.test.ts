@@ -1,0 +1,356 @@
+/**
+ * @canopy/client against a real `canopy serve` process (accounts from `canopy init --json`):
+ * the resource scenario, typed errors, retries (429 with Retry-After, 5xx, network errors) with
+ * one Idempotency-Key per POST, pagination, verification of real webhook deliveries, and the
+ * OAuth authorization-code flow with PKCE and a refresh, consented over HTTP.
+ */
+import { spawn } from "node:child_process"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  APIConnectionError, authorizationUrl, AuthenticationError, Canopy, ConflictError, exchangeCode, NotFoundError, OAuthError,
+  type Project, RateLimitError, refreshToken, type RetryInfo, ValidationError, verifyWebhook, WebhookVerificationError
+} from "../src/index.ts"
+import { Browser, type LiveServer, startLiveServer, startLocalServer } from "./support.ts"
+
+const pkg = join(import.meta.dirname, "..")
+const root = join(pkg, "../..")
+const run = Math.random().toString(36).slice(2, 8)
+
+const square = (lon: number, side = 0.01) => ({
+  type: "Polygon" as const,
+  coordinates: [[[lon, 0], [lon + side, 0], [lon + side, side], [lon, side], [lon, 0]]]
+})
+
+/** A fetch that records each request it sends (method, URL, headers) before sending it for real. */
+const recordingFetch = (log: Array<{ method: string; url: string; headers: Headers }>): typeof fetch =>
+  async (input, init) => {
+    const req = new Request(input, init)
+    log.push({ method: req.method, url: req.url, headers: new Headers(req.headers) })
+    return fetch(req)
+  }
+
+let server: LiveServer
+let client: Canopy
+
+beforeAll(async () => {
+  server = await startLiveServer(run)
+  client = new Canopy({ apiKey: server.pro.api_key, baseUrl: server.url, maxRetries: 2, backoffBaseMs: 50 })
+}, 60_000)
+
+afterAll(async () => {
+  await server?.stop()
+}, 30_000)
+
+describe("@canopy/client: scenario against a live canopy serve", () => {
+  it("auth.verify, account get/update/usage", async () => {
+    const info = await client.auth.verify()
+    expect(info).toMatchObject({ valid: true, type: "api_key", account_id: server.pro.account_id })
+    const account = await client.account.get()
+    expect([account.id, account.plan]).toEqual([server.pro.account_id, "pro"])
+    const renamed = await client.account.update({ name: `TS scenario ${run}` })
+    expect(renamed.name).toBe(`TS scenario ${run}`)
+    const usage = await client.account.usage()
+    expect(usage.members.current).toBeGreaterThanOrEqual(1)
+    // A base URL given with /v1 works the same.
+    const v1 = new Canopy({ apiKey: server.pro.api_key, baseUrl: `${server.url}/v1/` })
+    expect((await v1.auth.verify()).account_id).toBe(server.pro.account_id)
+  })
+
+  it("create → get → list all pages → update → archive → restore → delete", async () => {
+    const created: Array<Project> = []
+    for (let i = 0; i < 7; i++) {
+      created.push(await client.projects.create({ name: `Block ${run} ${i}`, description: `pagination ${run}`, geometry: square(10 + i * 0.02) }))
+    }
+    const first = created[0]!
+    expect(first.id).toMatch(/^proj_/)
+    expect(first.status).toBe("active")
+    expect(first.area_hectares as number).toBeGreaterThan(100)
+    expect((await client.projects.get(first.id)).name).toBe(first.name)
+
+    const sent: Array<{ method: string; url: string; headers: Headers }> = []
+    const lister = new Canopy({ apiKey: server.pro.api_key, baseUrl: server.url, fetch: recordingFetch(sent) })
+    const seen: Array<string> = []
+    for await (const p of lister.projects.listAll({ search: run, per_page: 3, sort: "name", order: "asc" })) seen.push(p.id)
+    expect(seen.sort()).toEqual(created.map((p) => p.id).sort())
+    expect(sent.length).toBe(3) // 3 + 3 + 1
+    expect(new URL(sent[0]!.url).searchParams.get("cursor")).toBeNull()
+    for (const r of sent.slice(1)) {
+      const q = new URL(r.url).searchParams
+      expect(q.get("cursor")).toBeTruthy()
+      expect([q.get("search"), q.get("per_page"), q.get("sort"), q.get("order")]).toEqual([run, "3", "name", "asc"])
+    }
+    const page = await client.projects.list({ search: run, per_page: 3 })
+    expect([page.data.length, page.meta.total, page.meta.has_more]).toEqual([3, 7, true])
+
+    const updated = await client.projects.update(first.id, { name: `Block ${run} renamed`, description: null })
+    expect([updated.name, updated.description]).toEqual([`Block ${run} renamed`, null])
+    expect((await client.projects.archive(first.id)).status).toBe("archived")
+    expect((await client.projects.restore(first.id)).status).toBe("active")
+    const refused = await client.projects.delete(first.id).catch((e: unknown) => e)
+    expect(refused).toBeInstanceOf(ConflictError)
+    expect((refused as ConflictError).status).toBe(409)
+    await client.projects.archive(first.id)
+    await expect(client.projects.delete(first.id)).resolves.toBeUndefined()
+    await expect(client.projects.get(first.id)).rejects.toBeInstanceOf(NotFoundError)
+  })
+
+  it("assets: create, list all pages, get, update, delete", async () => {
+    const project = await client.projects.create({ name: `Assets ${run}`, geometry: square(20) })
+    const made = []
+    for (const [i, type] of (["equipment", "equipment", "sensor", "monitoring_station", "equipment"] as const).entries()) {
+      made.push(await client.assets.create(project.id, { name: `Asset ${i}`, type, location: { type: "Point", coordinates: [20.005, 0.005] }, metadata: { serial: `S-${i}` } }))
+    }
+    expect(made[0]!.id).toMatch(/^asset_/)
+    expect(made[0]!.status).toBe("active")
+    const all = []
+    for await (const a of client.assets.listAll(project.id, { per_page: 2 })) all.push(a.id)
+    expect(all.sort()).toEqual(made.map((a) => a.id).sort())
+    const equipment = []
+    for await (const a of client.assets.listAll(project.id, { type: "equipment", per_page: 2 })) equipment.push(a)
+    expect(equipment.length).toBe(3)
+    expect((await client.assets.get(project.id, made[2]!.id)).type).toBe("sensor")
+    expect((await client.assets.update(project.id, made[2]!.id, { status: "maintenance" })).status).toBe("maintenance")
+    await client.assets.delete(project.id, made[2]!.id)
+    await expect(client.assets.get(project.id, made[2]!.id)).rejects.toMatchObject({ status: 404, code: "NOT_FOUND" })
+  })
+
+  it("a 422 with details, a 404, a 401 — typed errors with the request id", async () => {
+    const invalid = await client.projects.create({ name: "Bad", geometry: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [0, 0]]] } }).catch((e: unknown) => e)
+    expect(invalid).toBeInstanceOf(ValidationError)
+    const v = invalid as ValidationError
+    expect([v.status, v.code]).toEqual([422, "VALIDATION_ERROR"])
+    expect(v.details.some((d) => d.field.startsWith("geometry") && d.message.length > 0)).toBe(true)
+    expect(v.requestId).toMatch(/^req_/)
+
+    const missing = await client.projects.get("proj_doesnotexist").catch((e: unknown) => e)
+    expect(missing).toBeInstanceOf(NotFoundError)
+    expect(missing).toMatchObject({ status: 404, code: "NOT_FOUND" })
+    expect((missing as NotFoundError).requestId).toMatch(/^req_/)
+    expect((missing as NotFoundError).requestId).toBe((missing as NotFoundError).headers?.get("x-request-id"))
+
+    const anonymous = new Canopy({ apiKey: "cnp_key_not_a_real_key", baseUrl: server.url })
+    await expect(anonymous.projects.list()).rejects.toBeInstanceOf(AuthenticationError)
+  })
+
+  it("members: invite, change role, list, remove", async () => {
+    const invited = await client.members.invite({ email: `invitee-${run}@example.com`, role: "editor" })
+    expect(invited.id).toMatch(/^user_/)
+    expect((await client.members.update(invited.id, { role: "viewer" })).role).toBe("viewer")
+    const list = await client.members.list()
+    expect(list.data.map((m) => m.id)).toContain(invited.id)
+    await client.members.remove(invited.id)
+    expect((await client.members.list()).data.map((m) => m.id)).not.toContain(invited.id)
+  })
+
+  it("webhooks: verifies a real delivery (X-Service-Signature and Standard Webhooks), rejects a tampered one; test, logs, redeliver, events", async () => {
+    const receiver = await startLocalServer(() => ({ status: 204 }))
+    try {
+      const hook = await client.webhooks.create({ url: `${receiver.url}/hook`, events: ["project.created", "project.archived"], description: "ts scenario" })
+      const secret = hook.secret as string
+      expect(secret).toMatch(/^whsec_/)
+      expect((await client.webhooks.get(hook.id)).url).toBe(`${receiver.url}/hook`)
+      expect((await client.webhooks.list()).data.map((w) => w.id)).toContain(hook.id)
+
+      const project = await client.projects.create({ name: `Hooked ${run}`, geometry: square(30) })
+      const delivery = await receiver.next((r) => r.body.includes(project.id))
+      expect(delivery.headers["x-service-signature"]).toMatch(/^sha256=[0-9a-f]{64}$/)
+      expect(delivery.headers["webhook-signature"]).toMatch(/^v1,/)
+      const event = await verifyWebhook(delivery.body, delivery.headers, secret)
+      expect(event.type).toBe("project.created")
+      if (event.type !== "project.created") throw new Error("narrowing")
+      expect(event.data.id).toBe(project.id)
+      expect(event.id).toMatch(/^evt_/)
+      // As a string and with Fetch API Headers too.
+      expect((await verifyWebhook(delivery.body.toString("utf8"), new Headers(delivery.headers as Record<string, string>), secret)).id).toBe(event.id)
+
+      const tampered = Buffer.from(delivery.body.toString("utf8").replace(project.id, "proj_someoneelse"))
+      await expect(verifyWebhook(tampered, delivery.headers, secret)).rejects.toBeInstanceOf(WebhookVerificationError)
+      await expect(verifyWebhook(delivery.body, delivery.headers, `${secret.slice(0, -2)}AA`)).rejects.toThrow(/does not match/)
+      // Only the spec's header, tampered: still refused.
+      const onlyService = { "x-service-signature": delivery.headers["x-service-signature"] as string, "x-service-timestamp": delivery.headers["x-service-timestamp"] as string }
+      expect((await verifyWebhook(delivery.body, onlyService, secret)).id).toBe(event.id)
+      await expect(verifyWebhook(tampered, onlyService, secret)).rejects.toThrow(/X-Service-Signature/)
+      // A replay far outside the tolerance.
+      await expect(verifyWebhook(delivery.body, delivery.headers, secret, { now: Date.now() / 1000 + 3600 })).rejects.toThrow(/timestamp/)
+
+      const test = await client.webhooks.test(hook.id)
+      expect(test.status).toBe("success")
+      const testDelivery = await receiver.next((r) => r.headers["x-service-event-type"] === "webhook.test")
+      expect((await verifyWebhook(testDelivery.body, testDelivery.headers, secret)).type).toBe("webhook.test")
+
+      const logs = await client.webhooks.logs(hook.id)
+      const original = logs.data.find((l) => l.event_id === event.id)
+      expect(original?.status).toBe("success")
+      const again = await client.webhooks.redeliver(hook.id, original!.id)
+      expect(again.event_id).toBe(event.id)
+      const redelivered = await receiver.next((r) => r !== delivery && r.body.equals(delivery.body))
+      expect((await verifyWebhook(redelivered.body, redelivered.headers, secret)).id).toBe(event.id)
+
+      const events = []
+      for await (const e of client.events.listAll({ type: "project.created", per_page: 5 })) events.push(e as { id: string })
+      expect(events.map((e) => e.id)).toContain(event.id)
+
+      await client.webhooks.update(hook.id, { enabled: false })
+      expect((await client.webhooks.get(hook.id)).enabled).toBe(false)
+      await client.webhooks.delete(hook.id)
+      await expect(client.webhooks.get(hook.id)).rejects.toBeInstanceOf(NotFoundError)
+    } finally {
+      await receiver.close()
+    }
+  }, 60_000)
+
+  it("retries 5xx answers with backoff, one Idempotency-Key across the attempts (a local endpoint answering 503, 503, 201)", async () => {
+    const flaky = await startLocalServer((_r, i) => i < 2
+      ? { status: 503, body: JSON.stringify({ error: { code: "INTERNAL_ERROR", message: "try again", details: [] }, meta: { request_id: "req_local" } }) }
+      : { status: 201, body: JSON.stringify({ data: { id: "proj_local", name: "x" }, meta: { request_id: "req_ok", timestamp: new Date().toISOString() } }) })
+    try {
+      const retries: Array<RetryInfo> = []
+      const c = new Canopy({ apiKey: "cnp_key_x", baseUrl: flaky.url, maxRetries: 2, backoffBaseMs: 20, onRetry: (r) => retries.push(r) })
+      const p = await c.projects.create({ name: "x" })
+      expect(p.id).toBe("proj_local")
+      expect(flaky.received.length).toBe(3)
+      const keys = flaky.received.map((r) => r.headers["idempotency-key"])
+      expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/)
+      expect(new Set(keys).size).toBe(1)
+      expect(flaky.received.every((r) => r.body.toString() === "{\"name\":\"x\"}")).toBe(true)
+      expect(retries.map((r) => [r.status, r.idempotencyKey])).toEqual([[503, keys[0]], [503, keys[0]]])
+      // Out of retries: the typed error.
+      const before = await startLocalServer(() => ({ status: 500, body: JSON.stringify({ error: { code: "INTERNAL_ERROR", message: "boom", details: [] }, meta: { request_id: "req_boom" } }) }))
+      try {
+        const e = await new Canopy({ apiKey: "k", baseUrl: before.url, maxRetries: 1, backoffBaseMs: 10 }).projects.list().catch((x: unknown) => x)
+        expect(e).toMatchObject({ status: 500, code: "INTERNAL_ERROR", requestId: "req_boom" })
+        expect(before.received.length).toBe(2)
+      } finally {
+        await before.close()
+      }
+    } finally {
+      await flaky.close()
+    }
+  })
+
+  it("network errors: retried, then APIConnectionError", async () => {
+    const gone = await startLocalServer(() => ({ status: 200 }))
+    const url = gone.url
+    await gone.close()
+    const retries: Array<RetryInfo> = []
+    const c = new Canopy({ apiKey: "k", baseUrl: url, maxRetries: 2, backoffBaseMs: 10, onRetry: (r) => retries.push(r) })
+    const e = await c.projects.create({ name: "x" }).catch((x: unknown) => x)
+    expect(e).toBeInstanceOf(APIConnectionError)
+    expect((e as APIConnectionError).status).toBeNull()
+    expect(retries.length).toBe(2)
+    expect(retries.every((r) => r.status === null && r.error instanceof APIConnectionError)).toBe(true)
+    expect(new Set(retries.map((r) => r.idempotencyKey)).size).toBe(1)
+  })
+
+  it("a 429 on the free plan is retried after Retry-After, with one Idempotency-Key, creating exactly one project", async () => {
+    const strict = new Canopy({ apiKey: server.free.api_key, baseUrl: server.url, maxRetries: 0 })
+    let limited: RateLimitError | undefined
+    let burst = 0
+    for (; burst < 200 && !limited; burst++) {
+      await strict.auth.verify().catch((e: unknown) => {
+        if (e instanceof RateLimitError) limited = e
+        else throw e
+      })
+    }
+    expect(limited).toBeInstanceOf(RateLimitError)
+    expect([limited!.status, limited!.code]).toEqual([429, "RATE_LIMITED"])
+    expect(limited!.retryAfter).toBeGreaterThanOrEqual(1)
+    expect(burst).toBeGreaterThan(30)
+
+    const sent: Array<{ method: string; url: string; headers: Headers }> = []
+    const retries: Array<RetryInfo> = []
+    const patient = new Canopy({ apiKey: server.free.api_key, baseUrl: server.url, maxRetries: 3, fetch: recordingFetch(sent), onRetry: (r) => retries.push(r) })
+    const name = `After the limit ${run}`
+    const started = performance.now()
+    const created = await patient.projects.create({ name })
+    const elapsed = performance.now() - started
+    expect(created.id).toMatch(/^proj_/)
+    expect(retries.length).toBeGreaterThanOrEqual(1)
+    expect(retries[0]!.status).toBe(429)
+    expect(retries[0]!.retryAfter).toBeGreaterThanOrEqual(1)
+    expect(retries[0]!.delayMs).toBeGreaterThanOrEqual(retries[0]!.retryAfter! * 1000)
+    expect(elapsed).toBeGreaterThanOrEqual(retries[0]!.retryAfter! * 1000)
+    expect(sent.length).toBe(retries.length + 1)
+    expect(new Set(sent.map((s) => s.headers.get("idempotency-key"))).size).toBe(1)
+    const mine = []
+    for await (const p of patient.projects.listAll({ search: name })) mine.push(p.id)
+    expect(mine).toEqual([created.id])
+  }, 60_000)
+
+  it("OAuth: authorization code with PKCE (consent over HTTP), exchange, the API with the access token, refresh", async () => {
+    const browser = new Browser(server.url)
+    const password = `correct horse ${run} battery`
+    await browser.setPassword(server.pro.set_password_url, "Owner", password)
+    await browser.signIn(server.pro.email, password)
+    const redirectUri = "https://app.example.com/callback"
+    const app = await browser.registerApp(`Field app ${run}`, redirectUri, ["projects:read", "projects:write", "offline_access"], "public")
+    expect(app.clientId).toBeTruthy()
+
+    const auth = await authorizationUrl({ baseUrl: `${server.url}/v1`, clientId: app.clientId, redirectUri, scopes: ["projects:read", "offline_access"] })
+    const u = new URL(auth.url)
+    expect(`${u.origin}${u.pathname}`).toBe(`${server.url}/oauth/authorize`)
+    expect([u.searchParams.get("code_challenge_method"), u.searchParams.get("code_challenge"), u.searchParams.get("state")]).toEqual(["S256", auth.codeChallenge, auth.state])
+    expect(auth.codeVerifier).toMatch(/^[A-Za-z0-9_-]{43,128}$/)
+
+    const callback = await browser.approve(auth.url)
+    expect(`${callback.origin}${callback.pathname}`).toBe(redirectUri)
+    expect(callback.searchParams.get("state")).toBe(auth.state)
+    const code = callback.searchParams.get("code")!
+    expect(code).toBeTruthy()
+
+    // The wrong verifier is refused (RFC 6749 error, typed).
+    const wrong = await exchangeCode({ baseUrl: server.url, clientId: app.clientId, code, redirectUri, codeVerifier: "x".repeat(43) }).catch((e: unknown) => e)
+    expect(wrong).toBeInstanceOf(OAuthError)
+    expect(wrong).toMatchObject({ status: 400, code: "invalid_grant" })
+
+    // A second consent gives a fresh code (the refused attempt may have burnt the first).
+    const auth2 = await authorizationUrl({ baseUrl: server.url, clientId: app.clientId, redirectUri, scopes: ["projects:read", "offline_access"], state: `st-${run}` })
+    const callback2 = await browser.approve(auth2.url)
+    expect(callback2.searchParams.get("state")).toBe(`st-${run}`)
+    const tokens = await exchangeCode({ baseUrl: server.url, clientId: app.clientId, code: callback2.searchParams.get("code")!, redirectUri, codeVerifier: auth2.codeVerifier })
+    expect([tokens.token_type, tokens.expires_in]).toEqual(["Bearer", 3600])
+    expect(tokens.access_token).toMatch(/^cnp_oat_/)
+    expect(tokens.refresh_token).toMatch(/^cnp_ort_/)
+
+    const asUser = new Canopy({ accessToken: tokens.access_token, baseUrl: server.url })
+    const info = await asUser.auth.verify()
+    expect([info.type, info.permissions]).toEqual(["oauth", ["projects:read"]])
+    expect((await asUser.projects.list({ per_page: 1 })).data.length).toBe(1)
+    await expect(asUser.projects.create({ name: "not allowed" })).rejects.toMatchObject({ status: 403, code: "FORBIDDEN" })
+
+    const refreshed = await refreshToken({ baseUrl: server.url, clientId: app.clientId, refreshToken: tokens.refresh_token! })
+    expect(refreshed.access_token).not.toBe(tokens.access_token)
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token)
+    asUser.setAccessToken(refreshed.access_token)
+    expect((await asUser.auth.verify()).type).toBe("oauth")
+    // The used refresh token is refused.
+    await expect(refreshToken({ baseUrl: server.url, clientId: app.clientId, refreshToken: tokens.refresh_token! })).rejects.toMatchObject({ code: "invalid_grant" })
+  }, 60_000)
+
+  it("examples/quickstart.ts runs against the live server", async () => {
+    const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, ["--conditions=source", join(pkg, "examples/quickstart.ts")], {
+        cwd: root, env: { ...process.env, CANOPY_BASE_URL: server.url, CANOPY_API_KEY: server.pro.api_key }
+      })
+      let stdout = ""
+      let stderr = ""
+      child.stdout.on("data", (d) => (stdout += d))
+      child.stderr.on("data", (d) => (stderr += d))
+      const timer = setTimeout(() => child.kill("SIGKILL"), 60_000)
+      child.on("error", reject)
+      child.on("close", (code) => {
+        clearTimeout(timer)
+        resolve({ code, stdout, stderr })
+      })
+    })
+    expect(out.stderr.replace(/.*ExperimentalWarning.*\n?|.*--trace-warnings.*\n?/g, "")).toBe("")
+    expect(out.code).toBe(0)
+    const id = /created (proj_\w+): [\d.]+ ha/.exec(out.stdout)?.[1]
+    expect(id, out.stdout).toBeDefined()
+    expect(out.stdout).toMatch(/listed \d+ active projects/)
+    expect(out.stdout).toMatch(/invalid geometry[^:]*: .+ \(req_\w+\)/)
+    expect(out.stdout).toContain(`deleted ${id} (NOT_FOUND)`)
+    await expect(client.projects.get(id!)).rejects.toBeInstanceOf(NotFoundError)
+  }, 90_000)
+})
