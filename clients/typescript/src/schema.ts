@@ -417,7 +417,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The member this credential acts for: id, name, email, role, account (OAuth tokens need the profile scope; service tokens get 403)
+         * The member this credential acts for: id, name, email, role, account (OAuth tokens need the profile scope; a service token has none: 404)
          * @description Any valid token.
          */
         get: operations["getMe"];

@@ -77,6 +77,7 @@ export interface Canopy {
     readonly list: P<OAuthServer["Service"]["list"]>
     readonly rotateSecret: P<OAuthServer["Service"]["rotateSecret"]>
     readonly remove: P<OAuthServer["Service"]["remove"]>
+    readonly update: P<OAuthServer["Service"]["update"]>
   }
   readonly deliveries: {
     readonly test: P<Deliveries["Service"]["test"]>
@@ -150,7 +151,7 @@ export const createCanopy = async (options: CreateCanopyOptions): Promise<Canopy
     members: wrap(Members, ["list", "invite", "accept", "update", "remove", "principalFor"]),
     webhooks: wrap(Webhooks, ["create", "list", "get", "update", "delete", "logs"]),
     deliveries: wrap(Deliveries, ["test", "redeliver", "listEvents"]),
-    oauth: wrap(OAuthServer, ["register", "list", "rotateSecret", "remove"]),
+    oauth: wrap(OAuthServer, ["register", "list", "rotateSecret", "remove", "update"]),
     account: wrap(Accounts, ["get", "update", "usage", "setPlan", "billingEvent"]),
     credentials: wrap(Credentials, ["create", "list", "revoke"]),
     bootstrap: (input) => use(Accounts, (a) => a.bootstrap(input)),

@@ -101,8 +101,10 @@ export const makeApiHandler = (
 
 /**
  * A Node `(req, res)` handler serving Canopy's API: mount it on `http.createServer(handler)` or in
- * an existing app (`app.use("/canopy", handler)` in Express; pass `basePath` when the framework
- * does not strip the prefix itself). Its `clientError` answers the requests Node's parser refuses
+ * an existing app (`app.use("/canopy", handler)` in Express). Pass the mount's `basePath`
+ * (`/canopy`): it is stripped from requests that still carry it, and every URL Canopy names (pages'
+ * forms, links, redirects, cookie paths, `/docs`, OpenAPI `servers`, the OAuth issuer) starts
+ * with it; without it, the path of `publicUrl` is used. Its `clientError` answers the requests Node's parser refuses
  * (oversized headers, malformed request lines) with the spec's error body and logs them:
  * `server.on("clientError", handler.clientError)` on a server of your own.
  */

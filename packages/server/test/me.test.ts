@@ -1,7 +1,7 @@
 /**
  * `GET /v1/me` (issue 16, item 3) over a real socket: the member a credential acts for — an OAuth
- * token granted `profile`, an API key (its creator); 403 with the spec's error body for a service
- * token and for an OAuth token without `profile`; listed in the OpenAPI document.
+ * token granted `profile`, an API key (its creator); 403 with the spec's error body for an OAuth
+ * token without `profile`, 404 for a service token (no member); listed in the OpenAPI document.
  */
 import { OAuth, OAuthServer, Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
@@ -64,7 +64,7 @@ describe("GET /v1/me", () => {
     assert.strictEqual((await client(server.url, withoutProfile).get("/v1/projects")).status, 200, "the token itself works")
   })
 
-  it("an API key answers for the member who created it; a service token gets 403 with the spec's error body; no token is 401", async () => {
+  it("an API key answers for the member who created it; a service token or a key made by no member gets 404 with the spec's error body; no token is 401", async () => {
     const b = await server.canopy.bootstrap({ account_name: "Key Co", email: "key-owner@example.com", plan: "pro" })
     const owner = await client(server.url, b.api_key.token).get("/v1/me")
     assert.strictEqual(owner.status, 200)
@@ -76,9 +76,13 @@ describe("GET /v1/me", () => {
     const svcToken = (await server.canopy.credentials.create(Principal.system(b.account.id), "service_token", { name: "CI", permissions: ["projects:read"] })).token
     assert.strictEqual((await client(server.url, svcToken).get("/v1/projects")).status, 200, "the service token itself works")
     const refused = await client(server.url, svcToken).get("/v1/me")
-    assert.strictEqual(refused.status, 403)
-    assert.isTrue(isErrorBody(refused, "FORBIDDEN"), JSON.stringify(refused.body))
+    assert.strictEqual(refused.status, 404)
+    assert.isTrue(isErrorBody(refused, "NOT_FOUND"), JSON.stringify(refused.body))
     assert.include(refused.body.error.message, "service token")
+    const systemKey = (await server.canopy.credentials.create(Principal.system(b.account.id), "api_key", { name: "Made by the operator", permissions: ["projects:read"] })).token
+    const noMember = await client(server.url, systemKey).get("/v1/me")
+    assert.strictEqual(noMember.status, 404)
+    assert.isTrue(isErrorBody(noMember, "NOT_FOUND"), JSON.stringify(noMember.body))
 
     const anonymous = await request(server.url, "GET", "/v1/me")
     assert.strictEqual(anonymous.status, 401)
@@ -92,6 +96,6 @@ describe("GET /v1/me", () => {
     const data = op.responses["200"].content["application/json"].schema.properties.data
     const schema = data.$ref ? doc.components?.schemas?.[data.$ref.split("/").at(-1)] ?? data : data
     assert.includeMembers(Object.keys(schema.properties ?? {}), ["id", "name", "email", "role", "account_id"])
-    assert.property(op.responses, "403")
+    assert.includeMembers(Object.keys(op.responses), ["200", "401", "403", "404"])
   })
 })

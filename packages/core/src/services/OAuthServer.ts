@@ -95,8 +95,8 @@ export class OAuthServer extends Context.Service<OAuthServer, {
   readonly allowsOrigin: (origin: string) => Effect.Effect<boolean, StorageError>
   /**
    * The member a principal acts for (`GET /v1/me`): an OAuth token's user when it was granted the
-   * `profile` scope, a signed-in member, an API key's creator. Forbidden for a service token, an
-   * OAuth token without `profile`, or a credential no member stands behind.
+   * `profile` scope, a signed-in member, an API key's creator. Forbidden for an OAuth token
+   * without `profile`; NotFound for a service token or a credential no member stands behind.
    */
   readonly me: (principal: Principal) => Fx<OAuth.Me>
   /** Checks an authorization request (what the authorize page does first). */
@@ -222,15 +222,16 @@ const make = (storage: StorageShape) => {
     allowsOrigin: (origin) => OAuth.checkOrigin(origin) === true ? storage.oauth.originAllowed(origin) : Effect.succeed(false),
 
     me: Effect.fn("OAuthServer.me")(function*(principal) {
-      const none = (message: string) => new Forbidden({ message })
-      if (principal.kind === "service_token") return yield* none("a service token acts for no member: /v1/me needs a member's credential (OAuth token with the profile scope, API key)")
+      // No member to show is a 404 (403 stays what it is everywhere: a grant the credential lacks).
+      const none = (why: string) => new NotFound({ resource: "member", id: `(none: ${why})` })
+      if (principal.kind === "service_token") return yield* none("a service token acts for no member; use an OAuth token with the profile scope or an API key")
       if (principal.kind === "system" || principal.user_id === null) return yield* none("this credential acts for no member")
       if (principal.kind === "oauth") {
         const token = principal.credential_id === null ? undefined : yield* storage.oauth.getTokenById(principal.credential_id)
-        if (!token?.scopes.includes("profile")) return yield* none("this access token was not granted the profile scope")
+        if (!token?.scopes.includes("profile")) return yield* new Forbidden({ message: "this access token was not granted the profile scope" })
       }
       const member = yield* storage.members.get(principal.account_id, principal.user_id)
-      if (!member) return yield* none("the member this credential acts for is no longer on the team")
+      if (!member) return yield* new NotFound({ resource: "member", id: principal.user_id })
       return { id: member.id, name: member.name, email: member.email, role: member.role, account_id: principal.account_id }
     }),
 

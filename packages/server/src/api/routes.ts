@@ -156,7 +156,7 @@ export const routes: ReadonlyArray<Route> = [
     }) }),
   // The member behind the credential (docs/decisions.md, "GET /v1/me"): what the profile scope's consent promises.
   route({ method: "GET", path: "/me", operation: "auth.verify", tag: "Authentication",
-    summary: "The member this credential acts for: id, name, email, role, account (OAuth tokens need the profile scope; service tokens get 403)",
+    summary: "The member this credential acts for: id, name, email, role, account (OAuth tokens need the profile scope; a service token has none: 404)",
     status: 200, envelope: "resource", resource: OAuth.Me,
     run: ({ principal }) => Effect.flatMap(OAuthServer, (s) => s.me(principal)) })
 ]
