@@ -5,7 +5,7 @@
  */
 import { type Canopy, SqlStorage, Storage } from "@canopy/core"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Fiber, Layer, Redacted } from "effect"
 import * as Migrations from "./migrations.ts"
 
 export { Migrations }
@@ -83,11 +83,19 @@ const isEffect = (u: unknown): u is Effect.Effect<unknown, unknown, unknown> => 
  * `StorageError` (the statement is interrupted; the driver cancels it, or drops the connection).
  */
 export const withTimeouts = (storage: Storage.StorageShape, ms: number): Storage.StorageShape => {
+  // The operation runs in a fiber of its own, so that the answer does not wait for it to stop: a
+  // frozen server never acknowledges the driver's cancel request, and interrupting the query in
+  // place would hold the request until the connection gives up. It is interrupted in the background.
   const bound = <A, E, R>(self: Effect.Effect<A, E, R>, limit: number): Effect.Effect<A, E | Storage.StorageError, R> =>
-    Effect.timeoutOrElse(self, {
-      duration: limit,
-      orElse: () => Effect.fail(new Storage.StorageError({ message: `storage timeout: no answer from PostgreSQL within ${limit} ms` }))
-    })
+    Effect.flatMap(Effect.forkDetach(self), (fiber) =>
+      Effect.timeoutOrElse(Fiber.join(fiber), {
+        duration: limit,
+        orElse: () =>
+          Effect.andThen(
+            Effect.forkDetach(Fiber.interrupt(fiber)),
+            Effect.fail(new Storage.StorageError({ message: `storage timeout: no answer from PostgreSQL within ${limit} ms` }))
+          )
+      }))
   const wrap = (value: unknown): unknown => {
     if (isEffect(value)) return bound(value, ms)
     if (typeof value === "function") {

@@ -80,7 +80,8 @@ describe("PostgreSQL outage", () => {
       const body = JSON.parse(list.body) as { error: { code: string; details: unknown[] }; meta: { request_id: string } }
       expect(body.error.code).toBe("INTERNAL_ERROR")
       expect(body.meta.request_id).toBe(list.headers.get("x-request-id"))
-      expect(list.ms).toBeLessThan(STATEMENT_TIMEOUT_MS * 3 + 7_000)
+      // The first storage operation gives up at the timeout; the answer does not wait for the driver.
+      expect(list.ms).toBeLessThan(STATEMENT_TIMEOUT_MS + 1_500)
       expect(ready.status).toBe(503)
       expect(ready.ms).toBeLessThan(3_000)
       expect(JSON.parse(ready.body).error.code).toBe("INTERNAL_ERROR")
