@@ -181,6 +181,8 @@ export interface paths {
         /**
          * Invite a member
          * @description Requires the `members:write` permission.
+         *
+         *     Answers the member (status `invited`) with the invitation link's one-time `token` and `expires_at`, for delivering the invitation yourself.
          */
         post: operations["postAccountMembersInvite"];
         delete?: never;
@@ -430,43 +432,1241 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "project.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * project.created event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookProjectCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * project.updated event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookProjectUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * project.deleted event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookProjectDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.archived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * project.archived event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookProjectArchived"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.restored": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * project.restored event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookProjectRestored"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "asset.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * asset.created event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookAssetCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "asset.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * asset.updated event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookAssetUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "asset.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * asset.deleted event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookAssetDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "asset.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * asset.status_changed event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookAssetStatusChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.invited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.invited event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookMemberInvited"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.joined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.joined event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookMemberJoined"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.updated event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookMemberUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.removed event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookMemberRemoved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.created event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookSubscriptionCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.updated event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookSubscriptionUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.canceled event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookSubscriptionCanceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.paid event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookInvoicePaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.failed event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookInvoiceFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "usage.threshold_reached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * usage.threshold_reached event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookUsageThresholdReached"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "usage.limit_exceeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * usage.limit_exceeded event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookUsageLimitExceeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
-    schemas: never;
-    responses: {
-        /** @description Error */
+    schemas: {
+        /**
+         * @description [longitude, latitude] (WGS84 degrees), optionally with an altitude
+         * @example [
+         *       -122.4,
+         *       37.8
+         *     ]
+         */
+        GeoJsonPosition: number[];
+        /**
+         * @description GeoJSON Polygon (RFC 7946 §3.1.6)
+         * @example {
+         *       "type": "Polygon",
+         *       "coordinates": [
+         *         [
+         *           [
+         *             -122.5,
+         *             37.7
+         *           ],
+         *           [
+         *             -122.4,
+         *             37.7
+         *           ],
+         *           [
+         *             -122.4,
+         *             37.8
+         *           ],
+         *           [
+         *             -122.5,
+         *             37.8
+         *           ],
+         *           [
+         *             -122.5,
+         *             37.7
+         *           ]
+         *         ]
+         *       ]
+         *     }
+         */
+        GeoJsonPolygon: {
+            /** @enum {string} */
+            type: "Polygon";
+            coordinates: components["schemas"]["GeoJsonPosition"][][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description GeoJSON MultiPolygon (RFC 7946 §3.1.7) */
+        GeoJsonMultiPolygon: {
+            /** @enum {string} */
+            type: "MultiPolygon";
+            coordinates: components["schemas"]["GeoJsonPosition"][][][];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description GeoJSON Point (RFC 7946 §3.1.2)
+         * @example {
+         *       "type": "Point",
+         *       "coordinates": [
+         *         -122.45,
+         *         37.75
+         *       ]
+         *     }
+         */
+        GeoJsonPoint: {
+            /** @enum {string} */
+            type: "Point";
+            coordinates: components["schemas"]["GeoJsonPosition"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "VALIDATION_ERROR",
+         *         "message": "The request body is invalid",
+         *         "details": [
+         *           {
+         *             "field": "name",
+         *             "message": "must not be empty"
+         *           }
+         *         ]
+         *       },
+         *       "meta": {
+         *         "request_id": "req_1a2b3c4d5e"
+         *       }
+         *     }
+         */
         Error: {
+            error: {
+                /** @enum {string} */
+                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR";
+                message: string;
+                details: ({
+                    field: string;
+                    message: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            } & {
+                [key: string]: unknown;
+            };
+            meta: {
+                request_id: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @example {
+         *       "id": "proj_9f2c1a7b4e",
+         *       "name": "Redwood Creek restoration",
+         *       "slug": "redwood-creek-restoration",
+         *       "description": null,
+         *       "geometry": {
+         *         "type": "Polygon",
+         *         "coordinates": [
+         *           [
+         *             [
+         *               -122.5,
+         *               37.7
+         *             ],
+         *             [
+         *               -122.4,
+         *               37.7
+         *             ],
+         *             [
+         *               -122.4,
+         *               37.8
+         *             ],
+         *             [
+         *               -122.5,
+         *               37.8
+         *             ],
+         *             [
+         *               -122.5,
+         *               37.7
+         *             ]
+         *           ]
+         *         ]
+         *       },
+         *       "area_hectares": 9790.1234,
+         *       "bbox": [
+         *         -122.5,
+         *         37.7,
+         *         -122.4,
+         *         37.8
+         *       ],
+         *       "status": "active",
+         *       "created_at": "2026-01-05T10:00:00.000Z",
+         *       "updated_at": "2026-01-05T10:00:00.000Z"
+         *     }
+         */
+        Project: {
+            id: string;
+            name: string;
+            slug: string;
+            description: string | null;
+            geometry: (components["schemas"]["GeoJsonPolygon"] | components["schemas"]["GeoJsonMultiPolygon"]) | null;
+            /** @description Geodesic area of the boundary in hectares, rounded to 4 decimals; 0 without a boundary */
+            area_hectares: number;
+            bbox: [
+                number,
+                number,
+                number,
+                number
+            ] | null;
+            /** @enum {string} */
+            status: "active" | "archived" | "draft";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Asset: {
+            id: string;
+            project_id: string;
+            name: string;
+            /** @enum {string} */
+            type: "equipment" | "monitoring_station" | "point_of_interest" | "sensor" | "other";
+            location: components["schemas"]["GeoJsonPoint"] | null;
+            /** @enum {string} */
+            status: "active" | "inactive" | "maintenance" | "retired";
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Member: {
+            id: string;
+            email: string;
+            name: string | null;
+            /** @enum {string} */
+            role: "owner" | "admin" | "editor" | "viewer";
+            permissions: string[];
+            /** @enum {string} */
+            status: "active" | "invited";
+            joined_at: string | null;
+            last_active_at: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        InvitedMember: {
+            id: string;
+            email: string;
+            name: string | null;
+            /** @enum {string} */
+            role: "owner" | "admin" | "editor" | "viewer";
+            permissions: string[];
+            /** @enum {string} */
+            status: "active" | "invited";
+            joined_at: string | null;
+            last_active_at: string | null;
+            invitation: {
+                /** @description One-time token of the invitation link (/invitations/accept?token=…); shown only here */
+                token: string;
+                /** Format: date-time */
+                expires_at: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        Account: {
+            id: string;
+            name: string;
+            slug: string;
+            /** @enum {string} */
+            type: "team";
+            /** @enum {string} */
+            plan: "free" | "pro" | "enterprise";
+            usage: {
+                hectares: number;
+                projects: number;
+                members: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+        } & {
+            [key: string]: unknown;
+        };
+        UsageStatistics: {
+            period: {
+                /** Format: date-time */
+                start: string;
+                /** Format: date-time */
+                end: string;
+            } & {
+                [key: string]: unknown;
+            };
+            hectares: {
+                current: number;
+                limit: number;
+                percentage: number;
+            } & {
+                [key: string]: unknown;
+            };
+            projects: {
+                active: number;
+                archived: number;
+                total: number;
+            } & {
+                [key: string]: unknown;
+            };
+            members: {
+                current: number;
+                limit: number;
+            } & {
+                [key: string]: unknown;
+            };
+            api_requests: {
+                current: number;
+                limit: number;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        Webhook: {
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            enabled: boolean;
+            disabled_reason: string | null;
+            disabled_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The signing secret: only in the create response */
+            secret?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        DeliveryLog: {
+            id: string;
+            event_id: string;
+            event_type: string;
+            /** @enum {string} */
+            status: "success" | "failed" | "pending" | "canceled";
+            attempt: number;
+            response_code: number | null;
+            response_time_ms: number | null;
+            error: string | null;
+            error_class: string | null;
+            delivered_at: string | null;
+            next_retry_at: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        Event: {
+            id: string;
+            /** @enum {string} */
+            type: "project.created" | "project.updated" | "project.deleted" | "project.archived" | "project.restored" | "asset.created" | "asset.updated" | "asset.deleted" | "asset.status_changed" | "member.invited" | "member.joined" | "member.updated" | "member.removed" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.paid" | "invoice.failed" | "usage.threshold_reached" | "usage.limit_exceeded" | "webhook.test";
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                [key: string]: unknown;
+            };
+            account: {
+                id: string;
+                name: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        Verification: {
+            valid: boolean;
+            /** @enum {string} */
+            type: "api_key" | "service_token" | "oauth";
+            permissions: string[];
+            account_id: string;
+            expires_at: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        Me: {
+            id: string;
+            name: string | null;
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "editor" | "viewer";
+            account_id: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ResponseMeta: {
+            request_id: string;
+            /** Format: date-time */
+            timestamp: string;
+        };
+        ListMeta: {
+            /** @description Matching rows; at least this many when total_exact is false */
+            total: number;
+            /** @description False when counting stopped at 10,000 (filtered or searched lists) */
+            total_exact?: boolean;
+            /** @description The page served; null when walking by cursor */
+            page?: number | null;
+            per_page?: number;
+            total_pages?: number;
+            has_more?: boolean;
+            /** @description Pass as cursor= for the next page (same sort and order); null on the last page */
+            next_cursor?: string | null;
+            request_id: string;
+            /** Format: date-time */
+            timestamp: string;
+        };
+    };
+    responses: {
+        /** @description The query or body could not be read (malformed JSON, wrong content type, bad query parameter) */
+        BadRequest: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": {
-                    error: {
-                        code: string;
-                        message: string;
-                        details: ({
-                            field: string;
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    meta: {
-                        request_id: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                } & {
-                    [key: string]: unknown;
-                };
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "VALIDATION_ERROR",
+                 *         "message": "Invalid query parameters",
+                 *         "details": []
+                 *       },
+                 *       "meta": {
+                 *         "request_id": "req_1a2b3c4d5e"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Missing, invalid, expired or revoked credential */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description Bearer challenge */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "UNAUTHORIZED",
+                 *         "message": "Authentication required: send Authorization: Bearer <token>",
+                 *         "details": []
+                 *       },
+                 *       "meta": {
+                 *         "request_id": "req_1a2b3c4d5e"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The credential lacks the permission, or a plan limit is reached */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "FORBIDDEN",
+                 *         "message": "this credential lacks the projects:write permission needed to projects create",
+                 *         "details": []
+                 *       },
+                 *       "meta": {
+                 *         "request_id": "req_1a2b3c4d5e"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such resource in this account */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "NOT_FOUND",
+                 *         "message": "Project not found",
+                 *         "details": []
+                 *       },
+                 *       "meta": {
+                 *         "request_id": "req_1a2b3c4d5e"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Duplicate slug, a state transition that is not allowed, or an idempotency key in use */
+        Conflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "CONFLICT",
+                 *         "message": "A project with this slug already exists",
+                 *         "details": []
+                 *       },
+                 *       "meta": {
+                 *         "request_id": "req_1a2b3c4d5e"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is well formed but invalid; `details` names every problem's field */
+        ValidationError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "VALIDATION_ERROR",
+                 *         "message": "The request body is invalid",
+                 *         "details": []
+                 *       },
+                 *       "meta": {
+                 *         "request_id": "req_1a2b3c4d5e"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many requests for the plan (per minute: free 60, pro 300, enterprise 1000, by default) */
+        RateLimited: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "RATE_LIMITED",
+                 *         "message": "Rate limit exceeded: retry after 12 s",
+                 *         "details": []
+                 *       },
+                 *       "meta": {
+                 *         "request_id": "req_1a2b3c4d5e"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An unexpected error */
+        InternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "INTERNAL_ERROR",
+                 *         "message": "An unexpected error occurred; quote the request id when reporting it",
+                 *         "details": []
+                 *       },
+                 *       "meta": {
+                 *         "request_id": "req_1a2b3c4d5e"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The database is unavailable or refuses writes; retry later */
+        Unavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "INTERNAL_ERROR",
+                 *         "message": "The database is unavailable; retry later",
+                 *         "details": []
+                 *       },
+                 *       "meta": {
+                 *         "request_id": "req_1a2b3c4d5e"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
             };
         };
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request's id: quote it when reporting a problem */
+        "X-Request-Id": string;
+        /** @description Requests allowed per minute on the account's plan */
+        "X-RateLimit-Limit": number;
+        /** @description Requests left in the current window */
+        "X-RateLimit-Remaining": number;
+        /** @description Seconds since the epoch when the window resets */
+        "X-RateLimit-Reset": number;
+        /** @description Seconds to wait before retrying */
+        "Retry-After": number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -474,8 +1674,8 @@ export interface operations {
     getProjects: {
         parameters: {
             query?: {
-                page?: number | ("Infinity" | "-Infinity" | "NaN") | string;
-                per_page?: number | ("Infinity" | "-Infinity" | "NaN") | string;
+                page?: number;
+                per_page?: number;
                 cursor?: string;
                 status?: "active" | "archived" | "draft";
                 search?: string;
@@ -491,61 +1691,95 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "proj_9f2c1a7b4e",
+                     *           "name": "Redwood Creek restoration",
+                     *           "slug": "redwood-creek-restoration",
+                     *           "description": null,
+                     *           "geometry": {
+                     *             "type": "Polygon",
+                     *             "coordinates": [
+                     *               [
+                     *                 [
+                     *                   -122.5,
+                     *                   37.7
+                     *                 ],
+                     *                 [
+                     *                   -122.4,
+                     *                   37.7
+                     *                 ],
+                     *                 [
+                     *                   -122.4,
+                     *                   37.8
+                     *                 ],
+                     *                 [
+                     *                   -122.5,
+                     *                   37.8
+                     *                 ],
+                     *                 [
+                     *                   -122.5,
+                     *                   37.7
+                     *                 ]
+                     *               ]
+                     *             ]
+                     *           },
+                     *           "area_hectares": 9790.1234,
+                     *           "bbox": [
+                     *             -122.5,
+                     *             37.7,
+                     *             -122.4,
+                     *             37.8
+                     *           ],
+                     *           "status": "active",
+                     *           "created_at": "2026-01-05T10:00:00.000Z",
+                     *           "updated_at": "2026-01-05T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "total_exact": true,
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total_pages": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": null,
+                     *         "request_id": "req_1a2b3c4d5e",
+                     *         "timestamp": "2026-01-05T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: ({
-                            id: string;
-                            name: string;
-                            slug: string;
-                            description: string | null;
-                            geometry: unknown | null;
-                            area_hectares: number | ("Infinity" | "-Infinity" | "NaN");
-                            bbox: [
-                                number | ("Infinity" | "-Infinity" | "NaN"),
-                                number | ("Infinity" | "-Infinity" | "NaN"),
-                                number | ("Infinity" | "-Infinity" | "NaN"),
-                                number | ("Infinity" | "-Infinity" | "NaN")
-                            ] | null;
-                            /** @enum {string} */
-                            status: "active" | "archived" | "draft";
-                            created_at: string;
-                            updated_at: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        meta: {
-                            /** @description Matching rows; at least this many when total_exact is false */
-                            total: number;
-                            /** @description False when counting stopped at 10,000 (filtered or searched lists) */
-                            total_exact?: boolean;
-                            /** @description The page served; null when walking by cursor */
-                            page?: number | null;
-                            per_page?: number;
-                            total_pages?: number;
-                            has_more?: boolean;
-                            /** @description Pass as cursor= for the next page (same sort and order); null on the last page */
-                            next_cursor?: string | null;
-                            request_id?: string;
-                            timestamp?: string;
-                        };
+                        data: components["schemas"]["Project"][];
+                        meta: components["schemas"]["ListMeta"];
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     postProjects: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are not kept (the key may be retried). */
+                /**
+                 * @description Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are not kept (the key may be retried).
+                 * @example 3f1c2e9a-5b7d-4e08-9a61-2c4b8d0f7e15
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -556,7 +1790,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     description?: string | null;
-                    geometry?: unknown | null;
+                    geometry?: (components["schemas"]["GeoJsonPolygon"] | components["schemas"]["GeoJsonMultiPolygon"]) | null;
                     /** @enum {string} */
                     status?: "active" | "draft";
                     slug?: string;
@@ -569,46 +1803,78 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "proj_9f2c1a7b4e",
+                     *         "name": "Redwood Creek restoration",
+                     *         "slug": "redwood-creek-restoration",
+                     *         "description": null,
+                     *         "geometry": {
+                     *           "type": "Polygon",
+                     *           "coordinates": [
+                     *             [
+                     *               [
+                     *                 -122.5,
+                     *                 37.7
+                     *               ],
+                     *               [
+                     *                 -122.4,
+                     *                 37.7
+                     *               ],
+                     *               [
+                     *                 -122.4,
+                     *                 37.8
+                     *               ],
+                     *               [
+                     *                 -122.5,
+                     *                 37.8
+                     *               ],
+                     *               [
+                     *                 -122.5,
+                     *                 37.7
+                     *               ]
+                     *             ]
+                     *           ]
+                     *         },
+                     *         "area_hectares": 9790.1234,
+                     *         "bbox": [
+                     *           -122.5,
+                     *           37.7,
+                     *           -122.4,
+                     *           37.8
+                     *         ],
+                     *         "status": "active",
+                     *         "created_at": "2026-01-05T10:00:00.000Z",
+                     *         "updated_at": "2026-01-05T10:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_1a2b3c4d5e",
+                     *         "timestamp": "2026-01-05T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            slug: string;
-                            description: string | null;
-                            geometry: unknown | null;
-                            area_hectares: number | ("Infinity" | "-Infinity" | "NaN");
-                            bbox: [
-                                number | ("Infinity" | "-Infinity" | "NaN"),
-                                number | ("Infinity" | "-Infinity" | "NaN"),
-                                number | ("Infinity" | "-Infinity" | "NaN"),
-                                number | ("Infinity" | "-Infinity" | "NaN")
-                            ] | null;
-                            /** @enum {string} */
-                            status: "active" | "archived" | "draft";
-                            created_at: string;
-                            updated_at: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        meta: {
-                            request_id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                        };
+                        data: components["schemas"]["Project"];
+                        meta: components["schemas"]["ResponseMeta"];
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
-            422: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getProjectsByProjectId: {
@@ -616,6 +1882,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The project's id */
                 project_id: string;
             };
             cookie?: never;
@@ -625,43 +1892,76 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "proj_9f2c1a7b4e",
+                     *         "name": "Redwood Creek restoration",
+                     *         "slug": "redwood-creek-restoration",
+                     *         "description": null,
+                     *         "geometry": {
+                     *           "type": "Polygon",
+                     *           "coordinates": [
+                     *             [
+                     *               [
+                     *                 -122.5,
+                     *                 37.7
+                     *               ],
+                     *               [
+                     *                 -122.4,
+                     *                 37.7
+                     *               ],
+                     *               [
+                     *                 -122.4,
+                     *                 37.8
+                     *               ],
+                     *               [
+                     *                 -122.5,
+                     *                 37.8
+                     *               ],
+                     *               [
+                     *                 -122.5,
+                     *                 37.7
+                     *               ]
+                     *             ]
+                     *           ]
+                     *         },
+                     *         "area_hectares": 9790.1234,
+                     *         "bbox": [
+                     *           -122.5,
+                     *           37.7,
+                     *           -122.4,
+                     *           37.8
+                     *         ],
+                     *         "status": "active",
+                     *         "created_at": "2026-01-05T10:00:00.000Z",
+                     *         "updated_at": "2026-01-05T10:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_1a2b3c4d5e",
+                     *         "timestamp": "2026-01-05T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            slug: string;
-                            description: string | null;
-                            geometry: unknown | null;
-                            area_hectares: number | ("Infinity" | "-Infinity" | "NaN");
-                            bbox: [
-                                number | ("Infinity" | "-Infinity" | "NaN"),
-                                number | ("Infinity" | "-Infinity" | "NaN"),
-                                number | ("Infinity" | "-Infinity" | "NaN"),
-                                number | ("Infinity" | "-Infinity" | "NaN")
-                            ] | null;
-                            /** @enum {string} */
-                            status: "active" | "archived" | "draft";
-                            created_at: string;
-                            updated_at: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        meta: {
-                            request_id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                        };
+                        data: components["schemas"]["Project"];
+                        meta: components["schemas"]["ResponseMeta"];
                     };
                 };
             };
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     putProjectsByProjectId: {
@@ -669,6 +1969,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The project's id */
                 project_id: string;
             };
             cookie?: never;
@@ -678,7 +1979,7 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     description?: string | null;
-                    geometry?: unknown | null;
+                    geometry?: (components["schemas"]["GeoJsonPolygon"] | components["schemas"]["GeoJsonMultiPolygon"]) | null;
                     /** @enum {string} */
                     status?: "active" | "archived" | "draft";
                     slug?: string;
@@ -691,46 +1992,79 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "proj_9f2c1a7b4e",
+                     *         "name": "Redwood Creek restoration",
+                     *         "slug": "redwood-creek-restoration",
+                     *         "description": null,
+                     *         "geometry": {
+                     *           "type": "Polygon",
+                     *           "coordinates": [
+                     *             [
+                     *               [
+                     *                 -122.5,
+                     *                 37.7
+                     *               ],
+                     *               [
+                     *                 -122.4,
+                     *                 37.7
+                     *               ],
+                     *               [
+                     *                 -122.4,
+                     *                 37.8
+                     *               ],
+                     *               [
+                     *                 -122.5,
+                     *                 37.8
+                     *               ],
+                     *               [
+                     *                 -122.5,
+                     *                 37.7
+                     *               ]
+                     *             ]
+                     *           ]
+                     *         },
+                     *         "area_hectares": 9790.1234,
+                     *         "bbox": [
+                     *           -122.5,
+                     *           37.7,
+                     *           -122.4,
+                     *           37.8
+                     *         ],
+                     *         "status": "active",
+                     *         "created_at": "2026-01-05T10:00:00.000Z",
+                     *         "updated_at": "2026-01-05T10:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_1a2b3c4d5e",
+                     *         "timestamp": "2026-01-05T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            slug: string;
-                            description: string | null;
-                            geometry: unknown | null;
-                            area_hectares: number | ("Infinity" | "-Infinity" | "NaN");
-                            bbox: [
-                                number | ("Infinity" | "-Infinity" | "NaN"),
-                                number | ("Infinity" | "-Infinity" | "NaN"),
-                                number | ("Infinity" | "-Infinity" | "NaN"),
-                                number | ("Infinity" | "-Infinity" | "NaN")
-                            ] | null;
-                            /** @enum {string} */
-                            status: "active" | "archived" | "draft";
-                            created_at: string;
-                            updated_at: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        meta: {
-                            request_id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                        };
+                        data: components["schemas"]["Project"];
+                        meta: components["schemas"]["ResponseMeta"];
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
-            422: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     deleteProjectsByProjectId: {
@@ -738,6 +2072,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The project's id */
                 project_id: string;
             };
             cookie?: never;
@@ -747,26 +2082,35 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     postProjectsByProjectIdArchive: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are not kept (the key may be retried). */
+                /**
+                 * @description Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are not kept (the key may be retried).
+                 * @example 3f1c2e9a-5b7d-4e08-9a61-2c4b8d0f7e15
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The project's id */
                 project_id: string;
             };
             cookie?: never;
@@ -776,56 +2120,93 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "proj_9f2c1a7b4e",
+                     *         "name": "Redwood Creek restoration",
+                     *         "slug": "redwood-creek-restoration",
+                     *         "description": null,
+                     *         "geometry": {
+                     *           "type": "Polygon",
+                     *           "coordinates": [
+                     *             [
+                     *               [
+                     *                 -122.5,
+                     *                 37.7
+                     *               ],
+                     *               [
+                     *                 -122.4,
+                     *                 37.7
+                     *               ],
+                     *               [
+                     *                 -122.4,
+                     *                 37.8
+                     *               ],
+                     *               [
+                     *                 -122.5,
+                     *                 37.8
+                     *               ],
+                     *               [
+                     *                 -122.5,
+                     *                 37.7
+                     *               ]
+                     *             ]
+                     *           ]
+                     *         },
+                     *         "area_hectares": 9790.1234,
+                     *         "bbox": [
+                     *           -122.5,
+                     *           37.7,
+                     *           -122.4,
+                     *           37.8
+                     *         ],
+                     *         "status": "active",
+                     *         "created_at": "2026-01-05T10:00:00.000Z",
+                     *         "updated_at": "2026-01-05T10:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_1a2b3c4d5e",
+                     *         "timestamp": "2026-01-05T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            slug: string;
-                            description: string | null;
-                            geometry: unknown | null;
-                            area_hectares: number | ("Infinity" | "-Infinity" | "NaN");
-                            bbox: [
-                                number | ("Infinity" | "-Infinity" | "NaN"),
-                                number | ("Infinity" | "-Infinity" | "NaN"),
-                                number | ("Infinity" | "-Infinity" | "NaN"),
-                                number | ("Infinity" | "-Infinity" | "NaN")
-                            ] | null;
-                            /** @enum {string} */
-                            status: "active" | "archived" | "draft";
-                            created_at: string;
-                            updated_at: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        meta: {
-                            request_id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                        };
+                        data: components["schemas"]["Project"];
+                        meta: components["schemas"]["ResponseMeta"];
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
-            422: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     postProjectsByProjectIdRestore: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are not kept (the key may be retried). */
+                /**
+                 * @description Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are not kept (the key may be retried).
+                 * @example 3f1c2e9a-5b7d-4e08-9a61-2c4b8d0f7e15
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The project's id */
                 project_id: string;
             };
             cookie?: never;
@@ -835,53 +2216,86 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "proj_9f2c1a7b4e",
+                     *         "name": "Redwood Creek restoration",
+                     *         "slug": "redwood-creek-restoration",
+                     *         "description": null,
+                     *         "geometry": {
+                     *           "type": "Polygon",
+                     *           "coordinates": [
+                     *             [
+                     *               [
+                     *                 -122.5,
+                     *                 37.7
+                     *               ],
+                     *               [
+                     *                 -122.4,
+                     *                 37.7
+                     *               ],
+                     *               [
+                     *                 -122.4,
+                     *                 37.8
+                     *               ],
+                     *               [
+                     *                 -122.5,
+                     *                 37.8
+                     *               ],
+                     *               [
+                     *                 -122.5,
+                     *                 37.7
+                     *               ]
+                     *             ]
+                     *           ]
+                     *         },
+                     *         "area_hectares": 9790.1234,
+                     *         "bbox": [
+                     *           -122.5,
+                     *           37.7,
+                     *           -122.4,
+                     *           37.8
+                     *         ],
+                     *         "status": "active",
+                     *         "created_at": "2026-01-05T10:00:00.000Z",
+                     *         "updated_at": "2026-01-05T10:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_1a2b3c4d5e",
+                     *         "timestamp": "2026-01-05T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            slug: string;
-                            description: string | null;
-                            geometry: unknown | null;
-                            area_hectares: number | ("Infinity" | "-Infinity" | "NaN");
-                            bbox: [
-                                number | ("Infinity" | "-Infinity" | "NaN"),
-                                number | ("Infinity" | "-Infinity" | "NaN"),
-                                number | ("Infinity" | "-Infinity" | "NaN"),
-                                number | ("Infinity" | "-Infinity" | "NaN")
-                            ] | null;
-                            /** @enum {string} */
-                            status: "active" | "archived" | "draft";
-                            created_at: string;
-                            updated_at: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        meta: {
-                            request_id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                        };
+                        data: components["schemas"]["Project"];
+                        meta: components["schemas"]["ResponseMeta"];
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
-            422: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getProjectsByProjectIdAssets: {
         parameters: {
             query?: {
-                page?: number | ("Infinity" | "-Infinity" | "NaN") | string;
-                per_page?: number | ("Infinity" | "-Infinity" | "NaN") | string;
+                page?: number;
+                per_page?: number;
                 cursor?: string;
                 type?: "equipment" | "monitoring_station" | "point_of_interest" | "sensor" | "other";
                 status?: "active" | "inactive" | "maintenance" | "retired";
@@ -889,6 +2303,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The project's id */
                 project_id: string;
             };
             cookie?: never;
@@ -898,59 +2313,40 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: ({
-                            id: string;
-                            project_id: string;
-                            name: string;
-                            /** @enum {string} */
-                            type: "equipment" | "monitoring_station" | "point_of_interest" | "sensor" | "other";
-                            location: unknown | null;
-                            /** @enum {string} */
-                            status: "active" | "inactive" | "maintenance" | "retired";
-                            metadata: Record<string, unknown>;
-                            created_at: string;
-                            updated_at: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        meta: {
-                            /** @description Matching rows; at least this many when total_exact is false */
-                            total: number;
-                            /** @description False when counting stopped at 10,000 (filtered or searched lists) */
-                            total_exact?: boolean;
-                            /** @description The page served; null when walking by cursor */
-                            page?: number | null;
-                            per_page?: number;
-                            total_pages?: number;
-                            has_more?: boolean;
-                            /** @description Pass as cursor= for the next page (same sort and order); null on the last page */
-                            next_cursor?: string | null;
-                            request_id?: string;
-                            timestamp?: string;
-                        };
+                        data: components["schemas"]["Asset"][];
+                        meta: components["schemas"]["ListMeta"];
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     postProjectsByProjectIdAssets: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are not kept (the key may be retried). */
+                /**
+                 * @description Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are not kept (the key may be retried).
+                 * @example 3f1c2e9a-5b7d-4e08-9a61-2c4b8d0f7e15
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The project's id */
                 project_id: string;
             };
             cookie?: never;
@@ -961,10 +2357,12 @@ export interface operations {
                     name: string;
                     /** @enum {string} */
                     type: "equipment" | "monitoring_station" | "point_of_interest" | "sensor" | "other";
-                    location?: unknown | null;
+                    location?: components["schemas"]["GeoJsonPoint"] | null;
                     /** @enum {string} */
                     status?: "active" | "inactive" | "maintenance" | "retired";
-                    metadata?: Record<string, unknown>;
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
                 } & {
                     [key: string]: unknown;
                 };
@@ -974,41 +2372,28 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            project_id: string;
-                            name: string;
-                            /** @enum {string} */
-                            type: "equipment" | "monitoring_station" | "point_of_interest" | "sensor" | "other";
-                            location: unknown | null;
-                            /** @enum {string} */
-                            status: "active" | "inactive" | "maintenance" | "retired";
-                            metadata: Record<string, unknown>;
-                            created_at: string;
-                            updated_at: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        meta: {
-                            request_id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                        };
+                        data: components["schemas"]["Asset"];
+                        meta: components["schemas"]["ResponseMeta"];
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
-            422: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getProjectsByProjectIdAssetsByAssetId: {
@@ -1016,7 +2401,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The project's id */
                 project_id: string;
+                /** @description The asset's id */
                 asset_id: string;
             };
             cookie?: never;
@@ -1026,38 +2413,25 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            project_id: string;
-                            name: string;
-                            /** @enum {string} */
-                            type: "equipment" | "monitoring_station" | "point_of_interest" | "sensor" | "other";
-                            location: unknown | null;
-                            /** @enum {string} */
-                            status: "active" | "inactive" | "maintenance" | "retired";
-                            metadata: Record<string, unknown>;
-                            created_at: string;
-                            updated_at: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        meta: {
-                            request_id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                        };
+                        data: components["schemas"]["Asset"];
+                        meta: components["schemas"]["ResponseMeta"];
                     };
                 };
             };
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     putProjectsByProjectIdAssetsByAssetId: {
@@ -1065,7 +2439,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The project's id */
                 project_id: string;
+                /** @description The asset's id */
                 asset_id: string;
             };
             cookie?: never;
@@ -1076,10 +2452,12 @@ export interface operations {
                     name?: string;
                     /** @enum {string} */
                     type?: "equipment" | "monitoring_station" | "point_of_interest" | "sensor" | "other";
-                    location?: unknown | null;
+                    location?: components["schemas"]["GeoJsonPoint"] | null;
                     /** @enum {string} */
                     status?: "active" | "inactive" | "maintenance" | "retired";
-                    metadata?: Record<string, unknown>;
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
                 } & {
                     [key: string]: unknown;
                 };
@@ -1089,41 +2467,28 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            project_id: string;
-                            name: string;
-                            /** @enum {string} */
-                            type: "equipment" | "monitoring_station" | "point_of_interest" | "sensor" | "other";
-                            location: unknown | null;
-                            /** @enum {string} */
-                            status: "active" | "inactive" | "maintenance" | "retired";
-                            metadata: Record<string, unknown>;
-                            created_at: string;
-                            updated_at: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        meta: {
-                            request_id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                        };
+                        data: components["schemas"]["Asset"];
+                        meta: components["schemas"]["ResponseMeta"];
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
-            422: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     deleteProjectsByProjectIdAssetsByAssetId: {
@@ -1131,7 +2496,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The project's id */
                 project_id: string;
+                /** @description The asset's id */
                 asset_id: string;
             };
             cookie?: never;
@@ -1141,16 +2508,21 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getAccountMembers: {
@@ -1165,54 +2537,34 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: ({
-                            id: string;
-                            email: string;
-                            name: string | null;
-                            /** @enum {string} */
-                            role: "owner" | "admin" | "editor" | "viewer";
-                            permissions: string[];
-                            /** @enum {string} */
-                            status: "active" | "invited";
-                            joined_at: string | null;
-                            last_active_at: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        meta: {
-                            /** @description Matching rows; at least this many when total_exact is false */
-                            total: number;
-                            /** @description False when counting stopped at 10,000 (filtered or searched lists) */
-                            total_exact?: boolean;
-                            /** @description The page served; null when walking by cursor */
-                            page?: number | null;
-                            per_page?: number;
-                            total_pages?: number;
-                            has_more?: boolean;
-                            /** @description Pass as cursor= for the next page (same sort and order); null on the last page */
-                            next_cursor?: string | null;
-                            request_id?: string;
-                            timestamp?: string;
-                        };
+                        data: components["schemas"]["Member"][];
+                        meta: components["schemas"]["ListMeta"];
                     };
                 };
             };
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     postAccountMembersInvite: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are not kept (the key may be retried). */
+                /**
+                 * @description Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are not kept (the key may be retried).
+                 * @example 3f1c2e9a-5b7d-4e08-9a61-2c4b8d0f7e15
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1233,40 +2585,27 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            email: string;
-                            name: string | null;
-                            /** @enum {string} */
-                            role: "owner" | "admin" | "editor" | "viewer";
-                            permissions: string[];
-                            /** @enum {string} */
-                            status: "active" | "invited";
-                            joined_at: string | null;
-                            last_active_at: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        meta: {
-                            request_id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                        };
+                        data: components["schemas"]["InvitedMember"];
+                        meta: components["schemas"]["ResponseMeta"];
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
-            422: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     putAccountMembersByMemberId: {
@@ -1274,6 +2613,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The member's id */
                 member_id: string;
             };
             cookie?: never;
@@ -1292,40 +2632,28 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            email: string;
-                            name: string | null;
-                            /** @enum {string} */
-                            role: "owner" | "admin" | "editor" | "viewer";
-                            permissions: string[];
-                            /** @enum {string} */
-                            status: "active" | "invited";
-                            joined_at: string | null;
-                            last_active_at: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        meta: {
-                            request_id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                        };
+                        data: components["schemas"]["Member"];
+                        meta: components["schemas"]["ResponseMeta"];
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
-            422: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     deleteAccountMembersByMemberId: {
@@ -1333,6 +2661,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The member's id */
                 member_id: string;
             };
             cookie?: never;
@@ -1342,16 +2671,21 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getAccount: {
@@ -1366,42 +2700,24 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            slug: string;
-                            /** @enum {string} */
-                            type: "team";
-                            /** @enum {string} */
-                            plan: "free" | "pro" | "enterprise";
-                            usage: {
-                                hectares: number | ("Infinity" | "-Infinity" | "NaN");
-                                projects: number | ("Infinity" | "-Infinity" | "NaN");
-                                members: number | ("Infinity" | "-Infinity" | "NaN");
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            created_at: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        meta: {
-                            request_id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                        };
+                        data: components["schemas"]["Account"];
+                        meta: components["schemas"]["ResponseMeta"];
                     };
                 };
             };
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     putAccount: {
@@ -1424,44 +2740,27 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            slug: string;
-                            /** @enum {string} */
-                            type: "team";
-                            /** @enum {string} */
-                            plan: "free" | "pro" | "enterprise";
-                            usage: {
-                                hectares: number | ("Infinity" | "-Infinity" | "NaN");
-                                projects: number | ("Infinity" | "-Infinity" | "NaN");
-                                members: number | ("Infinity" | "-Infinity" | "NaN");
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            created_at: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        meta: {
-                            request_id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                        };
+                        data: components["schemas"]["Account"];
+                        meta: components["schemas"]["ResponseMeta"];
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            422: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getAccountUsage: {
@@ -1476,59 +2775,24 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            period: {
-                                start: string;
-                                end: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            hectares: {
-                                current: number | ("Infinity" | "-Infinity" | "NaN");
-                                limit: number | ("Infinity" | "-Infinity" | "NaN");
-                                percentage: number | ("Infinity" | "-Infinity" | "NaN");
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            projects: {
-                                active: number | ("Infinity" | "-Infinity" | "NaN");
-                                archived: number | ("Infinity" | "-Infinity" | "NaN");
-                                total: number | ("Infinity" | "-Infinity" | "NaN");
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            members: {
-                                current: number | ("Infinity" | "-Infinity" | "NaN");
-                                limit: number | ("Infinity" | "-Infinity" | "NaN");
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            api_requests: {
-                                current: number | ("Infinity" | "-Infinity" | "NaN");
-                                limit: number | ("Infinity" | "-Infinity" | "NaN");
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        meta: {
-                            request_id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                        };
+                        data: components["schemas"]["UsageStatistics"];
+                        meta: components["schemas"]["ResponseMeta"];
                     };
                 };
             };
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getWebhooks: {
@@ -1543,54 +2807,34 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: ({
-                            id: string;
-                            url: string;
-                            events: string[];
-                            description: string | null;
-                            enabled: boolean;
-                            disabled_reason: string | null;
-                            disabled_at: string | null;
-                            created_at: string;
-                            updated_at: string;
-                            secret?: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        meta: {
-                            /** @description Matching rows; at least this many when total_exact is false */
-                            total: number;
-                            /** @description False when counting stopped at 10,000 (filtered or searched lists) */
-                            total_exact?: boolean;
-                            /** @description The page served; null when walking by cursor */
-                            page?: number | null;
-                            per_page?: number;
-                            total_pages?: number;
-                            has_more?: boolean;
-                            /** @description Pass as cursor= for the next page (same sort and order); null on the last page */
-                            next_cursor?: string | null;
-                            request_id?: string;
-                            timestamp?: string;
-                        };
+                        data: components["schemas"]["Webhook"][];
+                        meta: components["schemas"]["ListMeta"];
                     };
                 };
             };
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     postWebhooks: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are not kept (the key may be retried). */
+                /**
+                 * @description Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are not kept (the key may be retried).
+                 * @example 3f1c2e9a-5b7d-4e08-9a61-2c4b8d0f7e15
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1613,40 +2857,27 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            url: string;
-                            events: string[];
-                            description: string | null;
-                            enabled: boolean;
-                            disabled_reason: string | null;
-                            disabled_at: string | null;
-                            created_at: string;
-                            updated_at: string;
-                            secret?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        meta: {
-                            request_id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                        };
+                        data: components["schemas"]["Webhook"];
+                        meta: components["schemas"]["ResponseMeta"];
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
-            422: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getWebhooksByWebhookId: {
@@ -1654,6 +2885,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook's id */
                 webhook_id: string;
             };
             cookie?: never;
@@ -1663,37 +2895,25 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            url: string;
-                            events: string[];
-                            description: string | null;
-                            enabled: boolean;
-                            disabled_reason: string | null;
-                            disabled_at: string | null;
-                            created_at: string;
-                            updated_at: string;
-                            secret?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        meta: {
-                            request_id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                        };
+                        data: components["schemas"]["Webhook"];
+                        meta: components["schemas"]["ResponseMeta"];
                     };
                 };
             };
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     putWebhooksByWebhookId: {
@@ -1701,6 +2921,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook's id */
                 webhook_id: string;
             };
             cookie?: never;
@@ -1721,39 +2942,28 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            url: string;
-                            events: string[];
-                            description: string | null;
-                            enabled: boolean;
-                            disabled_reason: string | null;
-                            disabled_at: string | null;
-                            created_at: string;
-                            updated_at: string;
-                            secret?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        meta: {
-                            request_id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                        };
+                        data: components["schemas"]["Webhook"];
+                        meta: components["schemas"]["ResponseMeta"];
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            422: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     deleteWebhooksByWebhookId: {
@@ -1761,6 +2971,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook's id */
                 webhook_id: string;
             };
             cookie?: never;
@@ -1770,28 +2981,35 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getWebhooksByWebhookIdLogs: {
         parameters: {
             query?: {
-                page?: number | ("Infinity" | "-Infinity" | "NaN") | string;
-                per_page?: number | ("Infinity" | "-Infinity" | "NaN") | string;
+                page?: number;
+                per_page?: number;
                 cursor?: string;
                 status?: "success" | "failed" | "pending" | "canceled";
                 event_type?: string;
             };
             header?: never;
             path: {
+                /** @description The webhook's id */
                 webhook_id: string;
             };
             cookie?: never;
@@ -1801,60 +3019,40 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: ({
-                            id: string;
-                            event_id: string;
-                            event_type: string;
-                            /** @enum {string} */
-                            status: "success" | "failed" | "pending" | "canceled";
-                            attempt: number | ("Infinity" | "-Infinity" | "NaN");
-                            response_code: number | ("Infinity" | "-Infinity" | "NaN") | null;
-                            response_time_ms: number | ("Infinity" | "-Infinity" | "NaN") | null;
-                            error: string | null;
-                            error_class: string | null;
-                            delivered_at: string | null;
-                            next_retry_at: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        meta: {
-                            /** @description Matching rows; at least this many when total_exact is false */
-                            total: number;
-                            /** @description False when counting stopped at 10,000 (filtered or searched lists) */
-                            total_exact?: boolean;
-                            /** @description The page served; null when walking by cursor */
-                            page?: number | null;
-                            per_page?: number;
-                            total_pages?: number;
-                            has_more?: boolean;
-                            /** @description Pass as cursor= for the next page (same sort and order); null on the last page */
-                            next_cursor?: string | null;
-                            request_id?: string;
-                            timestamp?: string;
-                        };
+                        data: components["schemas"]["DeliveryLog"][];
+                        meta: components["schemas"]["ListMeta"];
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     postWebhooksByWebhookIdTest: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are not kept (the key may be retried). */
+                /**
+                 * @description Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are not kept (the key may be retried).
+                 * @example 3f1c2e9a-5b7d-4e08-9a61-2c4b8d0f7e15
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The webhook's id */
                 webhook_id: string;
             };
             cookie?: never;
@@ -1864,53 +3062,44 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            event_id: string;
-                            event_type: string;
-                            /** @enum {string} */
-                            status: "success" | "failed" | "pending" | "canceled";
-                            attempt: number | ("Infinity" | "-Infinity" | "NaN");
-                            response_code: number | ("Infinity" | "-Infinity" | "NaN") | null;
-                            response_time_ms: number | ("Infinity" | "-Infinity" | "NaN") | null;
-                            error: string | null;
-                            error_class: string | null;
-                            delivered_at: string | null;
-                            next_retry_at: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        meta: {
-                            request_id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                        };
+                        data: components["schemas"]["DeliveryLog"];
+                        meta: components["schemas"]["ResponseMeta"];
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
-            422: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     postWebhooksByWebhookIdLogsByLogIdRedeliver: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are not kept (the key may be retried). */
+                /**
+                 * @description Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are not kept (the key may be retried).
+                 * @example 3f1c2e9a-5b7d-4e08-9a61-2c4b8d0f7e15
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The webhook's id */
                 webhook_id: string;
+                /** @description The log's id */
                 log_id: string;
             };
             cookie?: never;
@@ -1920,49 +3109,35 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            event_id: string;
-                            event_type: string;
-                            /** @enum {string} */
-                            status: "success" | "failed" | "pending" | "canceled";
-                            attempt: number | ("Infinity" | "-Infinity" | "NaN");
-                            response_code: number | ("Infinity" | "-Infinity" | "NaN") | null;
-                            response_time_ms: number | ("Infinity" | "-Infinity" | "NaN") | null;
-                            error: string | null;
-                            error_class: string | null;
-                            delivered_at: string | null;
-                            next_retry_at: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        meta: {
-                            request_id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                        };
+                        data: components["schemas"]["DeliveryLog"];
+                        meta: components["schemas"]["ResponseMeta"];
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
-            422: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getEvents: {
         parameters: {
             query?: {
-                page?: number | ("Infinity" | "-Infinity" | "NaN") | string;
-                per_page?: number | ("Infinity" | "-Infinity" | "NaN") | string;
+                page?: number;
+                per_page?: number;
                 cursor?: string;
                 type?: string;
                 created_after?: string;
@@ -1977,35 +3152,25 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: unknown[];
-                        meta: {
-                            /** @description Matching rows; at least this many when total_exact is false */
-                            total: number;
-                            /** @description False when counting stopped at 10,000 (filtered or searched lists) */
-                            total_exact?: boolean;
-                            /** @description The page served; null when walking by cursor */
-                            page?: number | null;
-                            per_page?: number;
-                            total_pages?: number;
-                            has_more?: boolean;
-                            /** @description Pass as cursor= for the next page (same sort and order); null on the last page */
-                            next_cursor?: string | null;
-                            request_id?: string;
-                            timestamp?: string;
-                        };
+                        data: components["schemas"]["Event"][];
+                        meta: components["schemas"]["ListMeta"];
                     };
                 };
             };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getAuthVerify: {
@@ -2020,33 +3185,24 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            valid: boolean;
-                            /** @enum {string} */
-                            type: "api_key" | "service_token" | "oauth";
-                            permissions: string[];
-                            account_id: string;
-                            expires_at: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        meta: {
-                            request_id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                        };
+                        data: components["schemas"]["Verification"];
+                        meta: components["schemas"]["ResponseMeta"];
                     };
                 };
             };
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getMe: {
@@ -2061,33 +3217,1075 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string | null;
-                            email: string;
-                            /** @enum {string} */
-                            role: "owner" | "admin" | "editor" | "viewer";
-                            account_id: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        meta: {
-                            request_id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                        };
+                        data: components["schemas"]["Me"];
+                        meta: components["schemas"]["ResponseMeta"];
                     };
                 };
             };
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    webhookProjectCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "project.created",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "project.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookProjectUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "project.updated",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "project.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookProjectDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "project.deleted",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "project.deleted";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookProjectArchived: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "project.archived",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "project.archived";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookProjectRestored: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "project.restored",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "project.restored";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookAssetCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "asset.created",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "asset.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookAssetUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "asset.updated",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "asset.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookAssetDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "asset.deleted",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "asset.deleted";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookAssetStatusChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "asset.status_changed",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "asset.status_changed";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookMemberInvited: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "member.invited",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "member.invited";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookMemberJoined: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "member.joined",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "member.joined";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookMemberUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "member.updated",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "member.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookMemberRemoved: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "member.removed",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "member.removed";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSubscriptionCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "subscription.created",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "subscription.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSubscriptionUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "subscription.updated",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "subscription.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSubscriptionCanceled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "subscription.canceled",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "subscription.canceled";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookInvoicePaid: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "invoice.paid",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "invoice.paid";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookInvoiceFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "invoice.failed",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "invoice.failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookUsageThresholdReached: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "usage.threshold_reached",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "usage.threshold_reached";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookUsageLimitExceeded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "usage.limit_exceeded",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "usage.limit_exceeded";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "webhook.test",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "webhook.test";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

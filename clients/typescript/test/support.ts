@@ -159,10 +159,13 @@ export class Browser {
     const page = await this.send("GET", "/dashboard")
     const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)?.[1]
     if (!csrf) throw new Error(`no dashboard CSRF token: ${page.status}`)
-    const r = await this.send("POST", "/dashboard/action", [
+    let r = await this.send("POST", "/dashboard/action", [
       ["csrf", unescape(csrf)], ["action", "create_app"], ["name", name], ["redirect_uris", redirectUri], ["type", type],
       ...scopes.map((s): [string, string] => ["scopes", s])
     ])
+    // The dashboard answers an action with a redirect (post-redirect-get); the page it leads to
+    // shows the new application's id and secret once.
+    if (r.status === 303) r = await this.send("GET", r.headers.get("location")!)
     const clientId = /<code id="client-id">([^<]+)<\/code>/.exec(r.text)?.[1]
     if (!clientId) throw new Error(`register application: ${r.status} ${r.text.slice(0, 500)}`)
     const secret = /<code id="shown-once">([^<]+)<\/code>/.exec(r.text)?.[1]

@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { Canopy, NotFoundError } from "@canopy/client"
 import { startApp } from "../src/app.ts"
 
 describe("example: Canopy mounted in an existing node:http app", () => {
@@ -11,11 +12,16 @@ describe("example: Canopy mounted in an existing node:http app", () => {
     try {
       assert.strictEqual(await (await fetch(`${app.url}/`)).text(), "the host application\n")
       const { api_key } = await app.canopy.bootstrap({ account_name: "Host Co", email: "host@example.com" })
-      const headers = { authorization: `Bearer ${api_key.token}`, "content-type": "application/json" }
-      const created = await fetch(`${app.url}/canopy/v1/projects`, { method: "POST", headers, body: JSON.stringify({ name: "Embedded plot" }) })
-      assert.strictEqual(created.status, 201)
-      const list = await (await fetch(`${app.url}/canopy/v1/projects`, { headers })).json() as { data: Array<{ name: string }> }
-      assert.deepStrictEqual(list.data.map((p) => p.name), ["Embedded plot"])
+      // The mounted API through the official client, as a host application's own code would call it.
+      const client = new Canopy({ apiKey: api_key.token, baseUrl: `${app.url}/canopy` })
+      const created = await client.projects.create({ name: "Embedded plot" })
+      assert.strictEqual(created.name, "Embedded plot")
+      const names: Array<string> = []
+      for await (const p of client.projects.listAll()) names.push(p.name)
+      assert.deepStrictEqual(names, ["Embedded plot"])
+      const gone = await client.projects.get("proj_doesnotexist").then(() => undefined, (e: unknown) => e)
+      assert.instanceOf(gone, NotFoundError)
+      const headers = { authorization: `Bearer ${api_key.token}` }
       const missing = await fetch(`${app.url}/canopy/v1/nope`, { headers })
       assert.strictEqual(missing.status, 404)
       assert.strictEqual(((await missing.json()) as { error: { code: string } }).error.code, "NOT_FOUND")

@@ -219,8 +219,11 @@ describe("Canopy mounted under /canopy, in headless Chromium", () => {
 describe("the documents that name URLs, mounted", () => {
   it("/canopy/docs links the OpenAPI document under the prefix; its servers say /canopy; the OAuth metadata's issuer and endpoints carry the prefix and answer", async () => {
     const docs = await (await fetch(`${app.url}${BASE_PATH}/docs`)).text()
-    const href = /Machine-readable: <a href="([^"]+)"/.exec(docs)?.[1]
+    // The reference (Scalar) loads the document named by its data-url; the no-script fallback links it.
+    const href = /data-url="([^"]+)"/.exec(docs)?.[1]
     assert.strictEqual(href, `${BASE_PATH}/v1/openapi.json`)
+    assert.strictEqual(/machine-readable document: <a href="([^"]+)"/.exec(docs)?.[1], href)
+    assert.match(docs, new RegExp(`<script src="${BASE_PATH}/docs/api-reference\\.js`))
     const openapi = await fetch(new URL(href!, app.url))
     assert.strictEqual(openapi.status, 200)
     const doc = await openapi.json() as { servers: Array<{ url: string }>; paths: Record<string, Record<string, unknown>> }

@@ -26,8 +26,11 @@ import * as RawJson from "./RawJson.ts"
 /** Every domain service. */
 export type Services = Projects | Assets | Members | Accounts | Webhooks | Credentials | Deliveries | OAuthServer | Sessions | IdempotencyKeys
 
-/** What `run` provides: the services and the storage under them. */
-export type Runtime = Services | Storage
+/**
+ * What `run` provides: the domain services. The storage under them is the core's own business:
+ * adapters supply it (`StorageProvider`), and nothing outside the core reads or writes it.
+ */
+export type Runtime = Services
 
 /** Every domain service, given a Storage and a Sender. */
 export const layerWithSender: Layer.Layer<Services, never, Storage | Sender> = Layer.mergeAll(

@@ -6,6 +6,7 @@
 import { Effect } from "effect"
 import { Forbidden } from "./Errors.ts"
 import * as Permissions from "./Permissions.ts"
+import type { Verification } from "./Schemas.ts"
 
 /** An authenticated caller. */
 export interface Principal {
@@ -29,3 +30,16 @@ export const authorize = (principal: Principal, operation: Permissions.Operation
   Permissions.mayPerform(principal.permissions, operation)
     ? Effect.void
     : Effect.fail(new Forbidden({ message: `this credential lacks the ${Permissions.required[operation]} permission needed to ${operation.replace(".", " ")}` }))
+
+/**
+ * What `GET /v1/auth/verify` answers for a principal (spec): the credential's kind as the API names
+ * it (a member or system principal is reported as `api_key`: neither reaches the API with a bearer
+ * token of its own), its permissions, account and expiry.
+ */
+export const verification = (principal: Principal): Verification => ({
+  valid: true,
+  type: principal.kind === "service_token" || principal.kind === "oauth" ? principal.kind : "api_key",
+  permissions: [...principal.permissions],
+  account_id: principal.account_id,
+  expires_at: principal.expires_at
+})

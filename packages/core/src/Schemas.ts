@@ -3,8 +3,9 @@
  * limits. Request schemas decode what a caller sends; `decodeRequest` runs one and answers either
  * the value or every problem as `{ field, message }`.
  */
-import { Result, Schema } from "effect"
+import { type JsonSchema, Result, Schema } from "effect"
 import * as Cursor from "./Cursor.ts"
+import type * as Errors from "./Errors.ts"
 import * as Events from "./Events.ts"
 import { type FieldError, formatPath, fromSchemaError } from "./FieldError.ts"
 import * as Geometry from "./Geometry.ts"
@@ -51,13 +52,58 @@ export const Description = Schema.String.pipe(
   Schema.check(Schema.makeFilter((s: string) => s.length <= limits.description || `must be at most ${limits.description} characters`))
 )
 
+// GeoJSON as the API speaks it (RFC 7946), for the reference and the typed clients. What is
+// accepted is decided by `Geometry.problems` / `Geometry.pointProblems`; these schemas describe it.
+
+/** A position: `[longitude, latitude]`, optionally followed by an altitude that Canopy keeps but ignores. */
+export const GeoJsonPosition = Schema.Array(Schema.Finite).pipe(
+  Schema.check(Schema.isMinLength(2), Schema.isMaxLength(3))
+).annotate({ identifier: "GeoJsonPosition", description: "[longitude, latitude] (WGS84 degrees), optionally with an altitude", examples: [[-122.4, 37.8]] })
+
+/** A closed linear ring of at least 4 positions (first equals last). */
+const GeoJsonLinearRing = Schema.Array(GeoJsonPosition).pipe(Schema.check(Schema.isMinLength(4)))
+  .annotate({ description: "A closed ring: at least 4 positions, the last equal to the first; the first ring is the exterior, the others holes" })
+
+/** GeoJSON Polygon. */
+export const GeoJsonPolygon = Schema.Struct({
+  type: Schema.Literal("Polygon"),
+  coordinates: Schema.Array(GeoJsonLinearRing).pipe(Schema.check(Schema.isMinLength(1)))
+}).annotate({
+  identifier: "GeoJsonPolygon",
+  description: "GeoJSON Polygon (RFC 7946 §3.1.6)",
+  examples: [{ type: "Polygon", coordinates: [[[-122.5, 37.7], [-122.4, 37.7], [-122.4, 37.8], [-122.5, 37.8], [-122.5, 37.7]]] }]
+})
+
+/** GeoJSON MultiPolygon. */
+export const GeoJsonMultiPolygon = Schema.Struct({
+  type: Schema.Literal("MultiPolygon"),
+  coordinates: Schema.Array(Schema.Array(GeoJsonLinearRing).pipe(Schema.check(Schema.isMinLength(1)))).pipe(Schema.check(Schema.isMinLength(1)))
+}).annotate({ identifier: "GeoJsonMultiPolygon", description: "GeoJSON MultiPolygon (RFC 7946 §3.1.7)" })
+
+/** GeoJSON Point. */
+export const GeoJsonPoint = Schema.Struct({ type: Schema.Literal("Point"), coordinates: GeoJsonPosition })
+  .annotate({ identifier: "GeoJsonPoint", description: "GeoJSON Point (RFC 7946 §3.1.2)", examples: [{ type: "Point", coordinates: [-122.45, 37.75] }] })
+
+/** The GeoJSON schemas the documented geometry fields refer to, by identifier. */
+export const geoJsonSchemas = { GeoJsonPosition, GeoJsonPolygon, GeoJsonMultiPolygon, GeoJsonPoint } as const
+
+const ref = (id: keyof typeof geoJsonSchemas) => ({ $ref: `#/$defs/${id}` })
+
+/** A value typed `T` whose JSON Schema is `jsonSchema` (a GeoJSON geometry held as checked JSON, or as `RawJson` text). */
+const documented = <T>(jsonSchema: JsonSchema.JsonSchema) =>
+  Schema.Any.pipe(Schema.refine((_u: unknown): _u is T => true, { toJsonSchema: () => jsonSchema }))
+
+const boundaryJsonSchema: JsonSchema.JsonSchema = { anyOf: [ref("GeoJsonPolygon"), ref("GeoJsonMultiPolygon")], description: "GeoJSON Polygon or MultiPolygon in WGS84" }
+const pointJsonSchema: JsonSchema.JsonSchema = ref("GeoJsonPoint")
+
 /**
  * A project boundary: GeoJSON Polygon or MultiPolygon, every problem reported at its path. The
  * check runs in place, synchronously, inside decoding: fine for a caller decoding a body itself.
  * The services decode with `DeferredBoundary` instead and check through `GeometryCheck`.
  */
-export const Boundary = Schema.declare((_u: unknown): _u is Geometry.Boundary => true).pipe(
-  Schema.check(Schema.makeFilter((u: unknown) => Geometry.problems(u).map((p) => ({ path: p.path, issue: p.message }))))
+export const Boundary = Schema.Any.pipe(
+  Schema.check(Schema.makeFilter((u: unknown) => Geometry.problems(u).map((p) => ({ path: p.path, issue: p.message })))),
+  Schema.refine((_u: unknown): _u is Geometry.Boundary => true, { toJsonSchema: () => boundaryJsonSchema })
 )
 
 /**
@@ -69,8 +115,9 @@ export const Boundary = Schema.declare((_u: unknown): _u is Geometry.Boundary =>
 export const DeferredBoundary = Schema.Unknown
 
 /** An asset location: GeoJSON Point. */
-export const Point = Schema.declare((_u: unknown): _u is Geometry.Point => true).pipe(
-  Schema.check(Schema.makeFilter((u: unknown) => Geometry.pointProblems(u).map((p) => ({ path: p.path, issue: p.message }))))
+export const Point = Schema.Any.pipe(
+  Schema.check(Schema.makeFilter((u: unknown) => Geometry.pointProblems(u).map((p) => ({ path: p.path, issue: p.message })))),
+  Schema.refine((_u: unknown): _u is Geometry.Point => true, { toJsonSchema: () => pointJsonSchema })
 )
 
 /** Free-form metadata: a JSON object of at most 16 KiB. */
@@ -78,8 +125,8 @@ export const Metadata = Schema.Record(Schema.String, Schema.Unknown).pipe(
   Schema.check(Schema.makeFilter((m: Readonly<Record<string, unknown>>) => {
     const size = Buffer.byteLength(JSON.stringify(m), "utf8")
     return size <= limits.metadataBytes || `must be at most ${limits.metadataBytes} bytes as JSON, got ${size}`
-  }))
-)
+  }, { toJsonSchema: () => [{ additionalProperties: true }, true] }))
+).annotate({ description: `Free-form JSON object (any keys), at most ${limits.metadataBytes} bytes as JSON`, examples: [{ serial: "WX-1042", height_m: 2.5 }] })
 
 /** An email address (normalised to lowercase by the services). */
 export const Email = Schema.String.pipe(
@@ -91,7 +138,9 @@ export const Email = Schema.String.pipe(
 const queryInt = (min: number, max: number) =>
   Schema.Union([Schema.Number, Schema.NumberFromString]).pipe(
     Schema.check(Schema.makeFilter((n: number) =>
-      (Number.isInteger(n) && n >= min && n <= max) || `must be an integer from ${min} to ${max}`))
+      (Number.isInteger(n) && n >= min && n <= max) || `must be an integer from ${min} to ${max}`,
+    // As it travels in a URL: an integer in the range (the reference keeps just this).
+    { toJsonSchema: () => ({ type: "integer", minimum: min, maximum: max }) }))
   )
 
 const literal = <const L extends ReadonlyArray<string>>(values: L) =>
@@ -327,23 +376,36 @@ export const ListEvents = paginated(Schema.Struct({
 export type ListEvents = typeof ListEvents.Type
 
 // ---------------------------------------------------------------------------------------------
-// Resources as returned
+// Resources as returned: the route table types each endpoint's answer with these, and the
+// OpenAPI document names them (`identifier`) under `components.schemas`.
 
-const Timestamp = Schema.String
-const NullableTimestamp = Schema.NullOr(Schema.String)
+const Timestamp = Schema.String.annotate({ format: "date-time" })
+const NullableTimestamp = Schema.NullOr(Timestamp)
+/** A count: a non-negative integer. */
+const Count = Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(0)))
+/** A measure (hectares, percent, milliseconds): a finite number, never NaN or Infinity. */
+const Measure = Schema.Finite
 
-/** Project (spec, plus `bbox`). */
+/** Project (spec, plus `bbox`). `geometry` travels as its JSON text inside the services (`RawJson`). */
 export const Project = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   slug: Schema.String,
   description: Schema.NullOr(Schema.String),
-  geometry: Schema.NullOr(Schema.Unknown),
-  area_hectares: Schema.Number,
-  bbox: Schema.NullOr(Schema.Tuple([Schema.Number, Schema.Number, Schema.Number, Schema.Number])),
+  geometry: Schema.NullOr(documented<unknown>(boundaryJsonSchema)),
+  area_hectares: Measure.annotate({ description: "Geodesic area of the boundary in hectares, rounded to 4 decimals; 0 without a boundary" }),
+  bbox: Schema.NullOr(Schema.Tuple([Measure, Measure, Measure, Measure]).annotate({ description: "[west, south, east, north] in degrees" })),
   status: ProjectStatus,
   created_at: Timestamp,
   updated_at: Timestamp
+}).annotate({
+  identifier: "Project",
+  examples: [{
+    id: "proj_9f2c1a7b4e", name: "Redwood Creek restoration", slug: "redwood-creek-restoration", description: null,
+    geometry: { type: "Polygon", coordinates: [[[-122.5, 37.7], [-122.4, 37.7], [-122.4, 37.8], [-122.5, 37.8], [-122.5, 37.7]]] },
+    area_hectares: 9790.1234, bbox: [-122.5, 37.7, -122.4, 37.8], status: "active",
+    created_at: "2026-01-05T10:00:00.000Z", updated_at: "2026-01-05T10:00:00.000Z"
+  }]
 })
 export type Project = typeof Project.Type
 
@@ -353,12 +415,13 @@ export const Asset = Schema.Struct({
   project_id: Schema.String,
   name: Schema.String,
   type: AssetType,
-  location: Schema.NullOr(Schema.Unknown),
+  location: Schema.NullOr(documented<unknown>(pointJsonSchema)),
   status: AssetStatus,
-  metadata: Schema.Record(Schema.String, Schema.Unknown),
+  metadata: Schema.Record(Schema.String, Schema.Unknown).pipe(Schema.check(Schema.makeFilter(() => true, { toJsonSchema: () => [{ additionalProperties: true }, true] })))
+    .annotate({ description: "Free-form JSON object (any keys)" }),
   created_at: Timestamp,
   updated_at: Timestamp
-})
+}).annotate({ identifier: "Asset" })
 export type Asset = typeof Asset.Type
 
 /** Member (spec, plus `status`: active or invited). */
@@ -371,8 +434,21 @@ export const Member = Schema.Struct({
   status: literal(["active", "invited"]),
   joined_at: NullableTimestamp,
   last_active_at: NullableTimestamp
-})
+}).annotate({ identifier: "Member" })
 export type Member = typeof Member.Type
+
+/**
+ * The answer to an invitation: the member (status `invited`) and the one-time invitation link's
+ * token and expiry, for delivering the invitation yourself.
+ */
+export const InvitedMember = Schema.Struct({
+  ...Member.fields,
+  invitation: Schema.Struct({
+    token: Schema.String.annotate({ description: "One-time token of the invitation link (/invitations/accept?token=…); shown only here" }),
+    expires_at: Timestamp
+  })
+}).annotate({ identifier: "InvitedMember" })
+export type InvitedMember = typeof InvitedMember.Type
 
 /** Account (spec). */
 export const Account = Schema.Struct({
@@ -381,19 +457,19 @@ export const Account = Schema.Struct({
   slug: Schema.String,
   type: Schema.Literal("team"),
   plan: Plan,
-  usage: Schema.Struct({ hectares: Schema.Number, projects: Schema.Number, members: Schema.Number }),
+  usage: Schema.Struct({ hectares: Measure, projects: Count, members: Count }),
   created_at: Timestamp
-})
+}).annotate({ identifier: "Account" })
 export type Account = typeof Account.Type
 
 /** GET /account/usage (spec). */
 export const UsageStatistics = Schema.Struct({
   period: Schema.Struct({ start: Timestamp, end: Timestamp }),
-  hectares: Schema.Struct({ current: Schema.Number, limit: Schema.Number, percentage: Schema.Number }),
-  projects: Schema.Struct({ active: Schema.Number, archived: Schema.Number, total: Schema.Number }),
-  members: Schema.Struct({ current: Schema.Number, limit: Schema.Number }),
-  api_requests: Schema.Struct({ current: Schema.Number, limit: Schema.Number })
-})
+  hectares: Schema.Struct({ current: Measure, limit: Measure, percentage: Measure }),
+  projects: Schema.Struct({ active: Count, archived: Count, total: Count }),
+  members: Schema.Struct({ current: Count, limit: Count }),
+  api_requests: Schema.Struct({ current: Count, limit: Count })
+}).annotate({ identifier: "UsageStatistics" })
 export type UsageStatistics = typeof UsageStatistics.Type
 
 /** Webhook record (DECISIONS); `secret` only in the create response. */
@@ -407,8 +483,8 @@ export const Webhook = Schema.Struct({
   disabled_at: NullableTimestamp,
   created_at: Timestamp,
   updated_at: Timestamp,
-  secret: Schema.optionalKey(Schema.String)
-})
+  secret: Schema.optionalKey(Schema.String.annotate({ description: "The signing secret: only in the create response" }))
+}).annotate({ identifier: "Webhook" })
 export type Webhook = typeof Webhook.Type
 
 /** Delivery log entry (spec, plus `attempt` and `error_class`). */
@@ -417,15 +493,26 @@ export const DeliveryLog = Schema.Struct({
   event_id: Schema.String,
   event_type: Schema.String,
   status: DeliveryStatus,
-  attempt: Schema.Number,
-  response_code: Schema.NullOr(Schema.Number),
-  response_time_ms: Schema.NullOr(Schema.Number),
+  attempt: Count,
+  response_code: Schema.NullOr(Count),
+  response_time_ms: Schema.NullOr(Measure),
   error: Schema.NullOr(Schema.String),
   error_class: Schema.NullOr(Schema.String),
   delivered_at: NullableTimestamp,
   next_retry_at: NullableTimestamp
-})
+}).annotate({ identifier: "DeliveryLog" })
 export type DeliveryLog = typeof DeliveryLog.Type
+
+/** An event as webhooks receive it and `GET /events` lists it (`Events.Envelope`). */
+export const Event = Schema.Struct({
+  id: Schema.String,
+  type: literal([...Events.types, Events.TEST_EVENT]),
+  created_at: Timestamp,
+  data: Schema.Record(Schema.String, Schema.Unknown).pipe(Schema.check(Schema.makeFilter(() => true, { toJsonSchema: () => [{ additionalProperties: true }, true] })))
+    .annotate({ description: "The event's subject (project, asset, member, …) as of the event" }),
+  account: Schema.Struct({ id: Schema.String, name: Schema.String })
+}).annotate({ identifier: "Event" })
+export type Event = typeof Event.Type
 
 /** GET /auth/verify (spec). */
 export const Verification = Schema.Struct({
@@ -434,17 +521,25 @@ export const Verification = Schema.Struct({
   permissions: Schema.Array(Schema.String),
   account_id: Schema.String,
   expires_at: NullableTimestamp
-})
+}).annotate({ identifier: "Verification" })
 export type Verification = typeof Verification.Type
+
+/** Every error code (`Errors.Code`; the compiler checks the list is complete). */
+const errorCodes = Object.keys({
+  VALIDATION_ERROR: true, UNAUTHORIZED: true, FORBIDDEN: true, NOT_FOUND: true, CONFLICT: true, RATE_LIMITED: true, INTERNAL_ERROR: true
+} as const satisfies Record<Errors.Code, true>) as ReadonlyArray<Errors.Code>
 
 /** The spec's error body. */
 export const ErrorBody = Schema.Struct({
   error: Schema.Struct({
-    code: Schema.String,
+    code: Schema.Literals(errorCodes),
     message: Schema.String,
     details: Schema.Array(Schema.Struct({ field: Schema.String, message: Schema.String }))
   }),
   meta: Schema.Struct({ request_id: Schema.String })
+}).annotate({
+  identifier: "Error",
+  examples: [{ error: { code: "VALIDATION_ERROR", message: "The request body is invalid", details: [{ field: "name", message: "must not be empty" }] }, meta: { request_id: "req_1a2b3c4d5e" } }]
 })
 export type ErrorBody = typeof ErrorBody.Type
 

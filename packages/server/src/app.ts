@@ -53,12 +53,19 @@ export interface AppOptions extends NodeAdapterOptions {
    * `allowed_origins` are allowed too. See `http/cors.ts`.
    */
   readonly corsOrigins?: string | ReadonlyArray<string> | undefined
+  /**
+   * The dashboard maps' basemap: a raster tile URL template (`https://tile.openstreetmap.org/{z}/{x}/{y}.png`),
+   * and the attribution its terms require. Default: `CANOPY_BASEMAP_URL` and `CANOPY_BASEMAP_ATTRIBUTION`,
+   * else none: boundaries and assets over a plain background with a graticule (works offline).
+   */
+  readonly basemapUrl?: string | undefined
+  readonly basemapAttribution?: string | undefined
 }
 
 /** The request pipeline with the public pages, independent of the server. */
 export const makeApiHandler = (
   canopy: CanopyClient,
-  options: Pick<AppOptions, "log" | "onWrite" | "publicUrl" | "metrics" | "tracing" | "onMeteringRefused" | "basePath" | "corsOrigins"> = {}
+  options: Pick<AppOptions, "log" | "onWrite" | "publicUrl" | "metrics" | "tracing" | "onMeteringRefused" | "basePath" | "corsOrigins" | "basemapUrl" | "basemapAttribution"> = {}
 ) => {
   // Throws on a malformed public URL, base path or CORS origin: better at start than in every answer.
   const site = makeSite(options.publicUrl, options.basePath)
@@ -93,7 +100,10 @@ export const makeApiHandler = (
       ...oauthRoutes(canopy, site.origin),
       ...authorizePages(canopy, site),
       ...invitationPages(canopy, site),
-      ...dashboardPages(canopy, site)
+      ...dashboardPages(canopy, site, {
+        basemapUrl: options.basemapUrl ?? (process.env.CANOPY_BASEMAP_URL || undefined),
+        basemapAttribution: options.basemapAttribution ?? (process.env.CANOPY_BASEMAP_ATTRIBUTION || undefined)
+      })
     }
   })
   return withCors(canopy, handler, { origins: corsOrigins, log })

@@ -2,7 +2,7 @@
  * `canopy serve`: the HTTP server on a SQLite file (PostgreSQL later), with a JSON access log and
  * graceful shutdown (in-flight requests finish, then the database closes).
  */
-import { createCanopy, type CanopyClient, type GeometryCheck, Settings, Storage, type StorageProvider } from "@canopy/core"
+import { createCanopy, type CanopyClient, Deliveries, type GeometryCheck, Settings, type StorageProvider } from "@canopy/core"
 import { Effect } from "effect"
 import { createRequire } from "node:module"
 import { createServer, type Server } from "node:http"
@@ -38,6 +38,10 @@ export interface ServeOptions {
    * issuer and absolute links (development). See `pages/site.ts`.
    */
   readonly publicUrl?: string | undefined
+  /** A raster tile URL template for the dashboard's maps (`{z}/{x}/{y}`); none: a plain background with a graticule. */
+  readonly basemapUrl?: string | undefined
+  /** The attribution shown with the basemap. */
+  readonly basemapAttribution?: string | undefined
   /**
    * Origins whose browser pages may call the API and the OAuth token endpoint (CORS): exact
    * origins, comma-separated or a list, or `*`. Default: `CANOPY_CORS_ORIGINS`, else none.
@@ -174,14 +178,17 @@ export const serve = async (options: ServeOptions = {}): Promise<RunningServer> 
       ...(typeof options.dispatcher === "object" ? options.dispatcher : {})
     })
   metrics?.watchOutbox({
-    nextDue: () => canopy.run(Effect.flatMap(Storage.Storage, (s) => s.outbox.nextDue)),
+    nextDue: () => canopy.run(Effect.flatMap(Deliveries, (d) => d.nextDue)),
+    pendingCount: (cap) => canopy.run(Effect.flatMap(Deliveries, (d) => d.pendingCount(cap))),
     ...(dispatcher ? { inFlight: dispatcher.inFlight } : {})
   })
   const log = options.log === false ? undefined : (options.log ?? stdoutLog)
   const handler = nodeHandler(canopy, {
     ...(log ? { log } : {}), trustedProxies: options.trustedProxies ?? [], publicUrl, ...(dispatcher ? { onWrite: dispatcher.wake } : {}),
     ...(metrics ? { metrics } : {}), ...(tracing ? { tracing } : {}), onMeteringRefused,
-    corsOrigins: options.corsOrigins ?? process.env.CANOPY_CORS_ORIGINS
+    corsOrigins: options.corsOrigins ?? process.env.CANOPY_CORS_ORIGINS,
+    ...(options.basemapUrl !== undefined ? { basemapUrl: options.basemapUrl } : {}),
+    ...(options.basemapAttribution !== undefined ? { basemapAttribution: options.basemapAttribution } : {})
   })
   const server = createServer((req, res) => {
     handler(req, res).catch(() => {

@@ -150,6 +150,7 @@ describe("in headless Chromium", () => {
     await admin.post("/v1/projects", { name: "Big", geometry: { type: "Polygon", coordinates: [[[0, 0], [side / 111_320, 0], [side / 111_320, side / 110_574], [0, side / 110_574], [0, 0]]] } })
 
     const page = await browser.newPage()
+    page.on("dialog", (d) => void d.accept()) // destructive actions are confirmed
     await page.goto(`${server.url}/dashboard`)
     await page.fill("#email", "dash-owner@example.com")
     await page.fill("#password", "dashboard password")

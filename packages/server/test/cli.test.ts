@@ -107,10 +107,10 @@ describe("canopy CLI", () => {
     assert.match(ambiguous.err, /--account/)
     assert.strictEqual(canopy("account", "set-plan", "pro", "--db", db, "--account", first.account_id).code, 0)
     assert.strictEqual(canopy("account", "set-plan", "platinum", "--db", db).code, 2)
-    const c = await createCanopy({ storage: sqliteStorage({ filename: db }) })
-    const events = await c.run(Effect.flatMap(Storage.Storage, (s) => s.outbox.listEvents(first.account_id, { type: "subscription.updated", limit: 10, offset: 0 })))
+    // The store itself (the facade runs domain services only).
+    const events = await Effect.runPromise(Effect.flatMap(Storage.Storage, (s) => s.outbox.listEvents(first.account_id, { type: "subscription.updated", limit: 10, offset: 0 }))
+      .pipe(Effect.provide(sqliteStorage({ filename: db }).layer)))
     assert.deepStrictEqual(events.rows.map((e) => (JSON.parse(e.payload) as { data: { plan: string } }).data.plan), ["pro", "enterprise"])
-    await c.close()
   })
 
   it("migrate applies pending migrations once", () => {
@@ -328,14 +328,10 @@ describe("ownProcessDefaults (what serve and worker do to their process)", () =>
       await writer
       assert.strictEqual(out.code, 0, out.err)
       assert.isAbove((JSON.parse(out.out) as { pages: number }).pages, 0)
-      const copy = await createCanopy({ storage: sqliteStorage({ filename: target, mustExist: true }) })
-      try {
-        const names = await copy.run(Effect.flatMap(Storage.Storage, (s) => Effect.flatMap(s.accounts.list, (accounts) =>
-          s.projects.list(accounts[0]!.id, { sort: "name", order: "asc", limit: 100, offset: 0, search: "before" }))))
-        assert.strictEqual(names.total, 20)
-      } finally {
-        await copy.close()
-      }
+      const names = await Effect.runPromise(Effect.flatMap(Storage.Storage, (s) => Effect.flatMap(s.accounts.list, (accounts) =>
+        s.projects.list(accounts[0]!.id, { sort: "name", order: "asc", limit: 100, offset: 0, search: "before" })))
+        .pipe(Effect.provide(sqliteStorage({ filename: target, mustExist: true }).layer)))
+      assert.strictEqual(names.total, 20)
       const again = canopy("backup", "--db", db, "--to", target)
       assert.strictEqual(again.code, 1)
       assert.match(again.err, /already exists/)

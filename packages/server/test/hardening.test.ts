@@ -304,7 +304,9 @@ describe("11. security headers", () => {
       const csp = r.headers.get("content-security-policy") ?? ""
       assert.match(csp, /(^|;\s*)default-src 'none'/, `${path}: ${csp}`)
       assert.match(csp, /(^|;\s*)frame-ancestors 'none'/, `${path}: ${csp}`)
-      assert.notMatch(csp, /script-src/, `${path}: no script may run: ${csp}`)
+      // The API reference runs one script, its bundle served by Canopy (no inline script, no eval).
+      if (path === "/docs") assert.match(csp, /(^|;\s*)script-src 'self'(;|$)/, `${path}: ${csp}`)
+      else assert.notMatch(csp, /script-src/, `${path}: no script may run: ${csp}`)
     }
   })
 
@@ -317,15 +319,15 @@ describe("11. security headers", () => {
       await browser?.close()
     })
 
-    it("/docs renders under its policy (its styles apply, nothing is refused) and cannot be framed", async () => {
+    it("/docs renders under its policy (the reference draws its operations, nothing is refused) and cannot be framed", async () => {
       const page = await browser.newPage()
       const refused: Array<string> = []
       page.on("console", (m) => {
         if (/Content Security Policy|Refused/i.test(m.text())) refused.push(m.text())
       })
       await page.goto(`${server.url}/docs`)
-      assert.match(await page.textContent("h1") ?? "", /\S/)
-      assert.strictEqual(await page.evaluate("getComputedStyle(document.querySelector('h1')).color"), "rgb(31, 81, 48)")
+      await page.getByText("Create a project").first().waitFor({ timeout: 30_000 })
+      assert.match(await page.textContent("h1") ?? "", /Canopy API/)
       assert.deepStrictEqual(refused, [])
       await page.close()
       // framed by another page: the browser refuses to render it

@@ -1,7 +1,8 @@
 /**
  * Prometheus metrics over a real socket: off by default; with a token, only its bearer scrapes;
  * the scrape parses as Prometheus text and counts requests by route template, method and status;
- * webhook deliveries to a real receiver move the outbox gauges and the outcome counter; storage
+ * webhook deliveries to a real receiver move the outbox gauges (oldest due, pending, in flight) and the
+ * outcome counter; storage
  * operations are timed.
  */
 import { assert, describe, it } from "@effect/vitest"
@@ -99,6 +100,7 @@ describe("/metrics", () => {
       const before = await scrape()
       assert.deepStrictEqual(["success", "retry", "dead", "error"].map(before.outcome), [0, 0, 0, 0])
       assert.strictEqual(before.value("canopy_outbox_oldest_due_seconds"), 0, "nothing due yet")
+      assert.strictEqual(before.value("canopy_outbox_pending_deliveries"), 0, "nothing pending yet")
 
       assert.strictEqual((await api.post("/v1/projects", { name: "Slowly delivered" })).status, 201)
       await receiver.waitFor("/hook", 1)
@@ -106,6 +108,7 @@ describe("/metrics", () => {
       const during = await scrape()
       assert.isAtLeast(during.value("canopy_outbox_oldest_due_seconds") ?? 0, 0.3, "the pending delivery has waited since the event")
       assert.strictEqual(during.value("canopy_webhook_deliveries_in_flight"), 1)
+      assert.strictEqual(during.value("canopy_outbox_pending_deliveries"), 1, "the delivery in flight is still pending")
       assert.strictEqual(during.outcome("success"), 0)
 
       const until = async (check: (s: Awaited<ReturnType<typeof scrape>>) => boolean, what: string) => {
@@ -120,10 +123,13 @@ describe("/metrics", () => {
       const delivered = await until((s) => s.outcome("success") === 1, "the first delivery's success")
       assert.strictEqual(delivered.value("canopy_outbox_oldest_due_seconds"), 0, "nothing left due")
       assert.strictEqual(delivered.value("canopy_webhook_deliveries_in_flight"), 0)
+      assert.strictEqual(delivered.value("canopy_outbox_pending_deliveries"), 0, "nothing left pending")
 
       assert.strictEqual((await api.post("/v1/projects", { name: "Refused delivery" })).status, 201)
       const retried = await until((s) => s.outcome("retry") === 1, "the second delivery's retry")
       assert.deepStrictEqual(["success", "dead", "error"].map(retried.outcome), [1, 0, 0])
+      assert.strictEqual(retried.value("canopy_outbox_pending_deliveries"), 1, "the refused delivery waits for its retry")
+      assert.match(retried.text, /^# HELP canopy_outbox_pending_deliveries .*counted up to 10000/m)
 
       // Storage time, by operation: the request path's and the dispatcher's operations are there.
       const count = (operation: string) =>
@@ -132,6 +138,7 @@ describe("/metrics", () => {
       assert.isAtLeast(count("requests.meter"), 3)
       assert.isAtLeast(count("outbox.recordAttempt"), 2)
       assert.isAtLeast(count("outbox.nextDue"), 1)
+      assert.isAtLeast(count("outbox.pendingCount"), 1)
       assert.match(retried.text, /^canopy_db_operation_duration_seconds_bucket\{le="\+Inf",operation="requests\.meter"\} \d+$/m)
     } finally {
       await running.close()

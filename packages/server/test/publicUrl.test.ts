@@ -82,8 +82,12 @@ const signedIn = async (server: RunningServer, headers: Record<string, string>) 
 const inviteLink = async (server: RunningServer, headers: Record<string, string>) => {
   const s = await signedIn(server, headers)
   const form = new URLSearchParams({ csrf: s.csrf, action: "invite", email: `new-${Math.random().toString(36).slice(2)}@example.com`, role: "viewer" }).toString()
-  const r = await send(server, "POST", "/dashboard/action",
-    { ...headers, cookie: `canopy_session=${encodeURIComponent(s.sessionValue)}`, "content-type": "application/x-www-form-urlencoded" }, form)
+  const session = `canopy_session=${encodeURIComponent(s.sessionValue)}`
+  const posted = await send(server, "POST", "/dashboard/action", { ...headers, cookie: session, "content-type": "application/x-www-form-urlencoded" }, form)
+  // Post-redirect-get: the action answers 303, and the page it leads to shows the link once.
+  assert.strictEqual(posted.status, 303, posted.text.slice(0, 300))
+  const notice = cookie(posted, "canopy_notice")!.split(";")[0]!
+  const r = await send(server, "GET", String(posted.headers.location), { ...headers, cookie: `${session}; ${notice}` })
   assert.strictEqual(r.status, 200)
   const shown = /<code id="shown-once">([^<]+)<\/code>/.exec(r.text)
   assert.isNotNull(shown, r.text.slice(0, 500))

@@ -5,7 +5,8 @@
  */
 import { Ids, RateLimit, Storage } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { sqliteStorage } from "@canopy/adapter-sqlite"
+import { Effect, ManagedRuntime } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -78,8 +79,10 @@ describe("sign-in limits over HTTP", () => {
     const live = { ...expired, token_hash: Ids.randomBase32(52), expires_at: Date.now() + 3_600_000 }
     const old = `signin-ip:${Ids.randomBase32(8)}`
     const recent = `signin-ip:${Ids.randomBase32(8)}`
+    // The store itself, through a second connection to the server's file (the facade runs domain services only).
+    const store = ManagedRuntime.make(sqliteStorage({ filename: join(dir, "canopy.db"), mustExist: true }).layer)
     const storage = Effect.map(Storage.Storage, (s) => s)
-    await server.canopy.run(Effect.gen(function*() {
+    await store.runPromise(Effect.gen(function*() {
       const s = yield* storage
       yield* s.sessions.insert(expired)
       yield* s.sessions.insert(live)
@@ -88,19 +91,20 @@ describe("sign-in limits over HTTP", () => {
       yield* s.rateLimits.update(recent, () => [undefined, bucket(Date.now() - 3_600_000)] as const)
     }))
     const dispatcher = startDispatcher(server.canopy, { pollMs: 20 })
-    const state = () => server.canopy.run(Effect.gen(function*() {
+    const state = () => store.runPromise(Effect.gen(function*() {
       const s = yield* storage
       const peek = (key: string) => s.rateLimits.update(key, (x) => [x, x ?? RateLimit.initial({ perMinute: 10, perDay: 100 }, 0)] as const)
       return { expired: yield* s.sessions.get(expired.token_hash), live: yield* s.sessions.get(live.token_hash), old: yield* peek(old), recent: yield* peek(recent) }
     }))
     try {
-      for (let i = 0; i < 100 && (await server.canopy.run(Effect.flatMap(storage, (s) => s.sessions.get(expired.token_hash)))); i++) {
+      for (let i = 0; i < 100 && (await store.runPromise(Effect.flatMap(storage, (s) => s.sessions.get(expired.token_hash)))); i++) {
         await new Promise((r) => setTimeout(r, 50))
       }
     } finally {
       await dispatcher.stop()
     }
     const after = await state()
+    await store.dispose()
     assert.isUndefined(after.expired, "the expired session is gone")
     assert.isDefined(after.live, "a live session stays")
     assert.isUndefined(after.old, "a bucket idle for 25 hours is gone")

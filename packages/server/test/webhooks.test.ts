@@ -165,7 +165,8 @@ describe("the retry schedule with a controlled clock", () => {
   const T0 = Date.UTC(2026, 5, 1, 12)
   const MIN = 60_000
   let dir: string
-  let rt: ManagedRuntime.ManagedRuntime<Canopy.Runtime, unknown>
+  // Its own runtime over the store: the services and the storage under them (white-box checks).
+  let rt: ManagedRuntime.ManagedRuntime<Canopy.Runtime | Storage.Storage, unknown>
   let clock: ReturnType<typeof Time.manual>
   let sender: ReturnType<typeof makeSender>
 

@@ -62,6 +62,13 @@ export class Accounts extends Context.Service<Accounts, {
   readonly meterRequest: (accountId: string) => Fx<RateLimit.Decision>
   /** How many accounts exist. */
   readonly count: Fx<number>
+  /** Every account's id, oldest first (operator tools: the account to act on). */
+  readonly ids: Effect.Effect<ReadonlyArray<string>, StorageError>
+  /**
+   * A trivial round trip to the store: succeeds while it answers, fails with `StorageError` when
+   * it does not (the readiness probe).
+   */
+  readonly ping: Effect.Effect<void, StorageError>
 }>()("canopy/Accounts") {
   static readonly layer = Layer.effect(this, Effect.gen(function*() {
     return make(yield* Storage, yield* Credentials, yield* Members)
@@ -182,6 +189,8 @@ const make = (storage: StorageShape, credentials: Credentials["Service"], member
       return decision
     }, Effect.withSpan("Accounts.meterRequest", undefined, { captureStackTrace: false })),
 
-    count: storage.accounts.count
+    count: storage.accounts.count,
+    ids: Effect.map(storage.accounts.list, (rows) => rows.map((a) => a.id)),
+    ping: storage.ping
   })
 }

@@ -62,6 +62,8 @@ export class Deliveries extends Context.Service<Deliveries, {
   readonly attempt: (delivery: ClaimedDelivery, owner: string) => Effect.Effect<DeliveryLogRow, StorageError>
   /** When the next delivery is due (epoch ms), or null. */
   readonly nextDue: Effect.Effect<number | null, StorageError>
+  /** Pending deliveries, counted up to `cap` (a bounded count: the outbox backlog gauge). */
+  readonly pendingCount: (cap: number) => Effect.Effect<number, StorageError>
   /** Sends a signed `webhook.test` event to the webhook now; answers its log entry. */
   readonly test: (principal: Principal, webhookId: string) => Fx<Schemas.DeliveryLog>
   /** Delivers a logged event again to the same webhook now (same event id, a new attempt). */
@@ -151,6 +153,7 @@ const make = (storage: StorageShape, sender: Sender["Service"]) => {
     attempt,
 
     nextDue: storage.outbox.nextDue,
+    pendingCount: (cap) => storage.outbox.pendingCount(cap),
 
     test: Effect.fn("Deliveries.test")(function*(principal, webhookId) {
       yield* authorize(principal, "webhooks.test")

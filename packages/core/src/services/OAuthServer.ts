@@ -99,6 +99,8 @@ export class OAuthServer extends Context.Service<OAuthServer, {
    * without `profile`; NotFound for a service token or a credential no member stands behind.
    */
   readonly me: (principal: Principal) => Fx<OAuth.Me>
+  /** A registered application's name and owning account, by client id (the authorize page's). */
+  readonly application: (clientId: string) => Effect.Effect<{ readonly id: string; readonly name: string; readonly account_id: string } | undefined, StorageError>
   /** Checks an authorization request (what the authorize page does first). */
   readonly check: (params: OAuth.AuthorizeParams) => Effect.Effect<OAuth.AuthorizeCheck, StorageError>
   /** A member approved: answers the redirect URL carrying a fresh code and the exact state. */
@@ -234,6 +236,9 @@ const make = (storage: StorageShape) => {
       if (!member) return yield* new NotFound({ resource: "member", id: principal.user_id })
       return { id: member.id, name: member.name, email: member.email, role: member.role, account_id: principal.account_id }
     }),
+
+    application: (clientId) =>
+      Effect.map(storage.oauth.getClient(clientId), (c) => c && { id: c.id, name: c.name, account_id: c.account_id }),
 
     check: (params) =>
       Effect.map(params.client_id ? storage.oauth.getClient(params.client_id) : Effect.succeed(undefined), (c) =>

@@ -1,24 +1,82 @@
 /**
- * The OpenAPI 3.1 document of the v1 API, generated from the route table and the core's schemas.
+ * The OpenAPI 3.1 document of the v1 API, generated from the route table and the core's schemas:
+ * named resources under `components.schemas` (by their `identifier`), the spec's error body on
+ * every error response, the headers every answer carries, both security schemes (bearer tokens and
+ * OAuth 2.0 authorization code with its scopes), and the `webhooks` Canopy sends.
  */
-import { Idempotency, Permissions, Schemas } from "@canopy/core"
+import { Events, Idempotency, Permissions, Plans, Schemas } from "@canopy/core"
 import { Schema } from "effect"
+import { scopeWords } from "../pages/oauth.ts"
 import { type Route, routes } from "./routes.ts"
 
 type JsonSchema = Record<string, unknown>
 
-const jsonSchema = (s: Schema.Top): JsonSchema => {
-  const doc = Schema.toJsonSchemaDocument(s as never)
-  return doc.schema as JsonSchema
+/** Named schemas collected while the document is built (`components.schemas`). */
+type Components = Record<string, JsonSchema>
+
+const COMPONENTS = "#/components/schemas/"
+
+/** Rewrites `#/$defs/X` references to `components.schemas`, dropping Effect's `Encoded` suffix. */
+const componentName = (def: string) => def.replace(/Encoded$/, "")
+const relink = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(relink)
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(value)) {
+      out[k] = k === "$ref" && typeof v === "string" && v.startsWith("#/$defs/") ? COMPONENTS + componentName(v.slice("#/$defs/".length)) : relink(v)
+    }
+    // An open object says so: openapi-typescript reads a bare `type: object` as having no keys.
+    if (out.type === "object" && !("properties" in out) && !("additionalProperties" in out) && Array.isArray(out.allOf) &&
+      out.allOf.every((x) => x && typeof x === "object" && (x as JsonSchema).additionalProperties === true)) {
+      delete out.allOf
+      out.additionalProperties = true
+    }
+    return out
+  }
+  return value
 }
 
+/** The JSON Schema of `s`, its named parts put into `components`. */
+const jsonSchema = (s: Schema.Top, components: Components): JsonSchema => {
+  const doc = Schema.toJsonSchemaDocument(s as never)
+  for (const [name, def] of Object.entries(doc.definitions ?? {})) components[componentName(name)] ??= relink(def) as JsonSchema
+  return relink(doc.schema) as JsonSchema
+}
+
+/** A query parameter's schema as it travels in the URL: a number check's own form when it has one. */
+const queryParameterSchema = (schema: JsonSchema): JsonSchema => {
+  if (schema.type === "integer" && Array.isArray(schema.anyOf)) {
+    const { anyOf: _anyOf, ...rest } = schema
+    return rest
+  }
+  return schema
+}
+
+const header = (description: string, schema: JsonSchema = { type: "integer" }) => ({ description, schema })
+
+/** Headers on every answer of an authenticated operation. */
+const commonHeaders = {
+  "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
+  "X-RateLimit-Limit": { $ref: "#/components/headers/X-RateLimit-Limit" },
+  "X-RateLimit-Remaining": { $ref: "#/components/headers/X-RateLimit-Remaining" },
+  "X-RateLimit-Reset": { $ref: "#/components/headers/X-RateLimit-Reset" }
+}
+
+const errorResponse = (name: string) => ({ $ref: `#/components/responses/${name}` })
+
+/** The error responses an operation can give. */
 const errorResponses = (route: Route): Record<string, unknown> => {
-  const ref = { $ref: "#/components/responses/Error" }
-  const out: Record<string, unknown> = { "401": ref, "403": ref, "404": ref, "429": ref, "500": ref }
-  if (route.query || route.body || route.method === "POST") out["400"] = ref
-  if (route.body || route.method === "POST") out["422"] = ref
-  if (route.method === "POST" || ["projects.delete", "projects.archive", "projects.restore", "projects.create", "projects.update", "assets.create",
-    "assets.update", "assets.delete", "members.invite", "members.update", "members.remove"].includes(route.operation)) out["409"] = ref
+  const out: Record<string, unknown> = {
+    "401": errorResponse("Unauthorized"),
+    "403": errorResponse("Forbidden"),
+    "429": errorResponse("RateLimited"),
+    "500": errorResponse("InternalError"),
+    "503": errorResponse("Unavailable")
+  }
+  if (route.path.includes("{") || route.path === "/me") out["404"] = errorResponse("NotFound")
+  if (route.query || route.body || route.method === "POST") out["400"] = errorResponse("BadRequest")
+  if (route.body || route.method === "POST") out["422"] = errorResponse("ValidationError")
+  if (route.method !== "GET") out["409"] = errorResponse("Conflict")
   return out
 }
 
@@ -32,80 +90,221 @@ const idempotencyKeyParameter = {
     "being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first " +
     "request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are " +
     "not kept (the key may be retried).",
-  schema: { type: "string", minLength: 1, maxLength: Idempotency.MAX_KEY_LENGTH, pattern: "^[\\x20-\\x7e]+$" }
+  schema: { type: "string", minLength: 1, maxLength: Idempotency.MAX_KEY_LENGTH, pattern: "^[\\x20-\\x7e]+$" },
+  example: "3f1c2e9a-5b7d-4e08-9a61-2c4b8d0f7e15"
 }
 
 const operationId = (r: Route) =>
   `${r.method.toLowerCase()}${r.path.replace(/\{(\w+)\}/g, "By_$1").split(/[/_-]/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join("")}`
 
-const successSchema = (r: Route): JsonSchema => {
-  const resource = r.resource ? jsonSchema(r.resource) : {}
-  const meta = r.envelope === "list"
-    ? {
-      type: "object",
-      properties: {
-        total: { type: "integer", description: "Matching rows; at least this many when total_exact is false" },
-        total_exact: { type: "boolean", description: "False when counting stopped at 10,000 (filtered or searched lists)" },
-        page: { type: ["integer", "null"], description: "The page served; null when walking by cursor" },
-        per_page: { type: "integer" }, total_pages: { type: "integer" },
-        has_more: { type: "boolean" },
-        next_cursor: { type: ["string", "null"], description: "Pass as cursor= for the next page (same sort and order); null on the last page" },
-        request_id: { type: "string" }, timestamp: { type: "string" }
-      },
-      required: ["total"]
-    }
-    : { type: "object", properties: { request_id: { type: "string" }, timestamp: { type: "string", format: "date-time" } }, required: ["request_id", "timestamp"] }
+const responseMeta = {
+  type: "object",
+  properties: { request_id: { type: "string" }, timestamp: { type: "string", format: "date-time" } },
+  required: ["request_id", "timestamp"]
+}
+
+const listMeta = {
+  type: "object",
+  properties: {
+    total: { type: "integer", minimum: 0, description: "Matching rows; at least this many when total_exact is false" },
+    total_exact: { type: "boolean", description: `False when counting stopped at ${Schemas.limits.maxOffset.toLocaleString("en")} (filtered or searched lists)` },
+    page: { type: ["integer", "null"], minimum: 1, description: "The page served; null when walking by cursor" },
+    per_page: { type: "integer", minimum: 1, maximum: Schemas.limits.perPage },
+    total_pages: { type: "integer", minimum: 0 },
+    has_more: { type: "boolean" },
+    next_cursor: { type: ["string", "null"], description: "Pass as cursor= for the next page (same sort and order); null on the last page" },
+    request_id: { type: "string" },
+    timestamp: { type: "string", format: "date-time" }
+  },
+  required: ["total", "request_id", "timestamp"]
+}
+
+const successSchema = (r: Route, components: Components): JsonSchema => {
+  const resource = r.resource ? jsonSchema(r.resource, components) : {}
   return {
     type: "object",
-    properties: { data: r.envelope === "list" ? { type: "array", items: resource } : resource, meta },
+    properties: {
+      data: r.envelope === "list" ? { type: "array", items: resource } : resource,
+      meta: { $ref: `${COMPONENTS}${r.envelope === "list" ? "ListMeta" : "ResponseMeta"}` }
+    },
     required: ["data", "meta"]
   }
 }
 
+/** The example a resource schema carries, wrapped as the operation answers it. */
+const successExample = (r: Route): unknown => {
+  const examples = (r.resource?.ast as { annotations?: { examples?: ReadonlyArray<unknown> } } | undefined)?.annotations?.examples
+  if (!examples?.[0]) return undefined
+  const meta = { request_id: "req_1a2b3c4d5e", timestamp: "2026-01-05T10:00:00.000Z" }
+  return r.envelope === "list"
+    ? { data: [examples[0]], meta: { total: 1, total_exact: true, page: 1, per_page: Schemas.limits.defaultPerPage, total_pages: 1, has_more: false, next_cursor: null, ...meta } }
+    : { data: examples[0], meta }
+}
+
+/** Each OAuth scope with the words the consent page shows for it. */
+const scopeDescriptions: Record<string, string> = Object.fromEntries(Permissions.scopes.map((s) => [s, scopeWords[s] ?? s]))
+
+const webhookDescription = [
+  "Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with",
+  "backoff until the receiver answers 2xx. Each request is signed twice:",
+  "",
+  "- `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret",
+  "  (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.",
+  "- Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over",
+  "  `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject",
+  "  timestamps more than 5 minutes old to stop replays.",
+  "",
+  "`X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and",
+  "redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards."
+].join("\n")
+
+const webhookHeaders = [
+  { name: "X-Service-Signature", description: "sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret>", schema: { type: "string", pattern: "^sha256=[0-9a-f]{64}$" } },
+  { name: "X-Service-Event-Id", description: "The event's id (stable across retries)", schema: { type: "string" } },
+  { name: "X-Service-Event-Type", description: "The event's type", schema: { type: "string" } },
+  { name: "webhook-id", description: "Standard Webhooks: the event's id", schema: { type: "string" } },
+  { name: "webhook-timestamp", description: "Standard Webhooks: seconds since the epoch when sent", schema: { type: "string", pattern: "^[0-9]+$" } },
+  { name: "webhook-signature", description: "Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body>", schema: { type: "string" } }
+]
+
 /**
  * The OpenAPI document. `server` is where the API is reached: the public URL, or the path Canopy
- * is mounted under (`/canopy`); default `/` (paths are `/v1/…` below it).
+ * is mounted under (`/canopy`); default `/` (paths are `/v1/…` below it). OAuth endpoints are
+ * named below it too.
  */
 export const document = (options: { readonly server?: string | undefined } = {}): Record<string, unknown> => {
+  const server = options.server || "/"
+  const base = server.replace(/\/+$/, "")
+  const components: Components = {}
+  for (const s of Object.values(Schemas.geoJsonSchemas)) jsonSchema(s, components)
+  const errorSchema = jsonSchema(Schemas.ErrorBody, components)
   const paths: Record<string, Record<string, unknown>> = {}
   for (const r of routes) {
     const path = `/v1${r.path}`
-    const pathParams = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }))
+    const pathParams = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+      name: m[1], in: "path", required: true, description: `The ${m[1]!.replace(/_id$/, "").replace(/_/g, " ")}'s id`, schema: { type: "string" }
+    }))
     const queryParams = r.query
-      ? Object.entries(((jsonSchema(r.query).properties ?? {}) as Record<string, JsonSchema>)).map(([name, schema]) => ({ name, in: "query", required: false, schema }))
+      ? Object.entries(((jsonSchema(r.query, components).properties ?? {}) as Record<string, JsonSchema>))
+        .map(([name, schema]) => ({ name, in: "query", required: false, schema: queryParameterSchema(schema) }))
       : []
     const need = Permissions.required[r.operation]
+    const scopes = (Permissions.scopes as ReadonlyArray<string>).includes(need) ? [need] : []
+    const example = successExample(r)
     paths[path] ??= {}
     paths[path][r.method.toLowerCase()] = {
       operationId: operationId(r),
       summary: r.summary,
       tags: [r.tag],
-      description: need === "any" ? "Any valid token." : `Requires the \`${need}\` permission.`,
-      security: [{ bearer: [] }],
+      description: [need === "any" ? "Any valid token." : `Requires the \`${need}\` permission.`, r.description].filter(Boolean).join("\n\n"),
+      security: [{ bearer: [] }, { oauth2: scopes }],
       parameters: [...pathParams, ...queryParams, ...(r.method === "POST" ? [idempotencyKeyParameter] : [])],
-      ...(r.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(r.body) } } } } : {}),
+      ...(r.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(r.body, components) } } } } : {}),
       responses: {
         [String(r.status)]: r.envelope === "empty"
-          ? { description: "No content" }
-          : { description: "Success", content: { "application/json": { schema: successSchema(r) } } },
+          ? { description: "No content", headers: commonHeaders }
+          : {
+            description: "Success",
+            headers: commonHeaders,
+            content: { "application/json": { schema: successSchema(r, components), ...(example ? { example } : {}) } }
+          },
         ...errorResponses(r)
       }
     }
   }
+  const eventSchema = jsonSchema(Schemas.Event, components)
+  const webhooks = Object.fromEntries([...Events.types, Events.TEST_EVENT].map((type) => [type, {
+    post: {
+      operationId: `webhook${type.split(/[._]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join("")}`,
+      summary: `${type} event`,
+      description: webhookDescription,
+      tags: ["Webhook events"],
+      // Canopy authenticates itself to the receiver by the signatures, not by a credential.
+      security: [],
+      parameters: webhookHeaders.map((h) => ({ ...h, in: "header", required: true })),
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: { allOf: [eventSchema, { type: "object", properties: { type: { const: type } } }] },
+            example: { id: "evt_5d1e2f3a4b", type, created_at: "2026-01-05T10:00:00.000Z", data: {}, account: { id: "acct_7c8d9e0f1a", name: "Redwood Trust" } }
+          }
+        }
+      },
+      responses: { "200": { description: "Received (any 2xx); anything else is retried" } }
+    }
+  }]))
+  const errorContent = (example: { code: string; message: string }) => ({
+    "application/json": {
+      schema: errorSchema,
+      example: { error: { ...example, details: [] }, meta: { request_id: "req_1a2b3c4d5e" } }
+    }
+  })
+  const err = (description: string, code: string, message: string, extra: Record<string, unknown> = {}) => ({
+    description,
+    headers: { "X-Request-Id": commonHeaders["X-Request-Id"], ...extra },
+    content: errorContent({ code, message })
+  })
+  const retryAfter = { "Retry-After": { $ref: "#/components/headers/Retry-After" } }
   return {
     openapi: "3.1.0",
     info: {
       title: "Canopy API",
       version: "1.0.0",
-      description: "Forest projects with exact geodesic hectares, their assets, team, usage and webhooks. " +
-        "Every response carries X-Request-Id; authenticated responses carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset."
+      description: "Forest projects with exact geodesic hectares, their assets, team, usage and webhooks.\n\n" +
+        "Every response carries `X-Request-Id`; authenticated responses carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and " +
+        "`X-RateLimit-Reset`, and a 429 also `Retry-After`. Errors answer `{ error: { code, message, details }, meta: { request_id } }`.",
+      license: { name: "MIT", identifier: "MIT" }
     },
-    servers: [{ url: options.server || "/" }],
+    servers: [{ url: server }],
+    tags: [
+      { name: "Projects", description: "Forest projects and their boundaries (GeoJSON Polygon or MultiPolygon, WGS84)" },
+      { name: "Assets", description: "Equipment, stations and points of interest inside a project" },
+      { name: "Members", description: "The account's team" },
+      { name: "Account", description: "The account, its plan and usage" },
+      { name: "Webhooks", description: "Endpoints that receive events, and their delivery logs" },
+      { name: "Events", description: "The account's events, for catching up after an outage" },
+      { name: "Authentication", description: "The presented credential and the member behind it" },
+      { name: "Webhook events", description: "What Canopy sends to webhooks, and how to verify it" }
+    ],
     paths,
+    webhooks,
     components: {
-      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "API key, service token or OAuth access token" } },
+      schemas: { ...components, ResponseMeta: responseMeta, ListMeta: listMeta },
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", description: "API key, service token or OAuth access token: `Authorization: Bearer <token>`" },
+        oauth2: {
+          type: "oauth2",
+          description: "OAuth 2.0 authorization code with PKCE (S256) for applications registered by an account admin; " +
+            "public clients use PKCE without a secret. The access token is sent as a bearer token.",
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${base}/oauth/authorize`,
+              tokenUrl: `${base}/oauth/token`,
+              refreshUrl: `${base}/oauth/token`,
+              scopes: scopeDescriptions
+            }
+          }
+        }
+      },
+      headers: {
+        "X-Request-Id": header("The request's id: quote it when reporting a problem", { type: "string" }),
+        "X-RateLimit-Limit": header("Requests allowed per minute on the account's plan"),
+        "X-RateLimit-Remaining": header("Requests left in the current window", { type: "integer", minimum: 0 }),
+        "X-RateLimit-Reset": header("Seconds since the epoch when the window resets"),
+        "Retry-After": header("Seconds to wait before retrying", { type: "integer", minimum: 1 })
+      },
       responses: {
-        Error: { description: "Error", content: { "application/json": { schema: jsonSchema(Schemas.ErrorBody) } } }
+        BadRequest: err("The query or body could not be read (malformed JSON, wrong content type, bad query parameter)", "VALIDATION_ERROR", "Invalid query parameters"),
+        Unauthorized: err("Missing, invalid, expired or revoked credential", "UNAUTHORIZED", "Authentication required: send Authorization: Bearer <token>",
+          { "WWW-Authenticate": { description: "Bearer challenge", schema: { type: "string" } } }),
+        Forbidden: err("The credential lacks the permission, or a plan limit is reached", "FORBIDDEN", "this credential lacks the projects:write permission needed to projects create"),
+        NotFound: err("No such resource in this account", "NOT_FOUND", "Project not found"),
+        Conflict: err("Duplicate slug, a state transition that is not allowed, or an idempotency key in use", "CONFLICT", "A project with this slug already exists"),
+        ValidationError: err("The body is well formed but invalid; `details` names every problem's field", "VALIDATION_ERROR", "The request body is invalid"),
+        RateLimited: err(`Too many requests for the plan (per minute: ${Plans.plans.map((p) => `${p} ${Plans.defaults[p].requestsPerMinute}`).join(", ")}, by default)`, "RATE_LIMITED", "Rate limit exceeded: retry after 12 s", retryAfter),
+        InternalError: err("An unexpected error", "INTERNAL_ERROR", "An unexpected error occurred; quote the request id when reporting it"),
+        Unavailable: err("The database is unavailable or refuses writes; retry later", "INTERNAL_ERROR", "The database is unavailable; retry later", retryAfter)
       }
     }
   }

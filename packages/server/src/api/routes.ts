@@ -1,11 +1,12 @@
 /**
  * The v1 API as data: every endpoint with its method, path, the operation (and so the permission)
- * it performs, its success status, the schemas of its query and body, and the domain call it
- * makes. The request handler routes by this table and the OpenAPI document is generated from it,
- * so the two cannot drift.
+ * it performs, its success status, the schemas of its query, body and answer, and the domain call
+ * it makes. The request handler routes by this table and the OpenAPI document (and from it the
+ * typed clients) is generated from it; `route` ties the type of what `run` produces to the
+ * documented `resource` schema, so the code cannot answer something the document does not say.
  */
-import { Accounts, Assets, Deliveries, Members, OAuth, OAuthServer, Projects, Schemas, Webhooks, type Canopy, type Permissions, type Principal } from "@canopy/core"
-import { Effect, Schema } from "effect"
+import { Accounts, Assets, Deliveries, Members, OAuth, OAuthServer, Principal, Projects, Schemas, Webhooks, type Canopy, type Permissions } from "@canopy/core"
+import { Effect, type Schema } from "effect"
 
 /** What a handler receives. */
 export interface RouteContext {
@@ -18,28 +19,65 @@ export interface RouteContext {
 /** How a result is wrapped: one resource, a list (with its meta), or no content. */
 export type Envelope = "resource" | "list" | "empty"
 
-/** One endpoint. */
-export interface Route {
+/** What every endpoint states, whatever it answers. */
+interface Common {
   readonly method: "GET" | "POST" | "PUT" | "DELETE"
   /** Below `/v1`, with `{name}` path parameters. */
   readonly path: string
   readonly operation: Permissions.Operation
+  /** Short, as a sentence's start ("Create a project"): the operation's title in the reference. */
   readonly summary: string
+  /** Longer explanation for the reference (Markdown), when the summary is not enough. */
+  readonly description?: string
   readonly tag: string
-  readonly status: 200 | 201 | 204
-  readonly envelope: Envelope
   /** Query schema: a query that does not decode is a 400. */
   readonly query?: Schema.Top
   /** Body schema: the route takes a JSON body. */
   readonly body?: Schema.Top
-  /** The resource schema of the success response (for the OpenAPI document). */
-  readonly resource?: Schema.Top
-  readonly run: (ctx: RouteContext) => Effect.Effect<unknown, unknown, Canopy.Services>
 }
 
-const route = (r: Route): Route => r
+/** A list's metadata as the services produce it (the pipeline adds `request_id` and `timestamp`). */
+export interface ListMeta {
+  readonly total: number
+}
 
-const MemberInvited = Schemas.Member
+type Run<A> = (ctx: RouteContext) => Effect.Effect<A, unknown, Canopy.Services>
+
+/**
+ * `A`, refused when it has a top-level key `T` lacks: TypeScript would let a value with more
+ * fields than the documented resource through (the extra field would be undocumented).
+ */
+type Exactly<A, T> = A & { readonly [K in Exclude<keyof A, keyof T>]: never }
+
+/** One endpoint, as the handler and the document generator see it (the answer's type erased). */
+export interface Route extends Common {
+  readonly status: 200 | 201 | 204
+  readonly envelope: Envelope
+  /** The resource schema of the success response (each element's, for a list). */
+  readonly resource?: Schema.Top
+  readonly run: Run<unknown>
+}
+
+/**
+ * An endpoint whose `run` must produce its `resource` schema's type: one resource (status 200 or
+ * 201), a list of them with their meta, or nothing (204).
+ */
+export function route<S extends Schema.Top, A extends S["Type"]>(
+  r: Common & { readonly envelope: "resource"; readonly status: 200 | 201; readonly resource: S; readonly run: Run<Exactly<A, S["Type"]>> }
+): Route
+export function route<S extends Schema.Top, A extends S["Type"]>(
+  r: Common & {
+    readonly envelope: "list"; readonly status: 200; readonly resource: S
+    readonly run: Run<{ readonly data: ReadonlyArray<Exactly<A, S["Type"]>>; readonly meta: ListMeta }>
+  }
+): Route
+export function route(r: Common & { readonly envelope: "empty"; readonly status: 204; readonly run: Run<void> }): Route
+export function route(r: Route): Route {
+  return r
+}
+
+/** `GET /v1/me`'s member, named for the reference. */
+const Me = OAuth.Me.annotate({ identifier: "Me" })
 
 /** Every v1 endpoint of the spec. */
 export const routes: ReadonlyArray<Route> = [
@@ -88,7 +126,8 @@ export const routes: ReadonlyArray<Route> = [
     status: 200, envelope: "list", resource: Schemas.Member,
     run: ({ principal }) => Effect.flatMap(Members, (s) => s.list(principal)) }),
   route({ method: "POST", path: "/account/members/invite", operation: "members.invite", tag: "Members", summary: "Invite a member",
-    status: 201, envelope: "resource", body: Schemas.InviteMember, resource: MemberInvited,
+    description: "Answers the member (status `invited`) with the invitation link's one-time `token` and `expires_at`, for delivering the invitation yourself.",
+    status: 201, envelope: "resource", body: Schemas.InviteMember, resource: Schemas.InvitedMember,
     run: ({ body, principal }) => Effect.map(Effect.flatMap(Members, (s) => s.invite(principal, body)), (r) => ({
       ...r.member,
       invitation: { token: r.invitation.token, expires_at: r.invitation.expires_at }
@@ -141,22 +180,16 @@ export const routes: ReadonlyArray<Route> = [
 
   // Events (beyond the spec: catching up after an outage)
   route({ method: "GET", path: "/events", operation: "events.list", tag: "Events", summary: "List the account's events, newest first",
-    status: 200, envelope: "list", query: Schemas.ListEvents,
+    status: 200, envelope: "list", query: Schemas.ListEvents, resource: Schemas.Event,
     run: ({ principal, query }) => Effect.flatMap(Deliveries, (s) => s.listEvents(principal, query)) }),
 
   // Authentication check
   route({ method: "GET", path: "/auth/verify", operation: "auth.verify", tag: "Authentication", summary: "Check the presented token",
     status: 200, envelope: "resource", resource: Schemas.Verification,
-    run: ({ principal }) => Effect.succeed({
-      valid: true,
-      type: principal.kind === "service_token" || principal.kind === "oauth" ? principal.kind : "api_key",
-      permissions: [...principal.permissions],
-      account_id: principal.account_id,
-      expires_at: principal.expires_at
-    }) }),
+    run: ({ principal }) => Effect.succeed(Principal.verification(principal)) }),
   // The member behind the credential (docs/decisions.md, "GET /v1/me"): what the profile scope's consent promises.
   route({ method: "GET", path: "/me", operation: "auth.verify", tag: "Authentication",
     summary: "The member this credential acts for: id, name, email, role, account (OAuth tokens need the profile scope; a service token has none: 404)",
-    status: 200, envelope: "resource", resource: OAuth.Me,
+    status: 200, envelope: "resource", resource: Me,
     run: ({ principal }) => Effect.flatMap(OAuthServer, (s) => s.me(principal)) })
 ]

@@ -3,12 +3,13 @@
  * Configuration comes from flags, then the environment (PORT, HOST, CANOPY_DB,
  * CANOPY_TRUSTED_PROXIES, CANOPY_PUBLIC_URL, CANOPY_ALLOW_INSECURE_WEBHOOKS), then defaults.
  */
-import { Accounts, CanopyError, createCanopy, type CanopyClient, Plans, Principal, Storage } from "@canopy/core"
+import { Accounts, CanopyError, createCanopy, type CanopyClient, Plans, Principal } from "@canopy/core"
 import { Effect } from "effect"
 import { hostname } from "node:os"
 import { parseArgs, type ParseArgsConfig } from "node:util"
 import { startDispatcher } from "@canopy/core"
 import { parseCorsOrigins } from "../http/cors.ts"
+import { parseBasemapUrl } from "../pages/projects.ts"
 import { parsePublicUrl } from "../pages/site.ts"
 import { openCanopy, ownProcessDefaults, serve, storageFor } from "../server.ts"
 import { loadPostgres, loadSqlite } from "../storageLoader.ts"
@@ -38,6 +39,7 @@ Run "canopy <command> --help" for a command's options.`,
                     [--allow-insecure-webhooks] [--bootstrap-if-empty] [--email owner@example.com]
                     [--account-name "My Forest Account"] [--no-dispatcher]
                     [--cors-origins https://app.example.com,http://localhost:5173]
+                    [--basemap-url https://tile.openstreetmap.org/{z}/{x}/{y}.png]
 
 Serves the v1 API on the SQLite file --db, or on PostgreSQL with --database-url postgres://…
 (or DATABASE_URL). --public-url is the address clients use: the OAuth issuer, links in pages and
@@ -64,7 +66,7 @@ workers (and servers) may share a database: deliveries are claimed under a lease
 sent twice at once, and a crashed worker's deliveries are picked up when its lease expires. The
 SQLite file must exist (canopy init, serve or migrate create it).`,
   init: `Usage: canopy init --db FILE --email EMAIL [--name NAME] [--account-name NAME]
-                   [--plan free|pro|enterprise] [--public-url URL] [--json]
+                   [--plan ${Plans.plans.join("|")}] [--public-url URL] [--json]
 
 Creates an account, its owner and an admin API key, and prints them with the owner's one-time
 set-password link, on --public-url (or CANOPY_PUBLIC_URL; else http://HOST:PORT from the
@@ -80,7 +82,7 @@ Permissions: ${"projects:read, projects:write, assets:read, assets:write, member
                                    [--account ID] [--db FILE] [--json]
        canopy service-tokens list [--account ID] [--db FILE] [--json]
        canopy service-tokens revoke ID [--account ID] [--db FILE]`,
-  account: `Usage: canopy account set-plan free|pro|enterprise [--account ID] [--db FILE] [--json]
+  account: `Usage: canopy account set-plan ${Plans.plans.join("|")} [--account ID] [--db FILE] [--json]
 
 Changes the plan and emits subscription.updated. The SQLite file must exist.`,
   migrate: `Usage: canopy migrate [--db FILE]
@@ -163,8 +165,8 @@ const withCanopy = async <A>(where: ReturnType<typeof storageOf>, f: (canopy: Ca
 /** The account to act on: --account, or the only one in the database. */
 const accountOf = async (canopy: CanopyClient, given: string | undefined): Promise<string> => {
   if (given) return given
-  const accounts = await canopy.run(Effect.flatMap(Storage.Storage, (s) => s.accounts.list))
-  if (accounts.length === 1) return accounts[0]!.id
+  const accounts = await canopy.run(Effect.flatMap(Accounts, (a) => a.ids))
+  if (accounts.length === 1) return accounts[0]!
   throw new UsageError(accounts.length === 0 ? "the database has no account yet: run canopy init" : "the database holds several accounts: pass --account ID")
 }
 
@@ -191,7 +193,7 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
   async serve(argv) {
     const { values } = parseArgs({ args: argv, options: {
       ...common, port: { type: "string" }, host: { type: "string" }, "trusted-proxies": { type: "string" }, "public-url": { type: "string" },
-      "cors-origins": { type: "string" },
+      "cors-origins": { type: "string" }, "basemap-url": { type: "string" },
       "allow-insecure-webhooks": { type: "boolean", default: false }, "bootstrap-if-empty": { type: "boolean", default: false },
       email: { type: "string" }, "account-name": { type: "string" }, "no-dispatcher": { type: "boolean", default: false }
     } })
@@ -209,8 +211,14 @@ const commands: Record<string, (argv: Array<string>) => Promise<void>> = {
     } catch (e) {
       throw new UsageError(`--cors-origins: ${(e as Error).message}`)
     }
+    const basemapUrl = values["basemap-url"] ?? process.env.CANOPY_BASEMAP_URL
+    try {
+      parseBasemapUrl(basemapUrl)
+    } catch (e) {
+      throw new UsageError(`--basemap-url: ${(e as Error).message}`)
+    }
     const running = await serve({
-      corsOrigins,
+      corsOrigins, ...(basemapUrl !== undefined ? { basemapUrl } : {}),
       port, host, db: where.db, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}), publicUrl,
       trustedProxies: list(values["trusted-proxies"] ?? process.env.CANOPY_TRUSTED_PROXIES),
       settings: { allowInsecureWebhooks: insecure, ...deliverySettings() },

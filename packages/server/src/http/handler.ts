@@ -5,11 +5,12 @@
  * domain errors map to statuses here and nowhere else.
  */
 import {
-  Accounts, type CanopyClient, Credentials, Errors, type FieldError, GeometryCheck, Idempotency, IdempotencyKeys, Ids, Permissions, type RateLimit, RawJson, Schemas,
-  Storage
+  Accounts, type CanopyClient, Credentials, Errors, type FieldError, GeometryCheck, Idempotency, IdempotencyKeys, Ids, Principal, type RateLimit, RawJson, Schemas,
+  type Storage
 } from "@canopy/core"
 import { Cause, Effect, Exit } from "effect"
 import { type Route, routes } from "../api/routes.ts"
+import * as Docs from "./docs.ts"
 import { writeRefusal } from "../observability/storage.ts"
 import type { RequestTrace } from "../observability/tracing.ts"
 
@@ -263,9 +264,9 @@ const pipeline = Effect.fnUntraced(function*(
   if (decision && !decision.allowed) {
     return yield* new Errors.RateLimited({ message: `Rate limit exceeded: retry after ${decision.retryAfter} s`, retryAfter: decision.retryAfter })
   }
-  if (!Permissions.mayPerform(principal.permissions, route.operation)) {
-    return yield* new Errors.Forbidden({ message: `This token lacks the ${Permissions.required[route.operation]} permission` })
-  }
+  // The core's check (one rule, one message), before the query and body are looked at: a
+  // credential that may not perform the operation learns nothing about its input.
+  yield* Principal.authorize(principal, route.operation)
   const idem = seen.idempotency
   const keyProblem = idem && Idempotency.checkKey(idem.key)
   if (keyProblem) {
@@ -287,6 +288,9 @@ const pipeline = Effect.fnUntraced(function*(
 export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) => {
   const log = options.log
 
+  // The API reference's page gets its policy and its script a route (http/docs.ts).
+  const protocolRoutes = Docs.withReference(options.protocolRoutes)
+
   return async (req: ApiRequest): Promise<ApiResponse> => {
     const started = performance.now()
     const requestId = Ids.make("request")
@@ -306,7 +310,7 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
       return out
     }
 
-    const protocol = options.protocolRoutes?.[`${req.method === "HEAD" ? "GET" : req.method} ${req.path}`]
+    const protocol = protocolRoutes[`${req.method === "HEAD" ? "GET" : req.method} ${req.path}`]
     if (protocol) {
       routeName = req.path
       if (req.bodyTooLarge) return finish(errorResponse(413, requestId, "VALIDATION_ERROR", `The request body exceeds ${MAX_BODY_BYTES} bytes`))
@@ -450,7 +454,7 @@ export const readinessRoute = (canopy: CanopyClient) => async (_req: ApiRequest,
   // will not answer (that ends within the store's own timeout).
   let timer: ReturnType<typeof setTimeout> | undefined
   const ok = await Promise.race([
-    canopy.runExit(Effect.flatMap(Storage.Storage, (s) => s.ping)).then(Exit.isSuccess),
+    canopy.runExit(Effect.flatMap(Accounts, (a) => a.ping)).then(Exit.isSuccess),
     new Promise<false>((resolve) => {
       timer = setTimeout(() => resolve(false), READY_TIMEOUT_MS)
     })

@@ -1,7 +1,7 @@
 /**
  * Prometheus metrics at `/metrics`, with `prom-client`: requests by route template, method and
  * status, their latency, rate-limit refusals, the webhook outbox (the age of the oldest due
- * delivery, deliveries in flight, delivery outcomes), the time of each storage operation,
+ * delivery, pending deliveries up to a cap, deliveries in flight, delivery outcomes), the time of each storage operation,
  * metering writes the database refused, and the process's own figures (event-loop lag, heap,
  * CPU, GC). Off unless configured: with a token, a scrape must send `Authorization: Bearer TOKEN`
  * (compared in constant time); `public` serves it to anyone who can reach the port.
@@ -25,12 +25,28 @@ export const deliveryOutcome = (log: Pick<Storage.DeliveryLogRow, "status" | "ne
 export interface OutboxSources {
   /** When the earliest pending delivery falls due (epoch ms), or null: one indexed `min()`. */
   readonly nextDue?: (() => Promise<number | null>) | undefined
+  /** Pending deliveries, counted up to `cap`: a bounded count, however long the backlog. */
+  readonly pendingCount?: ((cap: number) => Promise<number>) | undefined
   /** Attempts this process's dispatcher has in flight. */
   readonly inFlight?: (() => number) | undefined
 }
 
 /** How long a scrape waits for the outbox query before reporting NaN (a frozen database must not hang it). */
 const SCRAPE_QUERY_TIMEOUT_MS = 1_000
+
+/** Most pending deliveries a scrape counts (the gauge then reads this figure: "at least"). */
+export const PENDING_COUNT_CAP = 10_000
+
+/** A scrape's query, or undefined when it failed or did not answer within `SCRAPE_QUERY_TIMEOUT_MS`. */
+const withinScrape = async <A>(query: () => Promise<A>): Promise<A | undefined> => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  return Promise.race([
+    query().catch(() => undefined),
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), SCRAPE_QUERY_TIMEOUT_MS)
+    })
+  ]).finally(() => clearTimeout(timer))
+}
 
 /** The metrics of one application: what the access log feeds, and the `/metrics` route. */
 export type Metrics = ReturnType<typeof makeMetrics>
@@ -76,15 +92,21 @@ export const makeMetrics = (access: MetricsAccess) => {
     help: "How long the earliest due webhook delivery has waited (0: none due; NaN: the database did not answer)",
     registers: [registry],
     async collect() {
-      if (!outbox.nextDue) return this.set(0)
-      let timer: ReturnType<typeof setTimeout> | undefined
-      const due = await Promise.race([
-        outbox.nextDue().catch(() => undefined),
-        new Promise<undefined>((resolve) => {
-          timer = setTimeout(() => resolve(undefined), SCRAPE_QUERY_TIMEOUT_MS)
-        })
-      ]).finally(() => clearTimeout(timer))
+      const nextDue = outbox.nextDue
+      if (!nextDue) return this.set(0)
+      const due = await withinScrape(nextDue)
       this.set(due === undefined ? Number.NaN : due === null ? 0 : Math.max(0, (Date.now() - due) / 1000))
+    }
+  })
+  new Gauge({
+    name: "canopy_outbox_pending_deliveries",
+    help: `Webhook deliveries waiting to be sent, counted up to ${PENDING_COUNT_CAP} (NaN: the database did not answer)`,
+    registers: [registry],
+    async collect() {
+      const pendingCount = outbox.pendingCount
+      if (!pendingCount) return this.set(0)
+      const n = await withinScrape(() => pendingCount(PENDING_COUNT_CAP))
+      this.set(n === undefined ? Number.NaN : n)
     }
   })
   new Gauge({

@@ -32,7 +32,7 @@ export const writeRefusal = (failure: unknown): string | undefined => {
 }
 
 /** Storage operations that only keep books, skipped (and reported) when the database refuses writes. */
-const SKIPPABLE: ReadonlySet<string> = new Set(["credentials.touch", "oauth.touchToken"])
+const SKIPPABLE: ReadonlySet<string> = new Set(["credentials.touch"])
 
 /** Options of `instrumentStorage`. */
 export interface InstrumentOptions {

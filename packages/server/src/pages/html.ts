@@ -1,6 +1,7 @@
 /**
  * Server-rendered pages: one layout, escaping, cookies and the forms' CSRF checks. No external
- * scripts or stylesheets; every page works without JavaScript.
+ * scripts or stylesheets: the dashboard's scripts (times, confirmations, maps) are Canopy's own,
+ * served from its node_modules; every page but the maps works without JavaScript.
  */
 import { Errors } from "@canopy/core"
 import { Cause, Exit } from "effect"
@@ -11,24 +12,53 @@ import type { ApiRequest, ApiResponse } from "../http/handler.ts"
 export const escape = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c]!)
 
+/** Extra parts of a page: scripts of Canopy's own (paths), stylesheets, Content-Security-Policy additions, width. */
+export interface PageOptions {
+  /** Module scripts to load, as browsers reach them (`site.path("/dashboard/static/dashboard.js")`). */
+  readonly scripts?: ReadonlyArray<string>
+  /** Stylesheets of Canopy's own, as browsers reach them. */
+  readonly styles?: ReadonlyArray<string>
+  /** CSP directives added to (or widening) the default ones: `{ "worker-src": "'self' blob:" }`. */
+  readonly csp?: Readonly<Record<string, string>>
+  /** A page wider than a form (the dashboard). */
+  readonly wide?: boolean
+}
+
+const BASE_CSP: Readonly<Record<string, string>> = {
+  "default-src": "'none'",
+  "style-src": "'unsafe-inline'",
+  "form-action": "'self' https: http://localhost:* http://127.0.0.1:*",
+  "frame-ancestors": "'none'"
+}
+
+/** The Content-Security-Policy of a page: none of anything but what it names. */
+export const contentSecurityPolicy = (options: PageOptions = {}) => {
+  const d: Record<string, string> = { ...BASE_CSP }
+  if (options.scripts?.length) d["script-src"] = "'self'"
+  if (options.styles?.length) d["style-src"] = "'self' 'unsafe-inline'"
+  for (const [k, v] of Object.entries(options.csp ?? {})) d[k] = v
+  return Object.entries(d).map(([k, v]) => `${k} ${v}`).join("; ")
+}
+
 /** A full page. */
-export const page = (status: number, title: string, body: string, headers: Record<string, string> = {}): ApiResponse => ({
+export const page = (status: number, title: string, body: string, headers: Record<string, string> = {}, options: PageOptions = {}): ApiResponse => ({
   status,
   headers: {
     "content-type": "text/html; charset=utf-8",
     "cache-control": "no-store",
     "x-frame-options": "DENY",
-    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http://localhost:* http://127.0.0.1:*; frame-ancestors 'none'",
+    "content-security-policy": contentSecurityPolicy(options),
     "referrer-policy": "no-referrer",
     ...headers
   },
   body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)} · Canopy</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1b2b1e}
-h1{color:#1f5130;font-size:1.5rem}label{display:block;margin:.75rem 0 .25rem}input{width:100%;padding:.5rem;font:inherit;box-sizing:border-box}
+<title>${escape(title)} · Canopy</title>${(options.styles ?? []).map((s) => `<link rel="stylesheet" href="${escape(s)}">`).join("")}
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:${options.wide ? "72rem" : "32rem"};margin:${options.wide ? "1rem" : "3rem"} auto;padding:0 1rem;color:#1b2b1e}
+h1{color:#1f5130;font-size:1.5rem}label{display:block;margin:.75rem 0 .25rem}input,select,textarea{width:100%;padding:.5rem;font:inherit;box-sizing:border-box}
 button{margin-top:1rem;padding:.5rem 1.25rem;font:inherit;border:0;border-radius:4px;background:#2f7d4a;color:#fff;cursor:pointer}
-button.secondary{background:#777}.error{background:#fde8e8;border:1px solid #e0a0a0;padding:.5rem .75rem;border-radius:4px}
-ul{padding-left:1.25rem}</style></head><body>${body}</body></html>`
+button.secondary{background:#595959}button.danger{background:#fff;color:#a4161a;border:2px solid #a4161a}button.danger:hover,button.danger:focus{background:#a4161a;color:#fff}
+:focus-visible{outline:3px solid #1f5130;outline-offset:2px}.error{background:#fde8e8;border:1px solid #e0a0a0;padding:.5rem .75rem;border-radius:4px}
+a{color:#1f5130}ul{padding-left:1.25rem}</style>${(options.scripts ?? []).map((s) => `<script type="module" src="${escape(s)}"></script>`).join("")}</head><body>${body}</body></html>`
 })
 
 /**

@@ -4,7 +4,7 @@
  * `POST /oauth/authorize` (the decision). Unknown clients and unregistered redirect URIs get an
  * error page, never a redirect; other errors go back to the application with the exact `state`.
  */
-import { type Canopy, type CanopyClient, OAuth, OAuthServer, Sessions, Storage, Tokens } from "@canopy/core"
+import { type Canopy, type CanopyClient, OAuth, OAuthServer, Sessions, Tokens } from "@canopy/core"
 import { Effect, Exit } from "effect"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
 import { cookies, domainError, escape, form, page, redirect, same, setCookie, signInForm } from "./html.ts"
@@ -62,7 +62,7 @@ ${signInForm(site.path("/oauth/sign-in"), csrf, hidden(params))}`, { "set-cookie
     run(Effect.gen(function*() {
       const oauth = yield* OAuthServer
       const check = yield* oauth.check(params)
-      const app = check.kind === "ok" ? yield* (yield* Storage.Storage).oauth.getClient(check.client.client_id) : undefined
+      const app = check.kind === "ok" ? yield* oauth.application(check.client.client_id) : undefined
       return { check, app }
     }))
 

@@ -1,0 +1,122 @@
+/**
+ * What every area of the SQL store shares: the client and its dialect, error mapping, row
+ * conversion, transactions, and the list machinery (keyset or offset windows, capped counts).
+ */
+import { Effect } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import type { Row } from "effect/sql/SqlConnection"
+import * as S from "../Storage.ts"
+import { fromDb, type Table, toDb } from "./codec.ts"
+import { numbered } from "./requestPath.ts"
+
+type Sql = SqlClient.SqlClient
+export type Fragment = ReturnType<Sql["and"]>
+type Statement = Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
+
+/** A SQL driver failure as the storage contract's StorageError (the cause kept, never shown). */
+export const storageError = (e: SqlError.SqlError) =>
+  new S.StorageError({ message: `storage failure: ${e.reason._tag}`, cause: e })
+
+const isUnique = (e: SqlError.SqlError) => e.reason._tag === "UniqueViolation"
+
+/** Maps SQL failures: a unique violation to Duplicate, anything else to StorageError. */
+export const onUnique = (entity: string, field: string) =>
+  <A, R>(self: Effect.Effect<A, SqlError.SqlError, R>): Effect.Effect<A, S.Duplicate | S.StorageError, R> =>
+    Effect.mapError(self, (e) => (isUnique(e) ? new S.Duplicate({ entity, field }) : storageError(e)))
+
+export const orStorage = <A, R>(self: Effect.Effect<A, SqlError.SqlError, R>): Effect.Effect<A, S.StorageError, R> =>
+  Effect.mapError(self, storageError)
+
+/** The helpers the areas are written with, over the `SqlClient` in context. */
+export const makeContext = Effect.gen(function*() {
+  const sql: Sql = yield* SqlClient.SqlClient
+  const dialect = sql.onDialectOrElse({ pg: () => "pg" as const, sqlite: () => "sqlite" as const, orElse: () => "other" as const })
+
+  const one = <A>(table: Table, statement: Statement) =>
+    orStorage(Effect.map(statement, (rows) => fromDb<A>(table, rows[0])))
+  const all = <A>(table: Table, statement: Statement) =>
+    orStorage(Effect.map(statement, (rows) => rows.map((r) => fromDb<A>(table, r)!)))
+  const count = (statement: Statement) =>
+    orStorage(Effect.map(statement, (rows) => Number((rows[0] as { n?: unknown } | undefined)?.n ?? 0)))
+  const affected = (statement: Statement) =>
+    orStorage(Effect.map(statement, (rows) => rows.length > 0))
+  /** `insert into table (…) values (…)` of a whole row. */
+  const insert = (table: Table, row: object) => sql`insert into ${sql(table)} ${sql.insert(toDb(table, row))}`
+
+  /** A statement written with `?` placeholders (shared with an adapter's own route), in this dialect. */
+  const text = (statement: string, params: ReadonlyArray<unknown>) =>
+    sql.unsafe<Row>(dialect === "pg" ? numbered(statement) : statement, params)
+
+  /** Rows a purge picks on PostgreSQL are locked, and rows others hold are skipped (no waits, no deadlocks). */
+  const skipLocked = dialect === "pg" ? sql`for update skip locked` : sql``
+
+  /** UPDATE … RETURNING *, or a plain read when the patch is empty. */
+  const patchRow = (table: Table, patch: object, where: Fragment) => {
+    const values = toDb(table, patch)
+    return Object.keys(values).length === 0
+      ? sql`select * from ${sql(table)} where ${where}`
+      : sql`update ${sql(table)} set ${sql.update(values)} where ${where} returning *`
+  }
+
+  /** The order `column dir, id dir`: every list's, ties broken by id in the sort's direction. */
+  const orderBy = (column: string, desc: boolean) =>
+    sql.literal(desc ? `${column} desc, id desc` : `${column} asc, id asc`)
+
+  /** Rows strictly after `after` in the order `column dir, id dir` (keyset pagination). */
+  const keyset = (column: string, desc: boolean, after: S.After | undefined) =>
+    after === undefined ? [] : [desc
+      ? sql`(${sql(column)}, id) < (${after.value}, ${after.id})`
+      : sql`(${sql(column)}, id) > (${after.value}, ${after.id})`]
+
+  /** Matching rows counted up to `limit` (one more, to know whether it stopped there). */
+  const cappedCount = (table: Table, where: Fragment, limit: number) =>
+    Effect.map(count(sql`select count(*) as n from (select 1 from ${sql(table)} where ${where} limit ${limit + 1}) c`),
+      (n) => ({ total: Math.min(n, limit), totalExact: n <= limit }))
+
+  /**
+   * One window of a list in the order `column dir, id dir`: by keyset when `after` is given, else
+   * by offset; the total from `exactTotal` when given, else a capped count.
+   */
+  const page = <A>(
+    table: Table, clauses: Array<Fragment>, column: string, desc: boolean, q: S.Window,
+    exactTotal?: Effect.Effect<number, S.StorageError>, countLimit = S.COUNT_LIMIT
+  ) =>
+    Effect.gen(function*() {
+      const where = sql.and([...clauses, ...keyset(column, desc, q.after)])
+      const skip = q.after === undefined && q.offset > 0 ? sql`offset ${q.offset}` : sql``
+      const fetched = yield* all<A>(table,
+        sql`select * from ${sql(table)} where ${where} order by ${orderBy(column, desc)} limit ${q.limit + 1} ${skip}`)
+      const counted = exactTotal
+        ? { total: yield* exactTotal, totalExact: true }
+        : yield* cappedCount(table, sql.and(clauses), countLimit)
+      return { rows: fetched.slice(0, q.limit), hasMore: fetched.length > q.limit, ...counted }
+    })
+
+  /** One account's running totals (zeros for an account without a row). */
+  const totals = (accountId: string) =>
+    orStorage(Effect.map(sql`select * from account_totals where account_id = ${accountId}`, (rows) => {
+      const r = (rows[0] ?? {}) as Record<string, unknown>
+      const n = (k: string) => Number(r[k] ?? 0)
+      return {
+        active: n("projects_active"), archived: n("projects_archived"), draft: n("projects_draft"),
+        areaActive: n("area_active"), areaArchived: n("area_archived"), areaDraft: n("area_draft"),
+        members: n("members"), webhooks: n("webhooks")
+      }
+    }))
+
+  /** Joins the current transaction when there is one (no savepoint), or opens one. */
+  const atomically = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.flatMap(Effect.serviceOption(sql.transactionService), (current) =>
+      current._tag === "Some" ? effect : sql.withTransaction(effect))
+
+  /** `Storage.transaction`: atomically, a driver failure as StorageError. */
+  const transaction: S.StorageShape["transaction"] = (effect) => Effect.mapError(atomically(effect), (e) =>
+    (e as { _tag?: string })._tag === "SqlError" ? storageError(e as SqlError.SqlError) : e) as never
+
+  return {
+    sql, dialect, one, all, count, affected, insert, text, skipLocked, patchRow, orderBy, keyset, page, totals, transaction
+  }
+})
+
+/** The helpers of `makeContext`. */
+export type Context = Effect.Success<typeof makeContext>

@@ -1,0 +1,91 @@
+/**
+ * Projects and assets, with their lists (filters, search, keyset pages) and running totals.
+ */
+import { Schema } from "effect"
+import {
+  BBoxColumn, type Duplicate, type Fx, JsonObject, type Page, type Patch, PointColumn, RawJsonColumn, Timestamp, type Window
+} from "./common.ts"
+
+export const ProjectRow = Schema.Struct({
+  id: Schema.String,
+  account_id: Schema.String,
+  name: Schema.String,
+  slug: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  /** The boundary (a `Geometry.Boundary`) as its JSON text: stored and answered without parsing. */
+  geometry: Schema.NullOr(RawJsonColumn),
+  area_hectares: Schema.Number,
+  bbox: Schema.NullOr(BBoxColumn),
+  status: Schema.Literals(["active", "archived", "draft"]),
+  created_by: Schema.NullOr(Schema.String),
+  /** Lowercase name, for sorting. */
+  sort_name: Schema.String,
+  /** Lowercase name and description, for search. */
+  search_text: Schema.String,
+  created_at: Timestamp,
+  updated_at: Timestamp
+})
+export type ProjectRow = typeof ProjectRow.Type
+
+export const AssetRow = Schema.Struct({
+  id: Schema.String,
+  account_id: Schema.String,
+  project_id: Schema.String,
+  name: Schema.String,
+  type: Schema.String,
+  location: Schema.NullOr(PointColumn),
+  status: Schema.String,
+  metadata: JsonObject,
+  /** Lowercase name, for search. */
+  search_text: Schema.String,
+  created_at: Timestamp,
+  updated_at: Timestamp
+})
+export type AssetRow = typeof AssetRow.Type
+
+export interface ProjectQuery extends Window {
+  readonly status?: ProjectRow["status"] | undefined
+  /** Already lowercased. */
+  readonly search?: string | undefined
+  readonly sort: "name" | "created_at" | "area_hectares"
+  readonly order: "asc" | "desc"
+}
+
+export interface AssetQuery extends Window {
+  readonly type?: string | undefined
+  readonly status?: string | undefined
+  /** Already lowercased. */
+  readonly search?: string | undefined
+}
+
+/** Project counts and hectares of one account. */
+export interface ProjectStats {
+  readonly active: number
+  readonly archived: number
+  readonly draft: number
+  /** Hectares of active and draft projects (DECISIONS: usage counts those). */
+  readonly hectares: number
+}
+
+/** The projects-and-assets area of the storage contract. */
+export interface ProjectsShape {
+  readonly projects: {
+    readonly insert: (row: ProjectRow) => Fx<void, Duplicate>
+    readonly get: (accountId: string, id: string) => Fx<ProjectRow | undefined>
+    readonly update: (accountId: string, id: string, patch: Patch<ProjectRow, "created_by">) => Fx<ProjectRow | undefined, Duplicate>
+    /** Deletes the project and its assets. */
+    readonly delete: (accountId: string, id: string) => Fx<boolean>
+    readonly list: (accountId: string, query: ProjectQuery) => Fx<Page<ProjectRow>>
+    /** From the running totals: O(1). */
+    readonly stats: (accountId: string) => Fx<ProjectStats>
+  }
+
+  readonly assets: {
+    readonly insert: (row: AssetRow) => Fx<void>
+    readonly get: (accountId: string, projectId: string, id: string) => Fx<AssetRow | undefined>
+    readonly update: (accountId: string, projectId: string, id: string, patch: Patch<AssetRow, "project_id">) => Fx<AssetRow | undefined>
+    readonly delete: (accountId: string, projectId: string, id: string) => Fx<boolean>
+    /** Newest first, ties by id descending. */
+    readonly list: (accountId: string, projectId: string, query: AssetQuery) => Fx<Page<AssetRow>>
+  }
+}

@@ -1,0 +1,324 @@
+/**
+ * The dashboard's projects: the list (the API's status filter, search, sort and cursor paging), a
+ * project's page (its boundary and assets on a map, area, status, the lifecycle actions the
+ * member's role allows, its assets) and the overview map of every project of the account.
+ *
+ * Boundaries are never parsed here: a project's geometry is embedded as the stored JSON text
+ * (`RawJson.text`) in a JSON data block, `<` escaped. The overview loads the account's projects
+ * in bounded batches (`/dashboard/map/projects.json`, 1,000 a request, each walked with the API's
+ * cursor) as their bounding boxes, which the map draws as points (boxes when zoomed in).
+ */
+import { Assets, type Canopy, Projects, RawJson, type Schemas } from "@canopy/core"
+import { Effect, Exit, Result } from "effect"
+import type { ApiRequest, ApiResponse } from "../http/handler.ts"
+import { importBoundary } from "../gis/index.ts"
+import { domainError, escape, same } from "./html.ts"
+import { backPath, can, failure, type Me, type Notice, number, plain, type Shell, time } from "./shell.ts"
+import type { Site } from "./site.ts"
+import { maplibreVersion } from "./static.ts"
+
+/** Options of the maps. */
+export interface MapOptions {
+  /** A raster tile URL template (`https://tile.openstreetmap.org/{z}/{x}/{y}.png`); none: a plain background with a graticule. */
+  readonly basemapUrl?: string | undefined
+  /** The basemap's attribution, shown on the map. */
+  readonly basemapAttribution?: string | undefined
+}
+
+/** A basemap URL template as configured: http(s), with `{z}`, `{x}` and `{y}`. Throws a readable Error otherwise. */
+export const parseBasemapUrl = (raw: string | undefined): string | undefined => {
+  const t = raw?.trim()
+  if (!t) return undefined
+  try {
+    const u = new URL(t.replace(/\{[a-z]+\}/g, "0"))
+    if (u.protocol !== "https:" && u.protocol !== "http:") throw new Error()
+  } catch {
+    throw new Error(`basemap URL ${JSON.stringify(raw)} must be an http(s) tile URL template such as https://tile.openstreetmap.org/{z}/{x}/{y}.png`)
+  }
+  if (!["{z}", "{x}", "{y}"].every((p) => t.includes(p))) throw new Error(`basemap URL ${JSON.stringify(raw)} must contain {z}, {x} and {y}`)
+  return t
+}
+
+/** JSON for a `<script type="application/json">` block: nothing in it can end the block. */
+const jsonBlock = (id: string, json: string) =>
+  `<script type="application/json" id="${id}">${json.replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029")}</script>`
+
+const geometryText = (g: unknown) => (g === null || g === undefined ? "null" : g instanceof RawJson.RawJson ? g.text : JSON.stringify(g))
+
+const statusBadge = (s: string) => `<span class="status ${escape(s)}">${escape(s)}</span>`
+
+const FORMAT_NAMES = { geojson: "GeoJSON", kml: "KML", kmz: "KMZ", shapefile: "zipped Shapefile", geopackage: "GeoPackage" } as const
+
+const LIST_KEYS = ["status", "search", "sort", "order", "cursor"] as const
+const BATCH_PAGES = 10
+
+export const projectPages = (shell: Shell, site: Site, options: MapOptions = {}) => {
+  const { current, form, layout, run } = shell
+  const basemap = parseBasemapUrl(options.basemapUrl)
+  const basemapOrigin = basemap ? ` ${new URL(basemap.replace(/\{[a-z]+\}/g, "0")).origin}` : ""
+  const mapPage = {
+    scripts: [site.path("/dashboard/static/map.js")],
+    styles: [site.path(`/dashboard/static/maplibre-gl.css?v=${maplibreVersion}`)],
+    csp: { "worker-src": "'self' blob:", "img-src": `'self' data: blob:${basemapOrigin}`, "connect-src": `'self'${basemapOrigin}` }
+  }
+  const mapConfig = (extra: Record<string, unknown>) =>
+    jsonBlock("map-config", JSON.stringify({ basemap: basemap ?? null, attribution: options.basemapAttribution ?? null, ...extra }))
+  const MAP_STYLE = "<style>#map{height:28rem;border:1px solid #c3d3c7;border-radius:4px}</style>"
+  const signIn = (): ApiResponse => ({ status: 303, headers: { location: site.path("/dashboard"), "cache-control": "no-store" }, body: undefined })
+
+  const listQuery = (req: ApiRequest) => {
+    const q: Record<string, string> = {}
+    for (const k of LIST_KEYS) {
+      const v = req.query.get(k)?.trim()
+      if (v) q[k] = v
+    }
+    return q
+  }
+  const href = (path: string, q: Record<string, string>) => {
+    const s = new URLSearchParams(q).toString()
+    return site.path(s ? `${path}?${s}` : path)
+  }
+
+  const list = async (req: ApiRequest, me: Me): Promise<ApiResponse> => {
+    const q = listQuery(req)
+    const exit = await run(Effect.flatMap(Projects, (p) => p.list(me.principal, q)))
+    const error = Exit.isFailure(exit) ? failure(exit) : undefined
+    const select = (name: string, label: string, values: ReadonlyArray<[string, string]>) =>
+      `<div><label for="f-${name}">${label}</label><select id="f-${name}" name="${name}">${values.map(([v, l]) =>
+        `<option value="${v}"${(q[name] ?? "") === v ? " selected" : ""}>${l}</option>`).join("")}</select></div>`
+    const filters = `<form method="get" action="${escape(site.path("/dashboard/projects"))}" class="filters" role="search" aria-label="Filter projects">
+${select("status", "Status", [["", "Any status"], ["active", "Active"], ["draft", "Draft"], ["archived", "Archived"]])}
+<div><label for="f-search">Search name or description (3 characters or more)</label><input id="f-search" name="search" type="search" value="${escape(q.search ?? "")}"></div>
+${select("sort", "Sort by", [["", "Created"], ["name", "Name"], ["area_hectares", "Area"]])}
+${select("order", "Order", [["", "Default"], ["asc", "Ascending"], ["desc", "Descending"]])}
+<div><button type="submit">Show</button></div></form>`
+    let table = ""
+    if (Exit.isSuccess(exit)) {
+      const { data, meta } = exit.value
+      const { cursor: _c, ...filtersOnly } = q
+      table = `<p id="count">${meta.total_exact ? "" : "About "}${number(meta.total)} project${meta.total === 1 ? "" : "s"}</p>
+<table id="projects-table"><caption class="visually-hidden">Projects</caption><thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col" class="num">Area (ha)</th><th scope="col">Created</th><th scope="col">Updated</th></tr></thead><tbody>${data.map((p) =>
+        `<tr data-id="${escape(p.id)}"><td><a href="${escape(href("/dashboard/project", { id: p.id }))}">${escape(p.name)}</a></td><td>${statusBadge(p.status)}</td><td class="num">${number(p.area_hectares)}</td><td>${time(p.created_at)}</td><td>${time(p.updated_at)}</td></tr>`).join("") ||
+        "<tr><td colspan=\"5\">No projects match.</td></tr>"}</tbody></table>
+<nav aria-label="Pages" class="pager">${q.cursor ? `<a href="${escape(href("/dashboard/projects", filtersOnly))}">First page</a> ` : ""}${meta.next_cursor ? `<a id="next-page" rel="next" href="${escape(href("/dashboard/projects", { ...filtersOnly, cursor: meta.next_cursor }))}">Next page</a>` : ""}</nav>`
+    } else {
+      table = `<div class="error" role="alert"><p>${escape(error!.text)}</p>${error!.details?.length ? `<ul>${error!.details.map((d) => `<li><code>${escape(d.field)}</code>: ${escape(d.message)}</li>`).join("")}</ul>` : ""}</div>`
+    }
+    const f = form(me, "/dashboard/projects")
+    const create = can(me.principal, "projects.create")
+      ? `<section id="new-project" aria-labelledby="new-project-h"><h2 id="new-project-h">New project</h2>${f("create_project", `<label for="np-name">Name</label><input id="np-name" name="name" required maxlength="200">
+<label for="np-description">Description (optional)</label><input id="np-description" name="description">
+<label for="np-status">Status</label><select id="np-status" name="status"><option value="active">Active</option><option value="draft">Draft</option></select>
+<label for="np-geometry">Boundary (optional): GeoJSON Polygon or MultiPolygon, WGS84 longitude/latitude</label><textarea id="np-geometry" name="geometry" rows="4" spellcheck="false"></textarea>`, "Create project")}</section>`
+      : ""
+    return layout(req, me, "projects", "Projects", `<style>.filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end}.filters div{min-width:9rem}.filters button{margin:0}.pager a{margin-right:1rem}</style>
+<h1>Projects</h1>${filters}${table}${create}`)
+  }
+
+  const project = async (req: ApiRequest, me: Me): Promise<ApiResponse> => {
+    const id = req.query.get("id") ?? ""
+    const assetsCursor = req.query.get("assets_cursor") ?? undefined
+    const exit = await run(Effect.gen(function*() {
+      const p = yield* (yield* Projects).get(me.principal, id)
+      const assets = yield* Effect.result((yield* Assets).list(me.principal, id, { per_page: "100", ...(assetsCursor ? { cursor: assetsCursor } : {}) }))
+      return { p, assets }
+    }))
+    if (Exit.isFailure(exit)) {
+      const n = failure(exit)
+      const notFound = domainError(exit)?._tag === "NotFound"
+      return { ...layout(req, me, "projects", "Project", `<h1>Project</h1><div class="error" role="alert"><p>${escape(n.text)}</p></div><p><a href="${escape(site.path("/dashboard/projects"))}">All projects</a></p>`), status: notFound ? 404 : 400 }
+    }
+    const { assets, p } = exit.value
+    const back = `/dashboard/project?id=${encodeURIComponent(p.id)}`
+    const f = form(me, back)
+    const idField = `<input type="hidden" name="id" value="${escape(p.id)}">`
+    const actions: Array<string> = []
+    if (p.status !== "archived" && can(me.principal, "projects.archive")) {
+      actions.push(f("archive_project", idField, "Archive", { inline: true, confirm: `Archive “${p.name}”? Its hectares stop counting; it can be restored.` }))
+    }
+    if (p.status === "archived" && can(me.principal, "projects.restore")) actions.push(f("restore_project", idField, "Restore", { inline: true }))
+    if (p.status === "archived" && can(me.principal, "projects.delete")) {
+      actions.push(f("delete_project", `${idField}<input type="hidden" name="name" value="${escape(p.name)}">`, "Delete permanently", { inline: true, confirm: `Delete “${p.name}” and its assets permanently? This cannot be undone.` }))
+    }
+    const assetRows = Result.isSuccess(assets) ? assets.success : undefined
+    const assetList: ReadonlyArray<Schemas.Asset> = assetRows?.data ?? []
+    const writeAssets = can(me.principal, "assets.create") && p.status !== "archived"
+    const assetTable = !assetRows ? `<p>${escape(plain(undefined).text)}</p>` : `<table id="assets-table"><caption class="visually-hidden">Assets of ${escape(p.name)}</caption><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Location (lon, lat)</th><th scope="col">Created</th>${writeAssets ? "<th scope=\"col\">Actions</th>" : ""}</tr></thead><tbody>${assetList.map((a) => {
+      const loc = a.location as { coordinates?: [number, number] } | null
+      return `<tr><td>${escape(a.name)}</td><td>${escape(a.type.replace(/_/g, " "))}</td><td>${escape(a.status)}</td><td>${loc?.coordinates ? `${number(loc.coordinates[0], 6)}, ${number(loc.coordinates[1], 6)}` : "—"}</td><td>${time(a.created_at)}</td>${writeAssets
+        ? `<td>${f("delete_asset", `${idField}<input type="hidden" name="asset_id" value="${escape(a.id)}">`, "Delete", { inline: true, confirm: `Delete the asset “${a.name}”?`, label: `Delete asset ${a.name}` })}</td>` : ""}</tr>`
+    }).join("") || `<tr><td colspan="${writeAssets ? 6 : 5}">No assets yet.</td></tr>`}</tbody></table>${assetRows.meta.next_cursor
+      ? `<p><a href="${escape(href("/dashboard/project", { id: p.id, assets_cursor: assetRows.meta.next_cursor }))}">Next assets</a> (the map shows this page's assets)</p>` : ""}`
+    const edit = can(me.principal, "projects.update")
+      ? `<details id="edit-project"><summary>Edit project</summary>${f("update_project", `${idField}<label for="ep-name">Name</label><input id="ep-name" name="name" required maxlength="200" value="${escape(p.name)}">
+<label for="ep-description">Description</label><input id="ep-description" name="description" value="${escape(p.description ?? "")}">
+<label for="ep-status">Status</label><select id="ep-status" name="status">${["active", "draft", "archived"].map((s) => `<option value="${s}"${s === p.status ? " selected" : ""}>${s}</option>`).join("")}</select>
+<label for="ep-geometry">Replace the boundary (GeoJSON Polygon or MultiPolygon; leave empty to keep it)</label><textarea id="ep-geometry" name="geometry" rows="4" spellcheck="false"></textarea>`, "Save changes")}</details>`
+      : ""
+    const upload = can(me.principal, "projects.update")
+      ? `<form id="upload-boundary" method="post" action="${escape(site.path("/dashboard/upload"))}" enctype="multipart/form-data"><input type="hidden" name="csrf" value="${escape(me.session.csrf)}">${idField}<input type="hidden" name="back" value="${escape(back)}">
+<label for="up-file">Replace the boundary from a file: GeoJSON, KML, KMZ, zipped Shapefile or GeoPackage (reprojected to WGS84 from its .prj or CRS)</label><input id="up-file" name="file" type="file" required accept=".geojson,.json,.kml,.kmz,.zip,.gpkg">
+<button type="submit">Upload boundary</button></form>`
+      : ""
+    const newAsset = writeAssets
+      ? `<section id="new-asset" aria-labelledby="new-asset-h"><h3 id="new-asset-h">Add an asset</h3>${f("create_asset", `${idField}<label for="na-name">Name</label><input id="na-name" name="name" required maxlength="200">
+<label for="na-type">Type</label><select id="na-type" name="type">${["equipment", "monitoring_station", "point_of_interest", "sensor", "other"].map((t) => `<option value="${t}">${t.replace(/_/g, " ")}</option>`).join("")}</select>
+<label for="na-status">Status</label><select id="na-status" name="status">${["active", "inactive", "maintenance", "retired"].map((t) => `<option value="${t}">${t}</option>`).join("")}</select>
+<label for="na-lon">Longitude (−180 to 180, optional)</label><input id="na-lon" name="lon" inputmode="decimal">
+<label for="na-lat">Latitude (−90 to 90, optional)</label><input id="na-lat" name="lat" inputmode="decimal">`, "Add asset")}</section>`
+      : ""
+    const bbox = p.bbox as ReadonlyArray<number> | null
+    const body = `${MAP_STYLE}<p><a href="${escape(site.path("/dashboard/projects"))}">← All projects</a></p>
+<h1>${escape(p.name)}</h1>
+<dl class="facts"><dt>Status</dt><dd id="project-status">${statusBadge(p.status)}</dd><dt>Area</dt><dd id="project-area">${number(p.area_hectares)} ha</dd>
+<dt>Slug</dt><dd><code>${escape(p.slug)}</code></dd><dt>Created</dt><dd>${time(p.created_at)}</dd><dt>Updated</dt><dd>${time(p.updated_at)}</dd></dl>
+${p.description ? `<p>${escape(p.description)}</p>` : ""}
+${actions.length ? `<div id="lifecycle" role="group" aria-label="Project actions">${actions.join(" ")}</div>` : ""}
+<div id="map" role="region" aria-label="Map of ${escape(p.name)}: its boundary${assetList.length ? ` and ${assetList.length} asset${assetList.length === 1 ? "" : "s"}` : ""}"></div>
+${p.geometry === null ? "<p>This project has no boundary yet.</p>" : ""}
+${mapConfig({ mode: "project", name: p.name, bbox })}${jsonBlock("boundary", geometryText(p.geometry))}${jsonBlock("assets", JSON.stringify(assetList.filter((a) => a.location !== null).map((a) => ({ id: a.id, name: a.name, type: a.type, status: a.status, location: a.location }))))}
+${upload}${edit}<section id="assets" aria-labelledby="assets-h"><h2 id="assets-h">Assets</h2>${assetTable}${newAsset}</section>`
+    return layout(req, me, "projects", p.name, `<style>.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}.facts dd{margin:0}#lifecycle{margin:1rem 0}</style>${body}`, mapPage)
+  }
+
+  const overview = (req: ApiRequest, me: Me): ApiResponse =>
+    layout(req, me, "map", "Map", `${MAP_STYLE.replace("28rem", "36rem")}<h1>All projects on the map</h1>
+<p id="map-status" role="status" aria-live="polite">Loading projects…</p>
+<div id="map" role="region" aria-label="Map of the account's projects"></div>
+<p>Each project is drawn at the centre of its boundary; zoom in to see the boxes that bound them. Select one to open it. <a href="${escape(site.path("/dashboard/projects"))}">The same projects as a list</a>.</p>
+${mapConfig({ mode: "overview", features: site.path("/dashboard/map/projects.json"), projectUrl: `${site.path("/dashboard/project")}?id=` })}`, mapPage)
+
+  /** A batch of the overview: up to 1,000 projects as `[id, name, status, area, bbox]`, and the cursor of the next. */
+  const batch = async (req: ApiRequest, me: Me): Promise<ApiResponse> => {
+    const start = req.query.get("cursor") ?? undefined
+    const exit = await run(Effect.gen(function*() {
+      const projects = yield* Projects
+      const rows: Array<readonly [string, string, string, number, unknown]> = []
+      let cursor = start
+      for (let i = 0; i < BATCH_PAGES; i++) {
+        const page = yield* projects.list(me.principal, { per_page: "100", ...(cursor ? { cursor } : {}) })
+        for (const p of page.data) rows.push([p.id, p.name, p.status, p.area_hectares, p.bbox])
+        cursor = page.meta.next_cursor ?? undefined
+        if (!cursor) break
+      }
+      return { data: rows, next: cursor ?? null }
+    }))
+    if (Exit.isFailure(exit)) {
+      const n = failure(exit)
+      return { status: 400, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" }, body: JSON.stringify({ error: n.text }) }
+    }
+    return { status: 200, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" }, body: JSON.stringify(exit.value) }
+  }
+
+  const signedIn = (handler: (req: ApiRequest, me: Me) => ApiResponse | Promise<ApiResponse>) => async (req: ApiRequest): Promise<ApiResponse> => {
+    const me = await current(req)
+    return me ? handler(req, me) : signIn()
+  }
+
+  /** A boundary file for a project (multipart): read by the GIS module, every problem shown before anything is saved. */
+  const uploadBoundary = async (req: ApiRequest): Promise<ApiResponse> => {
+    const me = await current(req)
+    let fields: FormData | undefined
+    try {
+      fields = await new Response(req.body ?? new Uint8Array(), { headers: { "content-type": req.headers["content-type"] ?? "" } }).formData()
+    } catch {
+      fields = undefined
+    }
+    const csrf = fields?.get("csrf")
+    if (!me || typeof csrf !== "string" || !same(csrf, me.session.csrf)) return signIn()
+    const id = String(fields!.get("id") ?? "")
+    const back = backPath(String(fields!.get("back") ?? ""), `/dashboard/project?id=${encodeURIComponent(id)}`)
+    const file = fields!.get("file")
+    if (!(file instanceof File) || file.size === 0) return shell.redirectWith(req, back, invalid("file", "choose a file to upload"))
+    const read = await importBoundary(new Uint8Array(await file.arrayBuffer()), { filename: file.name, mediaType: file.type || undefined })
+    if (!read.ok) {
+      return shell.redirectWith(req, back, {
+        ok: false, text: `The boundary in ${file.name} cannot be used; nothing was saved.`,
+        details: read.problems.map((p) => ({ field: p.field, message: p.source ? `${p.message} (${p.source})` : p.message }))
+      })
+    }
+    const exit = await run(Effect.flatMap(Projects, (s) => s.update(me.principal, id, { geometry: read.geometry })))
+    if (Exit.isFailure(exit)) return shell.redirectWith(req, back, failure(exit))
+    return shell.redirectWith(req, back, {
+      ok: true,
+      text: `Boundary replaced from ${file.name} (${FORMAT_NAMES[read.format]}, ${read.features} feature${read.features === 1 ? "" : "s"}, ${read.sourceCrs}): ${number(exit.value.area_hectares)} ha.`,
+      ...(read.warnings.length ? { notes: read.warnings } : {})
+    })
+  }
+
+  return {
+    "POST /dashboard/upload": uploadBoundary,
+    "GET /dashboard/projects": signedIn(list),
+    "GET /dashboard/project": signedIn(project),
+    "GET /dashboard/map": signedIn(overview),
+    "GET /dashboard/map/projects.json": async (req: ApiRequest): Promise<ApiResponse> => {
+      const me = await current(req)
+      return me ? batch(req, me) : { status: 401, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" }, body: JSON.stringify({ error: "Your session has ended; sign in again." }) }
+    }
+  }
+}
+
+/** A field problem of a form, as the API reports one. */
+const invalid = (field: string, message: string): Notice => ({ ok: false, text: "Some of what you entered needs fixing; nothing was saved.", details: [{ field, message }] })
+
+/** The boundary typed into a form: undefined when left empty, else the parsed JSON (or a notice). */
+const boundaryOf = (raw: string | undefined): { readonly value?: unknown; readonly notice?: Notice } => {
+  const t = raw?.trim()
+  if (!t) return {}
+  try {
+    return { value: JSON.parse(t) }
+  } catch (e) {
+    return { notice: invalid("geometry", `is not valid JSON (${(e as Error).message})`) }
+  }
+}
+
+/** An outcome: the notice, and the dashboard path to go to (default: where the form came from). */
+export interface Outcome {
+  readonly notice: Notice
+  readonly to?: string
+}
+
+/** The project and asset actions of `POST /dashboard/action`, or undefined when `f.action` is none of them. */
+export const projectAction = (me: Me, f: Record<string, string>): Effect.Effect<Outcome, unknown, Canopy.Runtime> | undefined => {
+  const id = f.id ?? ""
+  const projectPath = (pid: string) => `/dashboard/project?id=${encodeURIComponent(pid)}`
+  switch (f.action) {
+    case "create_project": {
+      const g = boundaryOf(f.geometry)
+      if (g.notice) return Effect.succeed({ notice: g.notice })
+      return Effect.map(Effect.flatMap(Projects, (s) => s.create(me.principal, {
+        name: f.name ?? "", ...(f.description ? { description: f.description } : {}), ...(f.status ? { status: f.status } : {}),
+        ...(g.value !== undefined ? { geometry: g.value } : {})
+      })), (p) => ({ notice: { ok: true, text: `Project “${p.name}” created (${number(p.area_hectares)} ha).` }, to: projectPath(p.id) }))
+    }
+    case "update_project": {
+      const g = boundaryOf(f.geometry)
+      if (g.notice) return Effect.succeed({ notice: g.notice })
+      return Effect.map(Effect.flatMap(Projects, (s) => s.update(me.principal, id, {
+        ...(f.name !== undefined ? { name: f.name } : {}), ...(f.description !== undefined ? { description: f.description === "" ? null : f.description } : {}),
+        ...(f.status ? { status: f.status } : {}), ...(g.value !== undefined ? { geometry: g.value } : {})
+      })), (p) => ({ notice: { ok: true, text: `Saved. ${p.name} is ${p.status}, ${number(p.area_hectares)} ha.` } }))
+    }
+    case "archive_project":
+      return Effect.map(Effect.flatMap(Projects, (s) => s.archive(me.principal, id)), (p) => ({ notice: { ok: true, text: `Project “${p.name}” archived.` } }))
+    case "restore_project":
+      return Effect.map(Effect.flatMap(Projects, (s) => s.restore(me.principal, id)), (p) => ({ notice: { ok: true, text: `Project “${p.name}” restored.` } }))
+    case "delete_project":
+      return Effect.map(Effect.flatMap(Projects, (s) => s.delete(me.principal, id)), () => ({ notice: { ok: true, text: `Project “${f.name ?? id}” deleted.` }, to: "/dashboard/projects" }))
+    case "create_asset": {
+      const lon = f.lon?.trim() ?? ""
+      const lat = f.lat?.trim() ?? ""
+      if ((lon === "") !== (lat === "")) return Effect.succeed({ notice: invalid(lon === "" ? "location.coordinates.0" : "location.coordinates.1", "give both longitude and latitude, or neither") })
+      const coords = [Number(lon), Number(lat)]
+      if (lon !== "" && coords.some((c) => !Number.isFinite(c))) return Effect.succeed({ notice: invalid("location.coordinates", "longitude and latitude must be numbers") })
+      return Effect.map(Effect.flatMap(Assets, (s) => s.create(me.principal, id, {
+        name: f.name ?? "", type: f.type ?? "", ...(f.status ? { status: f.status } : {}),
+        ...(lon !== "" ? { location: { type: "Point", coordinates: coords } } : {})
+      })), (a) => ({ notice: { ok: true, text: `Asset “${a.name}” added.` } }))
+    }
+    case "delete_asset":
+      return Effect.map(Effect.flatMap(Assets, (s) => s.delete(me.principal, id, f.asset_id ?? "")), () => ({ notice: { ok: true, text: "Asset deleted." } }))
+    default:
+      return undefined
+  }
+}

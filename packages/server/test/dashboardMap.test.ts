@@ -1,0 +1,449 @@
+/**
+ * The forester's dashboard in headless Chromium: the project list (filter, search, sort, next
+ * page), a project page with its boundary and assets drawn by MapLibre, lifecycle and asset
+ * actions (POST-redirect-GET, confirmations), a viewer seeing no write forms, axe-core on every
+ * page, the overview map with 10,000 projects (time to first render), and a configured basemap.
+ * Screenshots go to .test-results/screenshots/.
+ */
+import { Principal } from "@canopy/core"
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { mkdirSync, readFileSync } from "node:fs"
+import { createServer, type Server } from "node:http"
+import { createRequire } from "node:module"
+import { join } from "node:path"
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { inject } from "vitest"
+import { launchChromium } from "./chromium.ts"
+import { BOWTIE, hectares, kml, NORTH, shapefileZip, SOUTH, toUtm32n, UTM32N_PRJ } from "./gis/fixtures.ts"
+import { client, startTestServer, type TestServer } from "./harness.ts"
+
+const shots = join(process.cwd(), ".test-results", "screenshots")
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
+
+/** Clicks a control that submits a form, and waits for the page that answers it to load. */
+const submit = (page: Page, selector: string) => Promise.all([page.waitForEvent("load"), page.click(selector)])
+
+/** A square boundary of about `ha` hectares with its south-west corner at (lon, lat). */
+const square = (lon: number, lat: number, ha: number) => {
+  const side = Math.sqrt(ha * 10_000)
+  const dLon = side / (111_320 * Math.cos((lat * Math.PI) / 180))
+  const dLat = side / 110_574
+  return { type: "Polygon", coordinates: [[[lon, lat], [lon + dLon, lat], [lon + dLon, lat + dLat], [lon, lat + dLat], [lon, lat]]] }
+}
+
+let server: TestServer
+let browser: Browser
+let accounts = 0
+
+beforeAll(async () => {
+  mkdirSync(shots, { recursive: true })
+  server = await startTestServer()
+  browser = await launchChromium(inject("chromiumPath"))
+}, 60_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+})
+
+/** An account with a signed-up owner (and, if asked, a viewer); answers the system principal and the emails. */
+const account = async (s: TestServer = server, plan: "free" | "pro" | "enterprise" = "enterprise") => {
+  const n = ++accounts
+  const owner = `map-owner${n}@example.com`
+  const b = await s.canopy.bootstrap({ account_name: `Forest Co ${n}`, email: owner, plan })
+  await s.canopy.members.accept(b.password_token, { name: `Owner ${n}`, password: "owner password!" })
+  const system = Principal.system(b.account.id)
+  const viewer = `map-viewer${n}@example.com`
+  const inv = await s.canopy.members.invite(system, { email: viewer, role: "viewer" })
+  await s.canopy.members.accept(inv.invitation.token, { name: `Viewer ${n}`, password: "viewer password!" })
+  return { system, owner, viewer, token: b.api_key.token }
+}
+
+/** A browser context signed in as `email`; console errors (CSP refusals among them) are collected. */
+const signedIn = async (email: string, password: string, s: TestServer = server) => {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  const errors: Array<string> = []
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text())
+  })
+  page.on("pageerror", (e) => errors.push(String(e)))
+  await page.goto(`${s.url}/dashboard`)
+  await page.fill("#email", email)
+  await page.fill("#password", password)
+  await submit(page, "button[type=submit]")
+  return { context, page, errors }
+}
+
+/** axe-core's serious and critical violations on the current page. */
+const axe = async (page: Page) => {
+  await page.evaluate(axeSource)
+  const result = await page.evaluate(async () => {
+    const r = await (globalThis as unknown as { axe: { run: (o: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } })
+      .axe.run({ resultTypes: ["violations"] })
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }))
+  })
+  const lesser = result.filter((v) => v.impact !== "serious" && v.impact !== "critical")
+  if (lesser.length) console.log(`axe, ${new URL(page.url()).pathname}: minor/moderate: ${lesser.map((v) => `${v.id} (${v.impact})`).join(", ")}`)
+  return result.filter((v) => v.impact === "serious" || v.impact === "critical")
+}
+
+/** Waits until the page's map has drawn its data (`window.canopyMapStats.done`) and is idle. */
+const mapDrawn = async (page: Page, timeout = 60_000) => {
+  await page.waitForFunction(() => {
+    const w = globalThis as unknown as { canopyMapStats?: { done: boolean; firstRenderMs: number | null } }
+    return w.canopyMapStats?.done === true && w.canopyMapStats.firstRenderMs !== null
+  }, undefined, { timeout })
+  await page.evaluate(() => new Promise<void>((resolve) => {
+    const map = (globalThis as unknown as { canopyMap: { loaded: () => boolean; once: (e: string, f: () => void) => void; triggerRepaint: () => void } }).canopyMap
+    map.once("idle", () => resolve())
+    map.triggerRepaint()
+  }))
+}
+
+const rowNames = (page: Page) => page.$$eval("#projects-table tbody tr td:first-child a", (as) => as.map((a) => a.textContent ?? ""))
+
+describe("the forester's dashboard in headless Chromium", () => {
+  it("the project list: filter by status, search, sort, next page with the API's cursor", async () => {
+    const a = await account()
+    const species = ["Spruce", "Oak", "Beech", "Pine", "Larch"]
+    for (let i = 0; i < 27; i++) {
+      const p = await server.canopy.projects.create(a.system, {
+        name: `${species[i % 5]} stand ${String(i).padStart(2, "0")}`, geometry: square(10 + i * 0.01, 50, 5 + i),
+        ...(i % 9 === 0 ? { status: "draft" } : {})
+      })
+      if (i % 7 === 3) await server.canopy.projects.archive(a.system, p.id)
+    }
+    const { context, page } = await signedIn(a.owner, "owner password!")
+    await page.click("nav[aria-label=Dashboard] a:has-text('Projects')")
+    await page.waitForSelector("#projects-table")
+    assert.include(await page.textContent("#count"), "27 projects")
+    assert.lengthOf(await rowNames(page), 20, "the API's default page size")
+
+    // filter: drafts only (i = 0, 9, 18)
+    await page.selectOption("#f-status", "draft")
+    await submit(page, ".filters button")
+    assert.sameMembers(await rowNames(page), ["Spruce stand 00", "Larch stand 09", "Pine stand 18"])
+    assert.include(page.url(), "status=draft")
+
+    // search (case-insensitive substring), sorted by name ascending
+    await page.selectOption("#f-status", "")
+    await page.fill("#f-search", "oak")
+    await page.selectOption("#f-sort", "name")
+    await submit(page, ".filters button")
+    const oaks = await rowNames(page)
+    assert.deepStrictEqual(oaks, ["Oak stand 01", "Oak stand 06", "Oak stand 11", "Oak stand 16", "Oak stand 21", "Oak stand 26"])
+
+    // a search too short gets a plain sentence with the field's path
+    await page.fill("#f-search", "oa")
+    await submit(page, ".filters button")
+    assert.include(await page.textContent("[role=alert]"), "search")
+    assert.include(await page.textContent("[role=alert]"), "at least 3 characters")
+
+    // sort by area, largest first, and walk to the next page with the cursor
+    await page.fill("#f-search", "")
+    await page.selectOption("#f-sort", "area_hectares")
+    await page.selectOption("#f-order", "desc")
+    await submit(page, ".filters button")
+    const first = await rowNames(page)
+    assert.strictEqual(first[0], "Oak stand 26")
+    const areas = await page.$$eval("#projects-table tbody td.num", (tds) => tds.map((td) => Number((td.textContent ?? "").replace(/,/g, ""))))
+    assert.deepStrictEqual(areas, [...areas].sort((x, y) => y - x), "largest first")
+    await page.screenshot({ path: join(shots, "project-list.png"), fullPage: true })
+    await submit(page, "#next-page")
+    assert.include(page.url(), "cursor=")
+    const second = await rowNames(page)
+    assert.lengthOf(second, 7)
+    assert.strictEqual(new Set([...first, ...second]).size, 27, "no project twice, none missed")
+    // the API agrees on the order
+    const api = await client(server.url, a.token).get("/v1/projects?sort=area_hectares&order=desc&per_page=100")
+    assert.deepStrictEqual([...first, ...second], api.body.data.map((p: { name: string }) => p.name))
+    await context.close()
+  })
+
+  it("a project page draws its boundary and assets on the map, with the API's area; a viewer gets no write forms; axe finds no serious violations", async () => {
+    const a = await account()
+    const p = await server.canopy.projects.create(a.system, { name: "Grove </script><script>window.pwned=1</script>", description: "Mixed broadleaf", geometry: square(-3.5, 56.2, 123.0907) })
+    const spots: Array<[number, number]> = [[-3.499, 56.2005], [-3.497, 56.201], [-3.4955, 56.2012]]
+    for (const [i, at] of spots.entries()) {
+      await server.canopy.assets.create(a.system, p.id, { name: `Sensor ${i + 1}`, type: "sensor", location: { type: "Point", coordinates: at } })
+    }
+    await server.canopy.assets.create(a.system, p.id, { name: "Unplaced", type: "other" })
+    const apiArea = (await client(server.url, a.token).get(`/v1/projects/${p.id}`)).body.data.area_hectares as number
+
+    const { context, errors, page } = await signedIn(a.owner, "owner password!")
+    await page.goto(`${server.url}/dashboard/project?id=${p.id}`)
+    await mapDrawn(page)
+    assert.strictEqual(await page.textContent("h1"), "Grove </script><script>window.pwned=1</script>", "the name is text, not markup")
+    assert.isUndefined(await page.evaluate(() => (globalThis as unknown as { pwned?: number }).pwned))
+    assert.strictEqual(await page.textContent("#project-area"), `${apiArea.toLocaleString("en-US", { maximumFractionDigits: 4 })} ha`)
+    assert.match(String(apiArea), /^\d+\.\d{1,4}$/)
+    const drawn = await page.evaluate(() => {
+      const map = (globalThis as unknown as { canopyMap: any }).canopyMap
+      return {
+        boundary: map.queryRenderedFeatures({ layers: ["boundary-fill"] }).length,
+        outline: map.queryRenderedFeatures({ layers: ["boundary-line"] }).length,
+        assets: map.queryRenderedFeatures({ layers: ["assets"] }).map((f: any) => f.properties.name).sort(),
+        zoom: map.getZoom(),
+        graticule: map.getLayer("graticule") !== undefined && map.queryRenderedFeatures({ layers: ["graticule-local"] }).length > 0,
+        canvas: map.getCanvas().width * map.getCanvas().height
+      }
+    })
+    assert.isAbove(drawn.boundary, 0, "the boundary is filled")
+    assert.isAbove(drawn.outline, 0, "and outlined")
+    assert.deepStrictEqual(drawn.assets, ["Sensor 1", "Sensor 2", "Sensor 3"], "every placed asset is drawn")
+    assert.isAbove(drawn.zoom, 10, "fitted to the project, not the world")
+    assert.isTrue(drawn.graticule)
+    assert.isAbove(drawn.canvas, 0)
+    // the rendered canvas is not blank: pixels of the boundary's green are there
+    const png = await page.locator("#map canvas").screenshot()
+    assert.isAbove(png.length, 2_000)
+    assert.include(await page.textContent("#assets-table"), "Unplaced")
+    assert.isAbove(await page.locator("#lifecycle button:has-text('Archive')").count(), 0)
+    assert.isAbove(await page.locator("#new-asset form").count(), 0)
+    await page.screenshot({ path: join(shots, "project-page.png"), fullPage: true })
+    assert.deepStrictEqual(await axe(page), [], "project page")
+    for (const path of ["/dashboard", "/dashboard/projects"]) {
+      await page.goto(`${server.url}${path}`)
+      assert.deepStrictEqual(await axe(page), [], path)
+    }
+    assert.deepStrictEqual(errors.filter((e) => /Content Security Policy|Refused/i.test(e)), [], "nothing refused by the CSP")
+    await context.close()
+
+    // the viewer: the same pages, not one write form (signing out is the only form that posts)
+    const v = await signedIn(a.viewer, "viewer password!")
+    for (const path of ["/dashboard", "/dashboard/projects", `/dashboard/project?id=${p.id}`]) {
+      await v.page.goto(`${server.url}${path}`)
+      const actions = await v.page.$$eval("form[method=post]", (fs) => fs.map((f) => (f.querySelector("input[name=action]") as unknown as { value: string } | null)?.value ?? "?"))
+      assert.deepStrictEqual(actions, ["sign_out"], `${path}: only the sign-out form`)
+      assert.strictEqual(await v.page.locator("textarea, input[type=checkbox]").count(), 0, path)
+    }
+    await mapDrawn(v.page)
+    assert.include(await v.page.textContent("#assets-table"), "Sensor 1", "a viewer still sees the assets")
+    await v.page.screenshot({ path: join(shots, "project-page-viewer.png"), fullPage: true })
+    assert.deepStrictEqual(await axe(v.page), [], "viewer's project page")
+    await v.page.goto(`${server.url}/dashboard`)
+    assert.include(await v.page.textContent("#api-keys"), "Your role does not include this")
+    await v.context.close()
+
+    // the sign-in page too
+    const anon = await browser.newPage()
+    await anon.goto(`${server.url}/dashboard`)
+    assert.deepStrictEqual(await axe(anon), [], "sign-in page")
+    // axe does find what it should: an unlabelled field is reported
+    await anon.evaluate("document.querySelector('main').append(document.createElement('input'))")
+    assert.include((await axe(anon)).map((v) => v.id), "label")
+    await anon.close()
+  })
+
+  it("actions redirect to a page that shows the outcome once: a reload re-submits nothing; destructive actions are confirmed; errors are sentences with field paths", async () => {
+    const a = await account()
+    const { context, page } = await signedIn(a.owner, "owner password!")
+    const actionPosts = () => server.logs.filter((l) => l.method === "POST" && l.path === "/dashboard/action").length
+    const api = client(server.url, a.token)
+
+    // create a project from the list page, with a boundary typed in
+    await page.goto(`${server.url}/dashboard/projects`)
+    await page.fill("#np-name", "Hillside")
+    await page.fill("#np-geometry", JSON.stringify(square(24.9, 60.2, 42.5)))
+    const before = actionPosts()
+    await submit(page, "#new-project button")
+    assert.match(new URL(page.url()).pathname, /\/dashboard\/project$/, "redirected to the new project's page")
+    assert.include(await page.textContent("#notice"), "Project “Hillside” created")
+    const projects = await api.get("/v1/projects")
+    assert.strictEqual(projects.body.meta.total, 1)
+    const id = projects.body.data[0].id as string
+    assert.include(await page.textContent("#project-area"), projects.body.data[0].area_hectares.toLocaleString("en-US", { maximumFractionDigits: 4 }))
+
+    // an asset, then reloads: no second asset, and the notice is gone
+    await page.fill("#na-name", "Gate camera")
+    await page.selectOption("#na-type", "equipment")
+    await page.fill("#na-lon", "24.9005")
+    await page.fill("#na-lat", "60.2003")
+    await submit(page, "#new-asset button")
+    assert.include(await page.textContent("#notice"), "Asset “Gate camera” added")
+    assert.strictEqual(actionPosts() - before, 2)
+    await page.reload()
+    await page.reload()
+    assert.strictEqual(actionPosts() - before, 2, "reloads posted nothing")
+    assert.strictEqual((await api.get(`/v1/projects/${id}/assets`)).body.meta.total, 1, "still one asset")
+    assert.strictEqual(await page.locator("#notice").count(), 0, "the notice was shown once")
+    await mapDrawn(page)
+    assert.deepStrictEqual(await page.evaluate(() => (globalThis as any).canopyMap.queryRenderedFeatures({ layers: ["assets"] }).map((f: any) => f.properties.name)), ["Gate camera"])
+
+    // a bad boundary: a sentence, and the field's path, nothing saved
+    await page.click("#edit-project summary")
+    await page.fill("#ep-geometry", JSON.stringify({ type: "Polygon", coordinates: [[[0, 0], [1, 0], [0, 0]]] }))
+    await submit(page, "#edit-project button")
+    const problem = (await page.textContent("#notice"))!
+    assert.include(problem, "needs fixing; nothing was saved")
+    assert.match(problem, /geometry\.coordinates/)
+    await page.click("#edit-project summary")
+    await page.fill("#ep-geometry", "{not json")
+    await submit(page, "#edit-project button")
+    assert.include(await page.textContent("#notice"), "is not valid JSON")
+
+    // archive: styled apart and confirmed; dismissing the question does nothing
+    const archive = page.locator("#lifecycle button:has-text('Archive')")
+    assert.strictEqual(await archive.getAttribute("class"), "danger")
+    assert.notStrictEqual(await archive.evaluate((b) => (globalThis as any).getComputedStyle(b).color), await page.locator("#new-asset button").evaluate((b) => (globalThis as any).getComputedStyle(b).color))
+    const posted = actionPosts()
+    page.once("dialog", (d) => void d.dismiss())
+    await archive.click()
+    await page.waitForTimeout(300)
+    assert.strictEqual(actionPosts(), posted, "dismissed: nothing posted")
+    assert.strictEqual((await api.get(`/v1/projects/${id}`)).body.data.status, "active")
+    page.once("dialog", (d) => {
+      assert.include(d.message(), "Archive “Hillside”?")
+      void d.accept()
+    })
+    await Promise.all([page.waitForEvent("load"), archive.click()])
+    assert.include(await page.textContent("#notice"), "archived")
+    assert.strictEqual((await api.get(`/v1/projects/${id}`)).body.data.status, "archived")
+    assert.strictEqual(await page.locator("#new-asset").count(), 0, "no asset form on an archived project")
+    await page.reload()
+    assert.strictEqual((await api.get("/v1/events?type=project.archived")).body.meta.total, 1, "one archive, however many reloads")
+
+    // delete (archived only), back to the list
+    page.once("dialog", (d) => void d.accept())
+    await Promise.all([page.waitForEvent("load"), page.click("#lifecycle button:has-text('Delete permanently')")])
+    assert.match(new URL(page.url()).pathname, /\/dashboard\/projects$/)
+    assert.include(await page.textContent("#notice"), "deleted")
+    assert.strictEqual((await api.get("/v1/projects")).body.meta.total, 0)
+    await page.screenshot({ path: join(shots, "after-delete.png"), fullPage: true })
+
+    // an unknown project: a sentence, not a stack
+    await page.goto(`${server.url}/dashboard/project?id=${id}`)
+    assert.include(await page.textContent("[role=alert]"), "does not exist any more")
+    await context.close()
+  })
+
+  it("a boundary uploaded as KML or as a zipped Shapefile (UTM, reprojected) replaces the project's, with the file's hectares; a broken one shows the validator's path and saves nothing", async () => {
+    const a = await account()
+    const p = await server.canopy.projects.create(a.system, { name: "Upload target", geometry: square(8, 48, 1) })
+    const api = client(server.url, a.token)
+    const { context, errors, page } = await signedIn(a.owner, "owner password!")
+    await page.goto(`${server.url}/dashboard/project?id=${p.id}`)
+    const area = async () => (await api.get(`/v1/projects/${p.id}`)).body.data.area_hectares as number
+
+    // KML from a GPS / Google Earth: two stands
+    await page.setInputFiles("#up-file", { name: "stands.kml", mimeType: "application/vnd.google-earth.kml+xml", buffer: Buffer.from(kml([{ name: "North", polygon: NORTH }, { name: "South", polygon: SOUTH }])) })
+    await submit(page, "#upload-boundary button")
+    const expectedKml = hectares(NORTH, SOUTH)
+    assert.closeTo(await area(), expectedKml, 1e-4)
+    assert.include(await page.textContent("#notice"), "Boundary replaced from stands.kml (KML, 2 features")
+    assert.include(await page.textContent("#project-area"), (await area()).toLocaleString("en-US", { maximumFractionDigits: 4 }))
+    await mapDrawn(page)
+    assert.isAbove(await page.evaluate(() => (globalThis as any).canopyMap.queryRenderedFeatures({ layers: ["boundary-fill"] }).length), 0)
+    await page.screenshot({ path: join(shots, "upload-kml.png"), fullPage: true })
+
+    // a zipped Shapefile in UTM 32N with its .prj: reprojected to WGS84
+    const zip = await shapefileZip([{ name: "North", polygon: toUtm32n(NORTH) }], { prj: UTM32N_PRJ })
+    await page.setInputFiles("#up-file", { name: "stands.zip", mimeType: "application/zip", buffer: Buffer.from(zip) })
+    await submit(page, "#upload-boundary button")
+    assert.include(await page.textContent("#notice"), "zipped Shapefile")
+    assert.closeTo(await area(), hectares(NORTH), 1e-4)
+
+    // a self-intersecting polygon: the validator's path, and the area stays
+    const before = await area()
+    await page.setInputFiles("#up-file", { name: "bowtie.geojson", mimeType: "application/geo+json", buffer: Buffer.from(JSON.stringify(BOWTIE)) })
+    await submit(page, "#upload-boundary button")
+    const notice = (await page.textContent("#notice"))!
+    assert.include(notice, "cannot be used; nothing was saved")
+    assert.match(notice, /geometry\.coordinates/)
+    assert.strictEqual(await area(), before)
+    await page.screenshot({ path: join(shots, "upload-problem.png"), fullPage: true })
+    await page.reload()
+    assert.strictEqual(await page.locator("#notice").count(), 0)
+    assert.deepStrictEqual(errors.filter((e) => /Content Security Policy|Refused/i.test(e)), [])
+    await context.close()
+
+    // the viewer gets no upload form, and a forged upload without the session's CSRF token changes nothing
+    const v = await signedIn(a.viewer, "viewer password!")
+    await v.page.goto(`${server.url}/dashboard/project?id=${p.id}`)
+    assert.strictEqual(await v.page.locator("#upload-boundary").count(), 0)
+    await v.context.close()
+    const forged = new FormData()
+    forged.set("id", p.id)
+    forged.set("csrf", "forged")
+    forged.set("file", new Blob([JSON.stringify(square(0, 0, 5))]), "x.geojson")
+    const res = await fetch(`${server.url}/dashboard/upload`, { method: "POST", body: forged, redirect: "manual" })
+    assert.strictEqual(res.status, 303)
+    assert.strictEqual(await area(), before)
+  })
+
+  it("the overview map draws 10,000 projects, loaded in bounded batches, fitted to their bounds", async () => {
+    const a = await account()
+    const started = Date.now()
+    // 100 × 100 projects over Central Europe
+    for (let i = 0; i < 10_000; i++) {
+      await server.canopy.projects.create(a.system, { name: `Plot ${i}`, geometry: square(5 + (i % 100) * 0.15, 45 + Math.floor(i / 100) * 0.1, 2 + (i % 13)) })
+    }
+    console.log(`seeded 10,000 projects in ${Date.now() - started} ms`)
+    const { context, errors, page } = await signedIn(a.owner, "owner password!")
+    const batchesBefore = server.logs.filter((l) => l.path === "/dashboard/map/projects.json").length
+    const t0 = Date.now()
+    await page.goto(`${server.url}/dashboard/map`)
+    await mapDrawn(page, 120_000)
+    const wall = Date.now() - t0
+    const stats = await page.evaluate(() => (globalThis as unknown as { canopyMapStats: { features: number; batches: number; firstRenderMs: number; error: string | null } }).canopyMapStats)
+    const view = await page.evaluate(() => {
+      const map = (globalThis as any).canopyMap
+      const b = map.getBounds()
+      return { west: b.getWest(), east: b.getEast(), south: b.getSouth(), north: b.getNorth(), rendered: map.queryRenderedFeatures({ layers: ["projects"] }).length }
+    })
+    console.log(`overview map, 10,000 projects: first render ${Math.round(stats.firstRenderMs)} ms after navigation; all ${stats.features} loaded and drawn in ${wall} ms (${stats.batches} batches)`)
+    assert.isNull(stats.error)
+    assert.strictEqual(stats.features, 10_000)
+    assert.strictEqual(stats.batches, 10, "1,000 projects a request")
+    assert.strictEqual(server.logs.filter((l) => l.path === "/dashboard/map/projects.json").length - batchesBefore, 10)
+    assert.isBelow(stats.firstRenderMs, 15_000, "first render within 15 s")
+    assert.isBelow(wall, 60_000)
+    assert.isTrue(view.west <= 5 && view.east >= 19.9 && view.south <= 45 && view.north >= 54.9, `fitted to every project: ${JSON.stringify(view)}`)
+    assert.isAbove(view.rendered, 5_000, "the points are drawn")
+    await page.screenshot({ path: join(shots, "overview-10000.png") })
+    assert.deepStrictEqual(await axe(page), [], "overview map")
+    assert.deepStrictEqual(errors.filter((e) => /Content Security Policy|Refused/i.test(e)), [])
+    // a batch is bounded and needs a session
+    const anon = await fetch(`${server.url}/dashboard/map/projects.json`)
+    assert.strictEqual(anon.status, 401)
+    await context.close()
+  }, 600_000)
+
+  it("a configured basemap (CANOPY_BASEMAP_URL) is drawn from its tile server, allowed by the page's CSP", async () => {
+    const tiles: Array<string> = []
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64")
+    const tileServer: Server = createServer((req, res) => {
+      tiles.push(req.url ?? "")
+      res.writeHead(200, { "content-type": "image/png", "access-control-allow-origin": "*" })
+      res.end(png)
+    })
+    await new Promise<void>((r) => tileServer.listen(0, "127.0.0.1", r))
+    const port = (tileServer.address() as { port: number }).port
+    process.env.CANOPY_BASEMAP_URL = `http://127.0.0.1:${port}/tiles/{z}/{x}/{y}.png`
+    process.env.CANOPY_BASEMAP_ATTRIBUTION = "Test tiles"
+    let other: TestServer | undefined
+    let context: BrowserContext | undefined
+    try {
+      other = await startTestServer()
+      const a = await account(other)
+      const p = await other.canopy.projects.create(a.system, { name: "Tiled", geometry: square(2.35, 48.85, 10) })
+      const s = await signedIn(a.owner, "owner password!", other)
+      context = s.context
+      const res = await s.page.goto(`${other.url}/dashboard/project?id=${p.id}`)
+      assert.include(res!.headers()["content-security-policy"], `connect-src 'self' http://127.0.0.1:${port}`)
+      await mapDrawn(s.page)
+      assert.isAbove(tiles.length, 0, "tiles were fetched")
+      assert.match(tiles[0]!, /^\/tiles\/\d+\/\d+\/\d+\.png/)
+      assert.isTrue(await s.page.evaluate(() => (globalThis as any).canopyMap.getLayer("basemap") !== undefined))
+      assert.include(await s.page.textContent(".maplibregl-ctrl-attrib"), "Test tiles")
+      assert.deepStrictEqual(s.errors.filter((e) => /Content Security Policy|Refused/i.test(e)), [])
+    } finally {
+      delete process.env.CANOPY_BASEMAP_URL
+      delete process.env.CANOPY_BASEMAP_ATTRIBUTION
+      await context?.close()
+      await other?.stop()
+      tileServer.close()
+    }
+  })
+})
