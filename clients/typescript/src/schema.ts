@@ -29,6 +29,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a project from a GIS file
+         * @description Requires the `projects:write` permission.
+         *
+         *     The body is the file itself, with its media type: GeoJSON (`application/geo+json`, `application/json`), KML (`application/vnd.google-earth.kml+xml`), KMZ (`application/vnd.google-earth.kmz`), a zipped Shapefile (`application/zip`) or a GeoPackage (`application/geopackage+sqlite3`); the project's `name` (and optionally `description`, `slug`, `status`) are query parameters. Every polygon of the file becomes the boundary (several: a MultiPolygon), reprojected to WGS84 when the file says so. A file that cannot be read, or whose boundary is invalid, answers 422 with every problem in `details` (the validator's path, e.g. `geometry.coordinates[0][2]`, or `file`); nothing is stored. The project is then created as by `POST /v1/projects` (same validation, plan limits, `project.created` event, `Idempotency-Key`).
+         */
+        post: operations["postProjectsImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export projects as GeoJSON or KML
+         * @description Requires the `projects:read` permission.
+         *
+         *     The list's filters (`status`, `search`) and order (`sort`, `order`) as in `GET /v1/projects`, as one file: a GeoJSON FeatureCollection (`format=geojson`, the default; `application/geo+json`) or a KML document (`format=kml`), one feature per project, with `Content-Disposition: attachment`. At most 10,000 projects: `X-Total-Count` says how many matched and `X-Export-Truncated: true` that the file holds only the first of them.
+         */
+        get: operations["getProjectsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project_id}": {
         parameters: {
             query?: never;
@@ -52,6 +96,50 @@ export interface paths {
          * @description Requires the `projects:write` permission.
          */
         delete: operations["deleteProjectsByProjectId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_id}/boundary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a project's boundary from a GIS file
+         * @description Requires the `projects:write` permission.
+         *
+         *     The body is the file itself, with its media type (the formats of `POST /v1/projects/import`). Problems answer 422 with every problem in `details` and leave the project as it was; the boundary is then saved as by `PUT /v1/projects/{project_id}` with `geometry` (same validation, `project.updated` event).
+         */
+        put: operations["putProjectsByProjectIdBoundary"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a project as GeoJSON or KML
+         * @description Requires the `projects:read` permission.
+         *
+         *     A GeoJSON FeatureCollection with the project as its one feature (`format=geojson`, the default; `application/geo+json`) or a KML document (`format=kml`), with `Content-Disposition: attachment`. Re-importing the GeoJSON gives the same area.
+         */
+        get: operations["getProjectsByProjectIdExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1877,6 +1965,178 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postProjectsImport: {
+        parameters: {
+            query: {
+                name: string;
+                description?: string;
+                slug?: string;
+                status?: "active" | "archived" | "draft";
+            };
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are not kept (the key may be retried).
+                 * @example 3f1c2e9a-5b7d-4e08-9a61-2c4b8d0f7e15
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file itself (at most 5 MiB, the API's body limit), with its media type; the content decides the format, a media type of another family than the content is a problem. Docs: docs/gis.md. */
+        requestBody: {
+            content: {
+                "application/geo+json": string;
+                "application/json": string;
+                "application/vnd.google-earth.kml+xml": string;
+                "application/vnd.google-earth.kmz": string;
+                "application/zip": string;
+                "application/geopackage+sqlite3": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "proj_9f2c1a7b4e",
+                     *         "name": "Redwood Creek restoration",
+                     *         "slug": "redwood-creek-restoration",
+                     *         "description": null,
+                     *         "geometry": {
+                     *           "type": "Polygon",
+                     *           "coordinates": [
+                     *             [
+                     *               [
+                     *                 -122.5,
+                     *                 37.7
+                     *               ],
+                     *               [
+                     *                 -122.4,
+                     *                 37.7
+                     *               ],
+                     *               [
+                     *                 -122.4,
+                     *                 37.8
+                     *               ],
+                     *               [
+                     *                 -122.5,
+                     *                 37.8
+                     *               ],
+                     *               [
+                     *                 -122.5,
+                     *                 37.7
+                     *               ]
+                     *             ]
+                     *           ]
+                     *         },
+                     *         "area_hectares": 9790.1234,
+                     *         "bbox": [
+                     *           -122.5,
+                     *           37.7,
+                     *           -122.4,
+                     *           37.8
+                     *         ],
+                     *         "status": "active",
+                     *         "created_at": "2026-01-05T10:00:00.000Z",
+                     *         "updated_at": "2026-01-05T10:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_1a2b3c4d5e",
+                     *         "timestamp": "2026-01-05T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Project"];
+                        meta: components["schemas"]["ResponseMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getProjectsExport: {
+        parameters: {
+            query?: {
+                format?: "geojson" | "kml";
+                status?: "active" | "archived" | "draft";
+                search?: string;
+                sort?: "name" | "created_at" | "area_hectares";
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `attachment; filename="<slug or projects>.<geojson|kml>"` */
+                    "Content-Disposition"?: string;
+                    /** @description Projects that matched the filters (at least this many when counting stopped) */
+                    "X-Total-Count"?: number;
+                    /** @description `true` when more than 10000 matched: the file holds the first 10000 */
+                    "X-Export-Truncated"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/geo+json": {
+                        /** @constant */
+                        type: "FeatureCollection";
+                        features: {
+                            /** @constant */
+                            type: "Feature";
+                            id: string;
+                            geometry: components["schemas"]["GeoJsonPolygon"] | components["schemas"]["GeoJsonMultiPolygon"] | null;
+                            properties: {
+                                id: string;
+                                name: string;
+                                slug: string;
+                                description: string | null;
+                                /** @enum {string} */
+                                status: "active" | "archived" | "draft";
+                                area_hectares: number;
+                                /** Format: date-time */
+                                created_at?: string;
+                                /** Format: date-time */
+                                updated_at?: string;
+                            };
+                        }[];
+                    };
+                    "application/vnd.google-earth.kml+xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getProjectsByProjectId: {
         parameters: {
             query?: never;
@@ -2094,6 +2354,167 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putProjectsByProjectIdBoundary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The file itself (at most 5 MiB, the API's body limit), with its media type; the content decides the format, a media type of another family than the content is a problem. Docs: docs/gis.md. */
+        requestBody: {
+            content: {
+                "application/geo+json": string;
+                "application/json": string;
+                "application/vnd.google-earth.kml+xml": string;
+                "application/vnd.google-earth.kmz": string;
+                "application/zip": string;
+                "application/geopackage+sqlite3": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "proj_9f2c1a7b4e",
+                     *         "name": "Redwood Creek restoration",
+                     *         "slug": "redwood-creek-restoration",
+                     *         "description": null,
+                     *         "geometry": {
+                     *           "type": "Polygon",
+                     *           "coordinates": [
+                     *             [
+                     *               [
+                     *                 -122.5,
+                     *                 37.7
+                     *               ],
+                     *               [
+                     *                 -122.4,
+                     *                 37.7
+                     *               ],
+                     *               [
+                     *                 -122.4,
+                     *                 37.8
+                     *               ],
+                     *               [
+                     *                 -122.5,
+                     *                 37.8
+                     *               ],
+                     *               [
+                     *                 -122.5,
+                     *                 37.7
+                     *               ]
+                     *             ]
+                     *           ]
+                     *         },
+                     *         "area_hectares": 9790.1234,
+                     *         "bbox": [
+                     *           -122.5,
+                     *           37.7,
+                     *           -122.4,
+                     *           37.8
+                     *         ],
+                     *         "status": "active",
+                     *         "created_at": "2026-01-05T10:00:00.000Z",
+                     *         "updated_at": "2026-01-05T10:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_1a2b3c4d5e",
+                     *         "timestamp": "2026-01-05T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Project"];
+                        meta: components["schemas"]["ResponseMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getProjectsByProjectIdExport: {
+        parameters: {
+            query?: {
+                format?: "geojson" | "kml";
+            };
+            header?: never;
+            path: {
+                /** @description The project's id */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `attachment; filename="<slug or projects>.<geojson|kml>"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/geo+json": {
+                        /** @constant */
+                        type: "FeatureCollection";
+                        features: {
+                            /** @constant */
+                            type: "Feature";
+                            id: string;
+                            geometry: components["schemas"]["GeoJsonPolygon"] | components["schemas"]["GeoJsonMultiPolygon"] | null;
+                            properties: {
+                                id: string;
+                                name: string;
+                                slug: string;
+                                description: string | null;
+                                /** @enum {string} */
+                                status: "active" | "archived" | "draft";
+                                area_hectares: number;
+                                /** Format: date-time */
+                                created_at?: string;
+                                /** Format: date-time */
+                                updated_at?: string;
+                            };
+                        }[];
+                    };
+                    "application/vnd.google-earth.kml+xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

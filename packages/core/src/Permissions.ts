@@ -37,6 +37,20 @@ export const scopes = ["profile", "projects:read", "projects:write", "assets:rea
 /** An OAuth scope. */
 export type Scope = (typeof scopes)[number]
 
+/** What each scope lets an application do, in plain words (the consent page, the OAuth reference). */
+export const scopeWords: Readonly<Record<Scope, string>> = {
+  profile: "See your name and email address",
+  "projects:read": "View your account's projects and their boundaries",
+  "projects:write": "Create, change, archive and delete projects",
+  "assets:read": "View the assets tracked in projects",
+  "assets:write": "Create, change and delete assets",
+  "members:read": "See who is on your team",
+  offline_access: "Keep access when you are not using it (refresh tokens)"
+}
+
+/** A scope's words, or the scope itself when it is not one of `scopes`. */
+export const describeScope = (scope: string): string => (scopeWords as Readonly<Record<string, string>>)[scope] ?? scope
+
 const isPermission = (s: string): s is Permission => (all as ReadonlyArray<string>).includes(s)
 
 /**

@@ -14,6 +14,7 @@ import { join } from "node:path"
 import { promisify } from "node:util"
 import openapiTS, { astToString } from "openapi-typescript"
 import { routes } from "../src/api/routes.ts"
+import { BOWTIE, kml, NORTH, shapefileZip, utf8 } from "./gis/fixtures.ts"
 import { type Reply, request, square, startTestServer, type TestServer } from "./harness.ts"
 import { startReceiver } from "./receiver.ts"
 
@@ -57,7 +58,7 @@ const seen = new Map<string, Set<number>>()
  */
 const call = async (
   method: string, template: string, path: string,
-  opts: { token?: string; json?: unknown; headers?: Record<string, string> } = {},
+  opts: { token?: string; json?: unknown; body?: Uint8Array; headers?: Record<string, string> } = {},
   expected?: number
 ): Promise<Reply> => {
   const r = await request(server.url, method, path, opts)
@@ -74,7 +75,15 @@ const call = async (
     assert.isNotNull(r.headers.get(name), `${method} ${template} ${r.status} carries ${name}`)
   }
   const content = response.content?.["application/json"]
-  if (content) {
+  // A file answer (the GIS exports): its media type is documented; GeoJSON is checked against its schema.
+  const fileType = !content && Object.keys(response.content ?? {}).find((t) => (r.headers.get("content-type") ?? "").startsWith(t))
+  if (fileType) {
+    if (fileType === "application/geo+json") {
+      const key = `#/paths/${pointer(`/v1${template}`, method.toLowerCase())}/responses/${r.status}`
+      const validate = ajv.compile({ $ref: `openapi${key}/content/application~1geo+json/schema` })
+      assert.isTrue(validate(r.body), `${method} ${template} ${r.status}: ${ajv.errorsText(validate.errors)}\n${r.text.slice(0, 500)}`)
+    } else assert.match(r.text, /^<\?xml/)
+  } else if (content) {
     assert.match(r.headers.get("content-type") ?? "", /^application\/json/)
     const key = `#/paths/${pointer(`/v1${template}`, method.toLowerCase())}/responses/${r.status}`
     const schemaRef = ref.$ref ? `openapi${ref.$ref}/content/application~1json/schema` : `openapi${key}/content/application~1json/schema`
@@ -165,6 +174,21 @@ describe("the OpenAPI document", () => {
     await call("GET", "/projects/{project_id}", `/v1/projects/${missing}`, auth, 404)
     await call("PUT", "/projects/{project_id}", `/v1/projects/${id}`, { ...auth, json: { name: "Redwood Creek" } }, 200)
     await call("PUT", "/projects/{project_id}", `/v1/projects/${id}`, { ...auth, json: { geometry: { type: "Polygon", coordinates: [] } } }, 422)
+
+    // GIS files in and out (api/gis.ts)
+    const kmlFile = { ...auth, body: utf8(kml([{ name: "North", polygon: NORTH }])), headers: { "content-type": "application/vnd.google-earth.kml+xml" } }
+    const imported = await call("POST", "/projects/import", "/v1/projects/import?name=Imported", kmlFile, 201)
+    await call("POST", "/projects/import", "/v1/projects/import?name=Bowtie", { ...auth, body: utf8(JSON.stringify(BOWTIE)), headers: { "content-type": "application/geo+json" } }, 422)
+    await call("POST", "/projects/import", "/v1/projects/import", kmlFile, 400)
+    const shp = { ...auth, body: await shapefileZip([{ name: "North", polygon: NORTH }]), headers: { "content-type": "application/zip" } }
+    await call("PUT", "/projects/{project_id}/boundary", `/v1/projects/${imported.body.data.id}/boundary`, shp, 200)
+    await call("PUT", "/projects/{project_id}/boundary", `/v1/projects/${missing}/boundary`, shp, 404)
+    await call("GET", "/projects/{project_id}/export", `/v1/projects/${id}/export`, auth, 200)
+    await call("GET", "/projects/{project_id}/export", `/v1/projects/${id}/export?format=kml`, auth, 200)
+    await call("GET", "/projects/{project_id}/export", `/v1/projects/${missing}/export`, auth, 404)
+    await call("GET", "/projects/export", "/v1/projects/export?status=active", auth, 200)
+    await call("GET", "/projects/export", "/v1/projects/export?format=kml", auth, 200)
+    await call("GET", "/projects/export", "/v1/projects/export?format=shp", auth, 400)
 
     // Assets
     const base = `/v1/projects/${id}/assets`

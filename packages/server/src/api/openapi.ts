@@ -6,7 +6,7 @@
  */
 import { Events, Idempotency, Permissions, Plans, Schemas } from "@canopy/core"
 import { Schema } from "effect"
-import { scopeWords } from "../pages/oauth.ts"
+import * as Gis from "./gis.ts"
 import { type Route, routes } from "./routes.ts"
 
 type JsonSchema = Record<string, unknown>
@@ -74,8 +74,8 @@ const errorResponses = (route: Route): Record<string, unknown> => {
     "503": errorResponse("Unavailable")
   }
   if (route.path.includes("{") || route.path === "/me") out["404"] = errorResponse("NotFound")
-  if (route.query || route.body || route.method === "POST") out["400"] = errorResponse("BadRequest")
-  if (route.body || route.method === "POST") out["422"] = errorResponse("ValidationError")
+  if (route.query || route.body || route.rawBody || route.method === "POST") out["400"] = errorResponse("BadRequest")
+  if (route.body || route.rawBody || route.method === "POST") out["422"] = errorResponse("ValidationError")
   if (route.method !== "GET") out["409"] = errorResponse("Conflict")
   return out
 }
@@ -142,7 +142,7 @@ const successExample = (r: Route): unknown => {
 }
 
 /** Each OAuth scope with the words the consent page shows for it. */
-const scopeDescriptions: Record<string, string> = Object.fromEntries(Permissions.scopes.map((s) => [s, scopeWords[s] ?? s]))
+const scopeDescriptions: Record<string, string> = Object.fromEntries(Permissions.scopes.map((s) => [s, Permissions.scopeWords[s]]))
 
 const webhookDescription = [
   "Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with",
@@ -184,10 +184,9 @@ export const document = (options: { readonly server?: string | undefined } = {})
     const pathParams = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
       name: m[1], in: "path", required: true, description: `The ${m[1]!.replace(/_id$/, "").replace(/_/g, " ")}'s id`, schema: { type: "string" }
     }))
-    const queryParams = r.query
-      ? Object.entries(((jsonSchema(r.query, components).properties ?? {}) as Record<string, JsonSchema>))
-        .map(([name, schema]) => ({ name, in: "query", required: false, schema: queryParameterSchema(schema) }))
-      : []
+    const query = r.query ? jsonSchema(r.query, components) : {}
+    const queryParams = Object.entries(((query.properties ?? {}) as Record<string, JsonSchema>))
+      .map(([name, schema]) => ({ name, in: "query", required: ((query.required ?? []) as Array<string>).includes(name), schema: queryParameterSchema(schema) }))
     const need = Permissions.required[r.operation]
     const scopes = (Permissions.scopes as ReadonlyArray<string>).includes(need) ? [need] : []
     const example = successExample(r)
@@ -200,9 +199,12 @@ export const document = (options: { readonly server?: string | undefined } = {})
       security: [{ bearer: [] }, { oauth2: scopes }],
       parameters: [...pathParams, ...queryParams, ...(r.method === "POST" ? [idempotencyKeyParameter] : [])],
       ...(r.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(r.body, components) } } } } : {}),
+      ...(r.rawBody ? { requestBody: Gis.openapiRequestBody(r.rawBody) } : {}),
       responses: {
         [String(r.status)]: r.envelope === "empty"
           ? { description: "No content", headers: commonHeaders }
+          : r.envelope === "file"
+          ? Gis.openapiFileResponse(r.produces ?? [], commonHeaders, r.path === "/projects/export")
           : {
             description: "Success",
             headers: commonHeaders,

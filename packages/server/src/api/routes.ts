@@ -7,6 +7,7 @@
  */
 import { Accounts, Assets, Deliveries, Members, OAuth, OAuthServer, Principal, Projects, Schemas, Webhooks, type Canopy, type Permissions } from "@canopy/core"
 import { Effect, type Schema } from "effect"
+import * as Gis from "./gis.ts"
 
 /** What a handler receives. */
 export interface RouteContext {
@@ -16,8 +17,11 @@ export interface RouteContext {
   readonly body: unknown
 }
 
-/** How a result is wrapped: one resource, a list (with its meta), or no content. */
-export type Envelope = "resource" | "list" | "empty"
+/**
+ * How a result is wrapped: one resource, a list (with its meta), no content, or a file (written
+ * as it is, with its media type and `Content-Disposition: attachment`: `Gis.FileAnswer`).
+ */
+export type Envelope = "resource" | "list" | "empty" | "file"
 
 /** What every endpoint states, whatever it answers. */
 interface Common {
@@ -34,6 +38,11 @@ interface Common {
   readonly query?: Schema.Top
   /** Body schema: the route takes a JSON body. */
   readonly body?: Schema.Top
+  /**
+   * The route takes the request body as it is (a file), in one of these media types: `body` is
+   * then a `Gis.RawBody` (its bytes and media type); another Content-Type is a 400.
+   */
+  readonly rawBody?: ReadonlyArray<string>
 }
 
 /** A list's metadata as the services produce it (the pipeline adds `request_id` and `timestamp`). */
@@ -55,6 +64,8 @@ export interface Route extends Common {
   readonly envelope: Envelope
   /** The resource schema of the success response (each element's, for a list). */
   readonly resource?: Schema.Top
+  /** A file answer's possible media types. */
+  readonly produces?: ReadonlyArray<string>
   readonly run: Run<unknown>
 }
 
@@ -72,6 +83,9 @@ export function route<S extends Schema.Top, A extends S["Type"]>(
   }
 ): Route
 export function route(r: Common & { readonly envelope: "empty"; readonly status: 204; readonly run: Run<void> }): Route
+export function route(
+  r: Common & { readonly envelope: "file"; readonly status: 200; readonly produces: ReadonlyArray<string>; readonly run: Run<Gis.FileAnswer> }
+): Route
 export function route(r: Route): Route {
   return r
 }
@@ -88,12 +102,41 @@ export const routes: ReadonlyArray<Route> = [
   route({ method: "POST", path: "/projects", operation: "projects.create", tag: "Projects", summary: "Create a project",
     status: 201, envelope: "resource", body: Schemas.CreateProject, resource: Schemas.Project,
     run: ({ body, principal }) => Effect.flatMap(Projects, (s) => s.create(principal, body)) }),
+  route({ method: "POST", path: "/projects/import", operation: "projects.create", tag: "Projects", summary: "Create a project from a GIS file",
+    description: "The body is the file itself, with its media type: GeoJSON (`application/geo+json`, `application/json`), KML " +
+      "(`application/vnd.google-earth.kml+xml`), KMZ (`application/vnd.google-earth.kmz`), a zipped Shapefile (`application/zip`) " +
+      "or a GeoPackage (`application/geopackage+sqlite3`); the project's `name` (and optionally `description`, `slug`, `status`) " +
+      "are query parameters. Every polygon of the file becomes the boundary (several: a MultiPolygon), reprojected to WGS84 " +
+      "when the file says so. A file that cannot be read, or whose boundary is invalid, answers 422 with every problem in " +
+      "`details` (the validator's path, e.g. `geometry.coordinates[0][2]`, or `file`); nothing is stored. The project is then " +
+      "created as by `POST /v1/projects` (same validation, plan limits, `project.created` event, `Idempotency-Key`).",
+    status: 201, envelope: "resource", query: Gis.ImportProjectQuery, rawBody: Gis.IMPORT_MEDIA_TYPES, resource: Schemas.Project,
+    run: ({ body, principal, query }) => Gis.importProject(principal, query, body) }),
+  route({ method: "GET", path: "/projects/export", operation: "projects.list", tag: "Projects", summary: "Export projects as GeoJSON or KML",
+    description: "The list's filters (`status`, `search`) and order (`sort`, `order`) as in `GET /v1/projects`, as one file: a GeoJSON " +
+      "FeatureCollection (`format=geojson`, the default; `application/geo+json`) or a KML document (`format=kml`), one feature " +
+      `per project, with \`Content-Disposition: attachment\`. At most ${Gis.MAX_EXPORT_PROJECTS.toLocaleString("en")} projects: ` +
+      "`X-Total-Count` says how many matched and `X-Export-Truncated: true` that the file holds only the first of them.",
+    status: 200, envelope: "file", query: Gis.ExportProjectsQuery, produces: Gis.EXPORT_MEDIA_TYPES,
+    run: ({ principal, query }) => Gis.exportProjects(principal, query) }),
   route({ method: "GET", path: "/projects/{project_id}", operation: "projects.get", tag: "Projects", summary: "Get a project",
     status: 200, envelope: "resource", resource: Schemas.Project,
     run: ({ params, principal }) => Effect.flatMap(Projects, (s) => s.get(principal, params.project_id!)) }),
   route({ method: "PUT", path: "/projects/{project_id}", operation: "projects.update", tag: "Projects", summary: "Update a project (partial)",
     status: 200, envelope: "resource", body: Schemas.UpdateProject, resource: Schemas.Project,
     run: ({ body, params, principal }) => Effect.flatMap(Projects, (s) => s.update(principal, params.project_id!, body)) }),
+  route({ method: "PUT", path: "/projects/{project_id}/boundary", operation: "projects.update", tag: "Projects",
+    summary: "Replace a project's boundary from a GIS file",
+    description: "The body is the file itself, with its media type (the formats of `POST /v1/projects/import`). Problems answer 422 " +
+      "with every problem in `details` and leave the project as it was; the boundary is then saved as by `PUT /v1/projects/{project_id}` " +
+      "with `geometry` (same validation, `project.updated` event).",
+    status: 200, envelope: "resource", rawBody: Gis.IMPORT_MEDIA_TYPES, resource: Schemas.Project,
+    run: ({ body, params, principal }) => Gis.replaceBoundary(principal, params.project_id!, body) }),
+  route({ method: "GET", path: "/projects/{project_id}/export", operation: "projects.get", tag: "Projects", summary: "Export a project as GeoJSON or KML",
+    description: "A GeoJSON FeatureCollection with the project as its one feature (`format=geojson`, the default; `application/geo+json`) " +
+      "or a KML document (`format=kml`), with `Content-Disposition: attachment`. Re-importing the GeoJSON gives the same area.",
+    status: 200, envelope: "file", query: Gis.ExportProjectQuery, produces: Gis.EXPORT_MEDIA_TYPES,
+    run: ({ params, principal, query }) => Gis.exportProject(principal, params.project_id!, query) }),
   route({ method: "DELETE", path: "/projects/{project_id}", operation: "projects.delete", tag: "Projects", summary: "Delete an archived project",
     status: 204, envelope: "empty",
     run: ({ params, principal }) => Effect.flatMap(Projects, (s) => s.delete(principal, params.project_id!)) }),

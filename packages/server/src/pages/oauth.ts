@@ -4,22 +4,11 @@
  * `POST /oauth/authorize` (the decision). Unknown clients and unregistered redirect URIs get an
  * error page, never a redirect; other errors go back to the application with the exact `state`.
  */
-import { type Canopy, type CanopyClient, OAuth, OAuthServer, Sessions, Tokens } from "@canopy/core"
+import { type Canopy, type CanopyClient, OAuth, OAuthServer, Permissions, Sessions, Tokens } from "@canopy/core"
 import { Effect, Exit } from "effect"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
 import { cookies, domainError, escape, form, page, redirect, same, setCookie, signInForm } from "./html.ts"
 import type { Site } from "./site.ts"
-
-/** What each scope lets an application do, in plain words. */
-export const scopeWords: Readonly<Record<string, string>> = {
-  profile: "See your name and email address",
-  "projects:read": "View your account's projects and their boundaries",
-  "projects:write": "Create, change, archive and delete projects",
-  "assets:read": "View the assets tracked in projects",
-  "assets:write": "Create, change and delete assets",
-  "members:read": "See who is on your team",
-  offline_access: "Keep access when you are not using it (refresh tokens)"
-}
 
 const SESSION = "canopy_session"
 const PRE_CSRF = "canopy_csrf"
@@ -52,7 +41,7 @@ ${signInForm(site.path("/oauth/sign-in"), csrf, hidden(params))}`, { "set-cookie
   const consentPage = (params: OAuth.AuthorizeParams, appName: string, scopes: ReadonlyArray<string>, csrf: string, who: string) =>
     page(200, "Authorize", `<h1>${escape(appName)} wants to access your Canopy account</h1>
 <p>Signed in as ${escape(who)}. If you allow it, ${escape(appName)} will be able to:</p>
-<ul>${scopes.map((s) => `<li>${escape(scopeWords[s] ?? s)}</li>`).join("")}</ul>
+<ul>${scopes.map((s) => `<li>${escape(Permissions.describeScope(s))}</li>`).join("")}</ul>
 <form method="post" action="${escape(site.path("/oauth/authorize"))}">${hidden(params)}<input type="hidden" name="csrf" value="${escape(csrf)}">
 <button type="submit" name="decision" value="approve">Allow</button>
 <button type="submit" name="decision" value="deny" class="secondary">Deny</button></form>`)

@@ -1,0 +1,137 @@
+/**
+ * Projects and assets: their enumerations, request bodies and list queries, and the resources as
+ * returned (the fields kept as the store keeps them are the rows' own schemas).
+ */
+import { Schema, Struct } from "effect"
+import * as Slug from "../Slug.ts"
+import { AssetRow, ProjectRow } from "../storage/projects.ts"
+import {
+  AnyObject, Description, documented, literal, Measure, Metadata, Name, newestFirst, Order, type Ordering, pageFields, paginated, SearchTerm,
+  Timestamp
+} from "./common.ts"
+import { Boundary, boundaryJsonSchema, DeferredBoundary, Point, pointJsonSchema } from "./geojson.ts"
+
+/** Project status. */
+export const ProjectStatus = literal(["active", "archived", "draft"])
+/** Asset types (DECISIONS). */
+export const AssetType = literal(["equipment", "monitoring_station", "point_of_interest", "sensor", "other"])
+export type AssetType = typeof AssetType.Type
+/** Asset statuses (DECISIONS). */
+export const AssetStatus = literal(["active", "inactive", "maintenance", "retired"])
+export type AssetStatus = typeof AssetStatus.Type
+/** Sort fields of the project list. */
+export const ProjectSort = literal(["name", "created_at", "area_hectares"])
+
+// ---------------------------------------------------------------------------------------------
+// Request bodies and queries
+
+const createProjectFields = <G extends Schema.Top>(geometry: G) => ({
+  name: Name,
+  description: Schema.optionalKey(Schema.NullOr(Description)),
+  geometry: Schema.optionalKey(Schema.NullOr(geometry)),
+  status: Schema.optionalKey(literal(["active", "draft"])),
+  slug: Schema.optionalKey(Slug.Slug)
+})
+
+const updateProjectFields = <G extends Schema.Top>(geometry: G) => ({
+  name: Schema.optionalKey(Name),
+  description: Schema.optionalKey(Schema.NullOr(Description)),
+  geometry: Schema.optionalKey(Schema.NullOr(geometry)),
+  status: Schema.optionalKey(ProjectStatus),
+  slug: Schema.optionalKey(Slug.Slug)
+})
+
+/** POST /projects */
+export const CreateProject = Schema.Struct(createProjectFields(Boundary))
+export type CreateProject = typeof CreateProject.Type
+
+/** PUT /projects/{id}: any subset; `description` and `geometry` may be null to clear them. */
+export const UpdateProject = Schema.Struct(updateProjectFields(Boundary))
+export type UpdateProject = typeof UpdateProject.Type
+
+/**
+ * `CreateProject` and `UpdateProject` with the geometry left unchecked (`DeferredBoundary`): what
+ * the Projects service decodes before it checks the geometry through `GeometryCheck`.
+ */
+export const CreateProjectDeferred = Schema.Struct(createProjectFields(DeferredBoundary))
+export const UpdateProjectDeferred = Schema.Struct(updateProjectFields(DeferredBoundary))
+
+/** Projects: `created_at` by default; `order` defaults to asc for names, desc otherwise. */
+export const projectOrdering = (q: { readonly sort?: string | undefined; readonly order?: "asc" | "desc" | undefined }): Ordering => {
+  const sort = q.sort ?? "created_at"
+  return { sort, order: q.order ?? (sort === "name" ? "asc" : "desc") }
+}
+
+/** GET /projects */
+export const ListProjects = paginated(Schema.Struct({
+  ...pageFields,
+  status: Schema.optionalKey(ProjectStatus),
+  search: Schema.optionalKey(SearchTerm),
+  sort: Schema.optionalKey(ProjectSort),
+  order: Schema.optionalKey(Order)
+}), projectOrdering)
+export type ListProjects = typeof ListProjects.Type
+
+/** POST /projects/{id}/assets */
+export const CreateAsset = Schema.Struct({
+  name: Name,
+  type: AssetType,
+  location: Schema.optionalKey(Schema.NullOr(Point)),
+  status: Schema.optionalKey(AssetStatus),
+  metadata: Schema.optionalKey(Metadata)
+})
+export type CreateAsset = typeof CreateAsset.Type
+
+/** PUT /projects/{id}/assets/{asset_id}: any subset; `location: null` clears it; `metadata` replaces. */
+export const UpdateAsset = Schema.Struct({
+  name: Schema.optionalKey(Name),
+  type: Schema.optionalKey(AssetType),
+  location: Schema.optionalKey(Schema.NullOr(Point)),
+  status: Schema.optionalKey(AssetStatus),
+  metadata: Schema.optionalKey(Metadata)
+})
+export type UpdateAsset = typeof UpdateAsset.Type
+
+/** GET /projects/{id}/assets */
+export const ListAssets = paginated(Schema.Struct({
+  ...pageFields,
+  type: Schema.optionalKey(AssetType),
+  status: Schema.optionalKey(AssetStatus),
+  search: Schema.optionalKey(SearchTerm)
+}), newestFirst)
+export type ListAssets = typeof ListAssets.Type
+
+// ---------------------------------------------------------------------------------------------
+// Resources
+
+/** Project (spec, plus `bbox`). `geometry` travels as its JSON text inside the services (`RawJson`). */
+export const Project = Schema.Struct({
+  ...Struct.pick(ProjectRow.fields, ["id", "name", "slug", "description"]),
+  geometry: Schema.NullOr(documented<unknown>(boundaryJsonSchema)),
+  area_hectares: Measure.annotate({ description: "Geodesic area of the boundary in hectares, rounded to 4 decimals; 0 without a boundary" }),
+  bbox: Schema.NullOr(Schema.Tuple([Measure, Measure, Measure, Measure]).annotate({ description: "[west, south, east, north] in degrees" })),
+  status: ProjectStatus,
+  created_at: Timestamp,
+  updated_at: Timestamp
+}).annotate({
+  identifier: "Project",
+  examples: [{
+    id: "proj_9f2c1a7b4e", name: "Redwood Creek restoration", slug: "redwood-creek-restoration", description: null,
+    geometry: { type: "Polygon", coordinates: [[[-122.5, 37.7], [-122.4, 37.7], [-122.4, 37.8], [-122.5, 37.8], [-122.5, 37.7]]] },
+    area_hectares: 9790.1234, bbox: [-122.5, 37.7, -122.4, 37.8], status: "active",
+    created_at: "2026-01-05T10:00:00.000Z", updated_at: "2026-01-05T10:00:00.000Z"
+  }]
+})
+export type Project = typeof Project.Type
+
+/** Asset (spec). */
+export const Asset = Schema.Struct({
+  ...Struct.pick(AssetRow.fields, ["id", "project_id", "name"]),
+  type: AssetType,
+  location: Schema.NullOr(documented<unknown>(pointJsonSchema)),
+  status: AssetStatus,
+  metadata: AnyObject("Free-form JSON object (any keys)"),
+  created_at: Timestamp,
+  updated_at: Timestamp
+}).annotate({ identifier: "Asset" })
+export type Asset = typeof Asset.Type

@@ -1,0 +1,118 @@
+/**
+ * The long-running commands: `canopy serve` (the HTTP API and the delivery loop) and `canopy
+ * worker` (the delivery loop alone).
+ */
+import { Accounts, startDispatcher } from "@canopy/core"
+import { Effect } from "effect"
+import { hostname } from "node:os"
+import { parseArgs } from "node:util"
+import { parseCorsOrigins } from "../http/cors.ts"
+import { parseBasemapUrl } from "../pages/projects.ts"
+import { openCanopy, ownProcessDefaults, serve } from "../server.ts"
+import {
+  bootstrap, common, DEFAULT_ACCOUNT_NAME, DEFAULT_OWNER_EMAIL, deliverySettings, geometrySettings, linkBase, list, publicUrlOf,
+  setPasswordUrl, storageOf, UsageError
+} from "./common.ts"
+import { HELP } from "./help.ts"
+
+export const serveCommands: Record<string, (argv: Array<string>) => Promise<void>> = {
+  async serve(argv) {
+    const { values } = parseArgs({ args: argv, options: {
+      ...common, port: { type: "string" }, host: { type: "string" }, "trusted-proxies": { type: "string" }, "public-url": { type: "string" },
+      "cors-origins": { type: "string" }, "basemap-url": { type: "string" },
+      "allow-insecure-webhooks": { type: "boolean", default: false }, "bootstrap-if-empty": { type: "boolean", default: false },
+      email: { type: "string" }, "account-name": { type: "string" }, "no-dispatcher": { type: "boolean", default: false }
+    } })
+    if (values.help) return void console.log(HELP.serve)
+    ownProcessDefaults()
+    const port = Number(values.port ?? process.env.PORT ?? 8080)
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`invalid port: ${values.port ?? process.env.PORT}`)
+    const host = values.host ?? process.env.HOST ?? "127.0.0.1"
+    const where = storageOf(values)
+    const publicUrl = publicUrlOf(values)
+    const insecure = values["allow-insecure-webhooks"] || process.env.CANOPY_ALLOW_INSECURE_WEBHOOKS === "1"
+    let corsOrigins: ReadonlyArray<string>
+    try {
+      corsOrigins = parseCorsOrigins(values["cors-origins"] ?? process.env.CANOPY_CORS_ORIGINS)
+    } catch (e) {
+      throw new UsageError(`--cors-origins: ${(e as Error).message}`)
+    }
+    const basemapUrl = values["basemap-url"] ?? process.env.CANOPY_BASEMAP_URL
+    try {
+      parseBasemapUrl(basemapUrl)
+    } catch (e) {
+      throw new UsageError(`--basemap-url: ${(e as Error).message}`)
+    }
+    const running = await serve({
+      corsOrigins, ...(basemapUrl !== undefined ? { basemapUrl } : {}),
+      port, host, db: where.db, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}), publicUrl,
+      trustedProxies: list(values["trusted-proxies"] ?? process.env.CANOPY_TRUSTED_PROXIES),
+      settings: { allowInsecureWebhooks: insecure, ...deliverySettings() },
+      dispatcher: !values["no-dispatcher"],
+      geometry: geometrySettings()
+    })
+    process.stderr.write(`canopy: serving ${running.url} (database ${where.describe})\n`)
+    if (publicUrl) process.stderr.write(`canopy: public URL ${publicUrl}\n`)
+    else if (!["127.0.0.1", "localhost", "::1"].includes(host)) {
+      process.stderr.write("canopy: no --public-url: the OAuth metadata and absolute links are served only to localhost requests, and session cookies are Secure only over HTTPS seen by this server or a trusted proxy\n")
+    }
+    if (values["bootstrap-if-empty"]) {
+      const count = await running.canopy.run(Effect.flatMap(Accounts, (a) => a.count))
+      const email = values.email ?? (process.env.CANOPY_OWNER_EMAIL || undefined)
+      const accountName = values["account-name"] ?? (process.env.CANOPY_ACCOUNT_NAME || undefined)
+      if (count === 0) {
+        const b = await bootstrap(running.canopy, { email: email ?? DEFAULT_OWNER_EMAIL, accountName: accountName ?? DEFAULT_ACCOUNT_NAME })
+        process.stderr.write([
+          "",
+          `canopy: new database — created account ${b.account.id} "${b.account.name}" with owner ${b.user.email}.`,
+          ...(email === undefined || accountName === undefined
+            ? ["canopy: to choose them, start on an empty database with --email and --account-name, e.g.",
+              `  npm start -- --email you@example.org --account-name "Your Company"`]
+            : []),
+          "canopy: admin API key (shown only now, store it safely):",
+          "",
+          `  ${b.api_key.token}`,
+          "",
+          "canopy: the owner sets a password (once) at:",
+          `  ${setPasswordUrl(linkBase(publicUrl, running.url), b.password_token)}`,
+          "",
+          "canopy: try it:",
+          `  curl -H "Authorization: Bearer ${b.api_key.token}" ${linkBase(undefined, running.url)}/v1/projects`,
+          ""
+        ].join("\n") + "\n")
+      } else if (email !== undefined || accountName !== undefined) {
+        process.stderr.write("canopy: the database already has an account: --email and --account-name are used only on an empty one\n")
+      }
+    }
+    const stop = (signal: string) => {
+      process.stderr.write(`canopy: ${signal}: finishing in-flight requests\n`)
+      running.close().then(() => process.exit(0), () => process.exit(1))
+    }
+    process.once("SIGTERM", () => stop("SIGTERM"))
+    process.once("SIGINT", () => stop("SIGINT"))
+  },
+
+  async worker(argv) {
+    const { values } = parseArgs({ args: argv, options: {
+      ...common, "allow-insecure-webhooks": { type: "boolean", default: false },
+      concurrency: { type: "string" }, "per-endpoint": { type: "string" }
+    } })
+    if (values.help) return void console.log(HELP.worker)
+    ownProcessDefaults()
+    const where = storageOf(values)
+    const insecure = values["allow-insecure-webhooks"] || process.env.CANOPY_ALLOW_INSECURE_WEBHOOKS === "1"
+    const { canopy, closeSender } = await openCanopy({ db: where.db, mustExist: true, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}), settings: { allowInsecureWebhooks: insecure, ...deliverySettings() } })
+    const dispatcher = startDispatcher(canopy, {
+      name: `worker-${hostname()}-${process.pid}`,
+      ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
+      ...(values["per-endpoint"] ? { perEndpoint: Number(values["per-endpoint"]) } : {})
+    })
+    process.stderr.write(`canopy: worker ${dispatcher.owner} delivering webhooks (database ${where.describe})\n`)
+    const stop = (signal: string) => {
+      process.stderr.write(`canopy: ${signal}: finishing in-flight deliveries\n`)
+      dispatcher.stop().then(() => canopy.close()).then(() => closeSender()).then(() => process.exit(0), () => process.exit(1))
+    }
+    process.once("SIGTERM", () => stop("SIGTERM"))
+    process.once("SIGINT", () => stop("SIGINT"))
+  },
+}
