@@ -53,9 +53,10 @@ import { join } from "node:path"
 import pg from "pg"
 import { startEmbeddedPostgres } from "../packages/adapter-postgres/test/embedded.ts"
 import { type CursorPlan, type DbRow, midCursor } from "./scale/cursor.ts"
-import { SEARCH_TERM, star, thousandVertexPolygon } from "./scale/data.ts"
-import { call, idle, type Load, load, probeDuring, type Refusals, type Single, single } from "./scale/measure.ts"
+import { SEARCH_TERM, thousandVertexPolygon } from "./scale/data.ts"
+import { call, idle, type Load, load, type Refusals, type Single, single } from "./scale/measure.ts"
 import { type Base, extendPostgres, extendSqlite, seedBase } from "./scale/seed.ts"
+import { starLag } from "./scale/star.ts"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
 const CONNECTIONS = 10
@@ -304,51 +305,6 @@ const printTable = (title: string, table: Table, reference: Table | undefined) =
   }
 }
 
-// ── event-loop lag ───────────────────────────────────────────────────────────────────────────
-
-const starLag = async (file: string, token: string) => {
-  say(`event loop: GET /health every 10 ms from this process while one hostile star is posted (fresh SQLite server each)`)
-  say(`  goals: /health p99 ≤ 50 ms meanwhile; the star answered (201 or 422) in ≤ 2,000 ms`)
-  for (const positions of [24_000, 100_000]) {
-    const body = JSON.stringify({ name: `Star ${positions}`, geometry: star(positions) })
-    const started = await startServer(file).catch((e: unknown) => e as Error)
-    if (started instanceof Error) {
-      say(`  star, ${fmt(positions)} positions: not measured (${started.message})`)
-      continue
-    }
-    const { url, child } = started
-    try {
-      await idle(url)
-      await single(() => ({ url: `${url}/health` }), { max: 200, budgetMs: 1_000 })
-      const quiet = await probeDuring(url, () => new Promise((r) => setTimeout(r, 1_000)))
-      const { result, probe } = await probeDuring(url, async () => {
-        const t0 = performance.now()
-        try {
-          const a = await call(`${url}/v1/projects`, { method: "POST", token, body, timeoutMs: STAR_TIMEOUT_S * 1000 })
-          let code = ""
-          try {
-            const e = (JSON.parse(a.body) as { error?: { code?: string; message?: string; details?: Array<{ message?: string }> } }).error
-            const why = e?.details?.[0]?.message ?? e?.message ?? ""
-            code = a.status >= 400 ? ` ${e?.code ?? ""}${why ? ` ("${why.length > 80 ? `${why.slice(0, 77)}…` : why}")` : ""}` : ""
-          } catch { /* none */ }
-          return { answered: true as const, status: `${a.status}${code}`, ok: a.status === 201 || a.status === 422, ms: a.ms }
-        } catch {
-          return { answered: false as const, ms: performance.now() - t0 }
-        }
-      }, 2_000)
-      const post = result.answered
-        ? `answered ${result.status} in ${fmt(result.ms)} ms ${result.ok && result.ms <= 2_000 ? "✓" : "✗"}`
-        : `no answer within ${STAR_TIMEOUT_S} s ✗ (gave up; server stopped)`
-      const lb = probe.lowerBound ? "≥ " : ""
-      say(`  star, ${fmt(positions)} positions (${fmt(body.length / 1024)} KiB): ${post}`)
-      say(`    /health: p99 ${lb}${ms(probe.p99)} ms, max ${lb}${ms(probe.max)} ms over ${fmt(probe.probes)} probes ${probe.p99 <= 50 ? "✓" : "✗"}` +
-        `   (idle, same server, 1 s before: p99 ${ms(quiet.probe.p99)} ms, max ${ms(quiet.probe.max)} ms)`)
-    } finally {
-      await stopServer(child, "SIGKILL")
-    }
-  }
-}
-
 // ── the run ──────────────────────────────────────────────────────────────────────────────────
 
 const sizesFor = (scale: string | undefined) =>
@@ -404,7 +360,7 @@ const runSqlite = async (dir: string, sizes: ReadonlyArray<number>) => {
     for (const s of servers) await stopServer(s.child)
     for (const f of files) for (const suffix of ["", "-wal", "-shm"]) rmSync(`${f}${suffix}`, { force: true })
   }
-  await starLag(starFile, base.token)
+  await starLag(starFile, base.token, { startServer, stopServer, say, fmt, ms, timeoutS: STAR_TIMEOUT_S })
 }
 
 const runPostgres = async (sizes: ReadonlyArray<number>) => {

@@ -1,0 +1,65 @@
+import type { ChildProcess } from "node:child_process"
+import { star } from "./data.ts"
+import { call, idle, probeDuring, single } from "./measure.ts"
+
+// ── event-loop lag ───────────────────────────────────────────────────────────────────────────
+
+/** What the star measurement needs from the benchmark's runner. */
+export interface StarDeps {
+  readonly startServer: (file: string) => Promise<{ url: string; child: ChildProcess }>
+  readonly stopServer: (child: ChildProcess, signal?: NodeJS.Signals) => Promise<void>
+  readonly say: (line: string) => void
+  readonly fmt: (x: number, digits?: number) => string
+  readonly ms: (x: number) => string
+  readonly timeoutS: number
+}
+
+/**
+ * The event-loop lag: GET /health every 10 ms while one hostile star of 24,000 and then 100,000
+ * positions is posted, each to a fresh server over a copy of `file`.
+ */
+export const starLag = async (file: string, token: string, deps: StarDeps) => {
+  const { startServer, stopServer, say, fmt, ms } = deps
+  const STAR_TIMEOUT_S = deps.timeoutS
+  say(`event loop: GET /health every 10 ms from this process while one hostile star is posted (fresh SQLite server each)`)
+  say(`  goals: /health p99 ≤ 50 ms meanwhile; the star answered (201 or 422) in ≤ 2,000 ms`)
+  for (const positions of [24_000, 100_000]) {
+    const body = JSON.stringify({ name: `Star ${positions}`, geometry: star(positions) })
+    const started = await startServer(file).catch((e: unknown) => e as Error)
+    if (started instanceof Error) {
+      say(`  star, ${fmt(positions)} positions: not measured (${started.message})`)
+      continue
+    }
+    const { url, child } = started
+    try {
+      await idle(url)
+      await single(() => ({ url: `${url}/health` }), { max: 200, budgetMs: 1_000 })
+      const quiet = await probeDuring(url, () => new Promise((r) => setTimeout(r, 1_000)))
+      const { result, probe } = await probeDuring(url, async () => {
+        const t0 = performance.now()
+        try {
+          const a = await call(`${url}/v1/projects`, { method: "POST", token, body, timeoutMs: STAR_TIMEOUT_S * 1000 })
+          let code = ""
+          try {
+            const e = (JSON.parse(a.body) as { error?: { code?: string; message?: string; details?: Array<{ message?: string }> } }).error
+            const why = e?.details?.[0]?.message ?? e?.message ?? ""
+            code = a.status >= 400 ? ` ${e?.code ?? ""}${why ? ` ("${why.length > 80 ? `${why.slice(0, 77)}…` : why}")` : ""}` : ""
+          } catch { /* none */ }
+          return { answered: true as const, status: `${a.status}${code}`, ok: a.status === 201 || a.status === 422, ms: a.ms }
+        } catch {
+          return { answered: false as const, ms: performance.now() - t0 }
+        }
+      }, 2_000)
+      const post = result.answered
+        ? `answered ${result.status} in ${fmt(result.ms)} ms ${result.ok && result.ms <= 2_000 ? "✓" : "✗"}`
+        : `no answer within ${STAR_TIMEOUT_S} s ✗ (gave up; server stopped)`
+      const lb = probe.lowerBound ? "≥ " : ""
+      say(`  star, ${fmt(positions)} positions (${fmt(body.length / 1024)} KiB): ${post}`)
+      say(`    /health: p99 ${lb}${ms(probe.p99)} ms, max ${lb}${ms(probe.max)} ms over ${fmt(probe.probes)} probes ${probe.p99 <= 50 ? "✓" : "✗"}` +
+        `   (idle, same server, 1 s before: p99 ${ms(quiet.probe.p99)} ms, max ${ms(quiet.probe.max)} ms)`)
+    } finally {
+      await stopServer(child, "SIGKILL")
+    }
+  }
+}
+
