@@ -7,9 +7,10 @@
  */
 import { type Canopy, Errors, Principal, Projects, Schemas } from "@canopy/core"
 import { Effect, Schema } from "effect"
-import {
-  type ExportProject, featureCollectionChunks, GEOJSON_MEDIA_TYPE, KML_MEDIA_TYPE, kmlChunks, MEDIA_TYPES, type ImportProblem
-} from "../gis/index.ts"
+// The export writers and the formats' names only: the readers (and their parsers) load on first
+// use, so the server's heap — and its garbage collections — stay small.
+import { type ExportProject, featureCollectionChunks, GEOJSON_MEDIA_TYPE, KML_MEDIA_TYPE, kmlChunks } from "../gis/export.ts"
+import { type ImportProblem, MEDIA_TYPES } from "../gis/types.ts"
 import { importPool } from "../gis/offload.ts"
 
 /** Media types an import accepts as its body (the file itself). */

@@ -27,18 +27,10 @@ export {
   type ExportProject, escapeXml, featureCollectionChunks, GEOJSON_MEDIA_TYPE, KML_MEDIA_TYPE, kmlChunks, toFeatureCollection, toKml
 } from "./export.ts"
 export {
-  DEFAULT_LIMITS, type GisFormat, type ImportFailure, type ImportHint, type ImportLimits, type ImportOptions, type ImportProblem,
+  DEFAULT_LIMITS, type GisFormat, MEDIA_TYPES, type ImportFailure, type ImportHint, type ImportLimits, type ImportOptions, type ImportProblem,
   type ImportResult, type ImportSuccess
 } from "./types.ts"
 
-/** Media types of the formats, for `Accept`/`Content-Type` handling and the API reference. */
-export const MEDIA_TYPES: Readonly<Record<GisFormat, string>> = {
-  geojson: "application/geo+json",
-  kml: "application/vnd.google-earth.kml+xml",
-  kmz: "application/vnd.google-earth.kmz",
-  shapefile: "application/zip",
-  geopackage: "application/geopackage+sqlite3"
-}
 
 const read = (format: GisFormat, bytes: Uint8Array, limits: ImportLimits): ReadResult | Promise<ReadResult> => {
   switch (format) {

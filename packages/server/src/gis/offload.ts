@@ -17,7 +17,6 @@
 import { Errors, GeometryCheck } from "@canopy/core"
 import { Effect } from "effect"
 import { Worker } from "node:worker_threads"
-import { importBoundary } from "./index.ts"
 import type { ImportAnswer, ImportJob } from "./importWorker.ts"
 import type { ImportHint, ImportLimits, ImportResult } from "./types.ts"
 
@@ -124,7 +123,7 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
   /** Reads a file (inline when it is a small text file, else in a worker). */
   const read = (bytes: Uint8Array, hint: ImportHint, limits: Partial<ImportLimits> = {}): Effect.Effect<ImportResult, Errors.RateLimited> =>
     isSmallText(bytes)
-      ? Effect.promise(() => importBoundary(bytes, hint, { limits }))
+      ? Effect.promise(async () => (await import("./index.ts")).importBoundary(bytes, hint, { limits }))
       : Effect.suspend(() => {
         const busy = !slots.some((s) => s.ready && !s.job) && queue.length >= maxQueued
         if (busy) return Effect.fail(GeometryCheck.busy())

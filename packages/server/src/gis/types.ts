@@ -100,3 +100,12 @@ export const featureLabel = (index: number, name: unknown, layer?: string): stri
   const named = typeof name === "string" && name.trim() !== "" ? ` ${JSON.stringify(name.trim().slice(0, 80))}` : ""
   return `${layer ? `layer ${JSON.stringify(layer)} ` : ""}feature ${index + 1}${named}`
 }
+
+/** Media types of the formats, for `Accept`/`Content-Type` handling and the API reference. */
+export const MEDIA_TYPES: Readonly<Record<GisFormat, string>> = {
+  geojson: "application/geo+json",
+  kml: "application/vnd.google-earth.kml+xml",
+  kmz: "application/vnd.google-earth.kmz",
+  shapefile: "application/zip",
+  geopackage: "application/geopackage+sqlite3"
+}

@@ -11,7 +11,6 @@
 import { Assets, type Canopy, Projects, RawJson, type Schemas } from "@canopy/core"
 import { Effect, Exit, Result } from "effect"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
-import { importBoundary } from "../gis/index.ts"
 import { domainError, escape, same } from "./html.ts"
 import { backPath, can, failure, type Me, type Notice, number, plain, type Shell, time } from "./shell.ts"
 import type { Site } from "./site.ts"
@@ -230,6 +229,8 @@ ${mapConfig({ mode: "overview", features: site.path("/dashboard/map/projects.jso
     const back = backPath(String(fields!.get("back") ?? ""), `/dashboard/project?id=${encodeURIComponent(id)}`)
     const file = fields!.get("file")
     if (!(file instanceof File) || file.size === 0) return shell.redirectWith(req, back, invalid("file", "choose a file to upload"))
+    // The readers load on first use (they weigh on the heap every request collects).
+    const { importBoundary } = await import("../gis/index.ts")
     const read = await importBoundary(new Uint8Array(await file.arrayBuffer()), { filename: file.name, mediaType: file.type || undefined })
     if (!read.ok) {
       return shell.redirectWith(req, back, {
