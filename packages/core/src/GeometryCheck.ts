@@ -88,14 +88,14 @@ export const GeometryCheck = Context.Reference<GeometryCheckShape>("canopy/Geome
 /** Provides a geometry check implementation. */
 export const layer = (shape: GeometryCheckShape): Layer.Layer<never> => Layer.succeed(GeometryCheck, shape)
 
-/** The verdict when a check ran out of its time budget (a 422 on `geometry`). */
-export const tooComplex = (budgetMs: number): Verdict => ({
-  _tag: "Invalid",
-  problems: [{
-    path: [],
-    message: `is too complex to validate within ${budgetMs / 1000} s; simplify the boundary (fewer positions, or fewer edges passing close to one another)`
-  }]
+/** The problem of a boundary whose check ran out of its time budget. */
+export const tooComplexProblem = (budgetMs: number): Geometry.Problem => ({
+  path: [],
+  message: `is too complex to validate within ${budgetMs / 1000} s; simplify the boundary (fewer positions, or fewer edges passing close to one another)`
 })
+
+/** The verdict when a check ran out of its time budget (a 422 on `geometry`). */
+export const tooComplex = (budgetMs: number): Verdict => ({ _tag: "Invalid", problems: [tooComplexProblem(budgetMs)] })
 
 /** The failure when too many large boundaries are already waiting to be checked (a 429). */
 export const busy = (retryAfterSeconds = 1): RateLimited => new RateLimited({

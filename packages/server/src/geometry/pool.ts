@@ -203,30 +203,16 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
       if (!size || size.positions + size.parts < threshold || size.positions > Geometry.MAX_POSITIONS) {
         return GeometryCheck.inline.check(value)
       }
-      // A job waits only when no ready worker is idle; the waiting ones hold at most `maxQueued` positions.
-      const waits = !slots.some((s) => s.ready && !s.job)
-      if (closed || (waits && queue.length > 0 && queuedPositions() + size.positions > maxQueued)) return Effect.fail(GeometryCheck.busy())
       // Packing is a stretch of its own too (decoding the body came just before it).
-      return Effect.yieldNow.pipe(Effect.andThen(Effect.callback<GeometryCheck.Verdict>((resume) => {
+      return Effect.yieldNow.pipe(Effect.andThen(submit<GeometryCheck.Verdict>(size.positions, (id) => {
         const packed = pack(value)
-        const job: Job = {
-          positions: size.positions,
-          request: packed ? { id: ++seq, packed } : { id: ++seq, json: JSON.stringify(value) },
-          done: (outcome) => resume(
-            outcome === "timeout" ? Effect.succeed(GeometryCheck.tooComplex(budgetMs))
-              : outcome instanceof Error ? Effect.die(outcome)
-              // Serialising a large boundary is a stretch of its own: the loop turns before and after it.
-              : "rest" in outcome || "notJson" in outcome ? Effect.die(new Error("a geometry worker answered a check with a body"))
-              : Effect.yieldNow.pipe(Effect.andThen(Effect.sync(() => toVerdict(outcome, value))), Effect.tap(() => Effect.yieldNow)))
-        }
-        queue.push(job)
-        pump()
-        // Interrupted while waiting: leave the queue. (A running check finishes or hits its budget.)
-        return Effect.sync(() => {
-          const i = queue.indexOf(job)
-          if (i >= 0) queue.splice(i, 1)
-        })
-      })))
+        return packed ? { id, packed } : { id, json: JSON.stringify(value) }
+      }, (outcome) =>
+        outcome === "timeout" ? Effect.succeed(GeometryCheck.tooComplex(budgetMs))
+          : outcome instanceof Error ? Effect.die(outcome)
+          : "rest" in outcome || "notJson" in outcome ? Effect.die(new Error("a geometry worker answered a check with a body"))
+          // Serialising a large boundary is a stretch of its own: the loop turns before and after it.
+          : Effect.yieldNow.pipe(Effect.andThen(Effect.sync(() => toVerdict(outcome, value))), Effect.tap(() => Effect.yieldNow)))))
     })
 
   /** Queues a job, unless the waiting ones already hold too many positions: then `busy`. */
@@ -250,10 +236,7 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
   // rebuilt on this thread.
   const parseBody = (bytes: Uint8Array, field: string): Effect.Effect<GeometryCheck.ParsedBody, Errors.RateLimited> =>
     submit<GeometryCheck.ParsedBody>(Math.ceil(bytes.length / BYTES_PER_POSITION), (id) => ({ id, body: bytes, field }), (outcome) => {
-      if (outcome === "timeout") {
-        const verdict = GeometryCheck.tooComplex(budgetMs)
-        return Effect.succeed({ _tag: "TooComplex", problem: verdict._tag === "Invalid" ? verdict.problems[0]! : { path: [], message: "is too complex" } })
-      }
+      if (outcome === "timeout") return Effect.succeed({ _tag: "TooComplex", problem: GeometryCheck.tooComplexProblem(budgetMs) })
       if (outcome instanceof Error) return Effect.die(outcome)
       if (!("rest" in outcome) && !("notJson" in outcome)) return Effect.die(new Error("a geometry worker answered a body with a check"))
       if ("notJson" in outcome) return Effect.succeed({ _tag: "NotJson", message: outcome.notJson })
