@@ -7,38 +7,34 @@
 import { OAuth } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { mkdtempSync, rmSync } from "node:fs"
-import { createServer, type Server } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { inject } from "vitest"
-import { launchChromium } from "../../../packages/server/test/chromium.ts"
+import { type CallbackReceiver, launchChromium, startCallbackReceiver } from "../../../packages/server/test/chromium.ts"
 import { BASE_PATH, startApp } from "../src/app.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "canopy-mounted-"))
 let app: Awaited<ReturnType<typeof startApp>>
 let browser: Browser
-let callbackServer: Server
 let callbackUrl: string
-const callbacks: Array<URLSearchParams> = []
+let callbacks: Array<URLSearchParams>
+let receiver: CallbackReceiver
 /** Every path the browser asked the host for: none may fall outside the prefix. */
 const HOST_404 = "not found in the host application\n"
 
 beforeAll(async () => {
   app = await startApp({ port: 0, db: join(dir, "mounted.db") })
   browser = await launchChromium(inject("chromiumPath"))
-  callbackServer = createServer((req, res) => {
-    callbacks.push(new URL(req.url ?? "/", "http://x").searchParams)
-    res.writeHead(200, { "content-type": "text/html" })
-    res.end("<h1>Back in the application</h1>")
-  })
-  await new Promise<void>((r) => callbackServer.listen(0, "127.0.0.1", r))
-  callbackUrl = `http://127.0.0.1:${(callbackServer.address() as { port: number }).port}/cb`
+  // The third-party application's callback.
+  receiver = await startCallbackReceiver()
+  callbackUrl = receiver.url
+  callbacks = receiver.callbacks
 }, 60_000)
 
 afterAll(async () => {
   await browser?.close()
-  callbackServer?.close()
+  receiver?.close()
   await app?.close()
   rmSync(dir, { recursive: true, force: true })
 })

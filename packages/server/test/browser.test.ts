@@ -1,11 +1,10 @@
 import { OAuth, Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { inject } from "vitest"
-import { launchChromium } from "./chromium.ts"
+import { type CallbackReceiver, launchChromium, startCallbackReceiver } from "./chromium.ts"
 import { client, startTestServer, type TestServer } from "./harness.ts"
 
 /** Clicks a control that submits a form, and waits for the page that answers it to load. */
@@ -13,26 +12,22 @@ const submit = (page: Page, selector: string) => Promise.all([page.waitForEvent(
 
 let server: TestServer
 let browser: Browser
-const callbacks: Array<URLSearchParams> = []
-let callbackServer: ReturnType<typeof createServer>
 let callbackUrl: string
+let callbacks: Array<URLSearchParams>
+let receiver: CallbackReceiver
 
 beforeAll(async () => {
   server = await startTestServer()
   browser = await launchChromium(inject("chromiumPath"))
   // The third-party application's callback.
-  callbackServer = createServer((req, res) => {
-    callbacks.push(new URL(req.url ?? "/", "http://x").searchParams)
-    res.writeHead(200, { "content-type": "text/html" })
-    res.end("<h1>Back in the application</h1>")
-  })
-  await new Promise<void>((r) => callbackServer.listen(0, "127.0.0.1", r))
-  callbackUrl = `http://127.0.0.1:${(callbackServer.address() as { port: number }).port}/cb`
+  receiver = await startCallbackReceiver()
+  callbackUrl = receiver.url
+  callbacks = receiver.callbacks
 }, 60_000)
 
 afterAll(async () => {
   await browser?.close()
-  callbackServer?.close()
+  receiver?.close()
   await server.stop()
 })
 

@@ -6,6 +6,7 @@
 import Chromium from "@sparticuz/chromium"
 import { execFileSync } from "node:child_process"
 import { rmSync } from "node:fs"
+import { createServer } from "node:http"
 import { type Browser, chromium } from "playwright-core"
 
 declare module "vitest" {
@@ -49,3 +50,22 @@ export const launchChromium = (executablePath: string): Promise<Browser> =>
       "--disable-background-networking", "--disable-component-update", "--disable-sync",
       "--disable-domain-reliability", "--no-pings", "--font-render-hinting=none"]
   })
+
+/** A third-party application's OAuth callback on a loopback port: the query of every visit, in order. */
+export interface CallbackReceiver {
+  readonly url: string
+  readonly callbacks: Array<URLSearchParams>
+  readonly close: () => void
+}
+
+/** Starts a callback receiver that answers each visit with a small page. */
+export const startCallbackReceiver = async (): Promise<CallbackReceiver> => {
+  const callbacks: Array<URLSearchParams> = []
+  const server = createServer((req, res) => {
+    callbacks.push(new URL(req.url ?? "/", "http://x").searchParams)
+    res.writeHead(200, { "content-type": "text/html" })
+    res.end("<h1>Back in the application</h1>")
+  })
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r))
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/cb`, callbacks, close: () => void server.close() }
+}
