@@ -1,15 +1,16 @@
 /**
- * Events: the catalogue of the spec's 20 event types, the webhook envelope, the payload builders
+ * Events: the catalogue of the spec's 20 event types and Canopy's `project.overlap_detected`, the webhook envelope, the payload builders
  * for the types whose data the spec shows, and which webhooks an event goes to.
  */
-/** Every event type (spec). */
+/** Every event type (the spec's, then Canopy's own: docs/decisions.md, "Overlaps"). */
 export const types = [
   "project.created", "project.updated", "project.deleted", "project.archived", "project.restored",
   "asset.created", "asset.updated", "asset.deleted", "asset.status_changed",
   "member.invited", "member.joined", "member.updated", "member.removed",
   "subscription.created", "subscription.updated", "subscription.canceled",
   "invoice.paid", "invoice.failed",
-  "usage.threshold_reached", "usage.limit_exceeded"
+  "usage.threshold_reached", "usage.limit_exceeded",
+  "project.overlap_detected"
 ] as const
 /** An event type of the catalogue. */
 export type EventType = (typeof types)[number]
@@ -101,6 +102,18 @@ export const thresholdReached = (metric: string, threshold: number, current: num
 /** `usage.limit_exceeded` data. */
 export const limitExceeded = (metric: string, current: number, requested: number, limit: number) =>
   ({ metric, current, requested, limit })
+
+/**
+ * `project.overlap_detected` data: the project written (spec fields), the other projects it shares
+ * hectares with, and whether every nearby project was compared.
+ */
+export const overlapDetected = (
+  p: ProjectFields,
+  report: { readonly overlaps: ReadonlyArray<unknown>; readonly complete: boolean }
+) => ({
+  project: { id: p.id, name: p.name, slug: p.slug, area_hectares: p.area_hectares, status: p.status },
+  overlaps: report.overlaps, complete: report.complete
+})
 
 /** `webhook.test` data. */
 export const testData = (webhookId: string) => ({ webhook_id: webhookId, message: "This is a test event from Canopy." })

@@ -13,6 +13,7 @@ import { Context, Effect, Layer, Result, type Schema } from "effect"
 import { RateLimited, ValidationError } from "./Errors.ts"
 import { type FieldError, formatPath } from "./FieldError.ts"
 import * as Geometry from "./Geometry.ts"
+import * as Overlap from "./Overlap.ts"
 import { RawJson } from "./RawJson.ts"
 import * as Schemas from "./Schemas.ts"
 
@@ -64,6 +65,15 @@ export type ParsedBody =
   | { readonly _tag: "NotJson"; readonly message: string }
   | { readonly _tag: "TooComplex"; readonly problem: Geometry.Problem }
 
+/** The area two stored boundaries share, or that measuring it ran out of its time budget. */
+export type Shared =
+  | { readonly _tag: "Shared"; readonly hectares: number }
+  | { readonly _tag: "TooComplex" }
+
+/** Measures the area two valid stored boundaries share, synchronously: what the inline check does. */
+export const measureShared = (a: RawJson, b: RawJson): Shared =>
+  ({ _tag: "Shared", hectares: Overlap.sharedHectares(JSON.parse(a.text) as Geometry.Boundary, JSON.parse(b.text) as Geometry.Boundary) })
+
 /** What a geometry check implementation provides. */
 export interface GeometryCheckShape {
   /**
@@ -77,10 +87,25 @@ export interface GeometryCheckShape {
    * comes back as a `Prepared`. Optional: without it, bodies are parsed by the caller.
    */
   readonly parseBody?: (bytes: Uint8Array, field: string) => Effect.Effect<ParsedBody, RateLimited>
+  /**
+   * The area two valid stored boundaries share (`Overlap.sharedHectares`). An implementation with a
+   * time budget answers `TooComplex` when it runs out. Optional: without it, measured inline.
+   */
+  readonly shared?: (a: RawJson, b: RawJson) => Effect.Effect<Shared, RateLimited>
 }
 
-/** The inline check: `evaluate` on the calling fiber. */
-export const inline: GeometryCheckShape = { check: (value) => Effect.sync(() => evaluate(value)) }
+/** The inline check: `evaluate` and `measureShared` on the calling fiber. */
+export const inline: GeometryCheckShape = {
+  check: (value) => Effect.sync(() => evaluate(value)),
+  shared: (a, b) => Effect.sync(() => measureShared(a, b))
+}
+
+/** The area two stored boundaries share, through the provided implementation (inline without one). */
+export const shared = (a: RawJson, b: RawJson): Effect.Effect<Shared, RateLimited> =>
+  Effect.gen(function*() {
+    const impl = yield* GeometryCheck
+    return yield* (impl.shared ?? inline.shared!)(a, b)
+  })
 
 /** The geometry check service; a reference with the inline check, so providing it is optional. */
 export const GeometryCheck = Context.Reference<GeometryCheckShape>("canopy/GeometryCheck", { defaultValue: () => inline })

@@ -3,9 +3,10 @@ import * as fc from "fast-check"
 import { Events } from "../src/index.ts"
 
 describe("Events", () => {
-  it("has the spec's 20 event types", () => {
-    assert.strictEqual(Events.types.length, 20)
-    assert.strictEqual(new Set(Events.types).size, 20)
+  it("has the spec's 20 event types and Canopy's own", () => {
+    assert.strictEqual(Events.types.length, 21)
+    assert.strictEqual(new Set(Events.types).size, 21)
+    assert.isTrue(Events.isEventType("project.overlap_detected"))
     assert.isTrue(Events.isEventType("asset.status_changed"))
     assert.isFalse(Events.isEventType(Events.TEST_EVENT))
   })

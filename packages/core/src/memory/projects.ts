@@ -1,6 +1,7 @@
 /** Projects and assets in memory. */
 import { Effect } from "effect"
 import * as S from "../Storage.ts"
+import { boxesMeet } from "../Overlap.ts"
 import { clone, type Ctx, owned, page } from "./common.ts"
 
 export const projects = (db: Ctx): S.ProjectsShape => ({
@@ -31,9 +32,20 @@ export const projects = (db: Ctx): S.ProjectsShape => ({
       const rows = [...db.t.projects.values()].filter((p) =>
         p.account_id === accountId &&
         (q.status === undefined || p.status === q.status) &&
-        (q.search === undefined || p.search_text.includes(q.search)))
+        (q.search === undefined || p.search_text.includes(q.search)) &&
+        (q.bbox === undefined || (p.bbox !== null && boxesMeet(p.bbox, q.bbox))))
+      const filtered = q.search !== undefined || q.bbox !== undefined
       const key = q.sort === "name" ? (p: S.ProjectRow) => p.sort_name : q.sort === "area_hectares" ? (p: S.ProjectRow) => p.area_hectares : (p: S.ProjectRow) => p.created_at
-      return page(rows, key, q.order === "desc", q, q.search === undefined, q.search === undefined ? S.COUNT_LIMIT : S.SEARCH_COUNT_LIMIT)
+      return page(rows, key, q.order === "desc", q, !filtered, filtered ? S.SEARCH_COUNT_LIMIT : S.COUNT_LIMIT)
+    }),
+    meeting: (accountId, b, options) => db.locked(() => {
+      const found: Array<S.BoxNeighbour> = []
+      for (const p of db.t.projects.values()) {
+        if (found.length >= options.limit) break
+        if (p.account_id !== accountId || p.status === "archived" || p.id === options.excludeId) continue
+        if (p.bbox !== null && boxesMeet(p.bbox, b)) found.push({ id: p.id, name: p.name, updated_at: p.updated_at })
+      }
+      return found
     }),
     stats: (accountId) => db.locked(() => {
       const s = { active: 0, archived: 0, draft: 0 }

@@ -23,8 +23,13 @@ export type InviteMember = typeof InviteMember.Type
 export const UpdateMember = Schema.Struct({ role: Role })
 export type UpdateMember = typeof UpdateMember.Type
 
-/** PUT /account */
-export const UpdateAccount = Schema.Struct({ name: Name })
+/** What a write does when its boundary overlaps another project's: report it, or refuse it (409). */
+export const OverlapPolicy = literal(["warn", "reject"]).annotate({
+  description: "warn: writes succeed and report overlaps (and emit project.overlap_detected); reject: a write whose boundary overlaps another active or draft project is refused with 409 CONFLICT"
+})
+
+/** PUT /account: any subset. */
+export const UpdateAccount = Schema.Struct({ name: Schema.optionalKey(Name), overlap_policy: Schema.optionalKey(OverlapPolicy) })
 export type UpdateAccount = typeof UpdateAccount.Type
 
 /** Member (spec, plus `status`: active or invited). */
@@ -56,6 +61,7 @@ export const Account = Schema.Struct({
   ...Struct.pick(AccountRow.fields, ["id", "name", "slug"]),
   type: Schema.Literal("team"),
   plan: Plan,
+  overlap_policy: OverlapPolicy,
   usage: Schema.Struct({ hectares: Measure, projects: Count, members: Count }),
   created_at: Timestamp
 }).annotate({ identifier: "Account" })

@@ -62,11 +62,36 @@ export const projectOrdering = (q: { readonly sort?: string | undefined; readonl
   return { sort, order: q.order ?? (sort === "name" ? "asc" : "desc") }
 }
 
+/** `west,south,east,north` as a list query gives it (four decimal degrees); `parseBoxQuery` reads it. */
+const boxPattern = /^\s*(-?[0-9.eE+-]+)\s*,\s*(-?[0-9.eE+-]+)\s*,\s*(-?[0-9.eE+-]+)\s*,\s*(-?[0-9.eE+-]+)\s*$/
+
+/** The four numbers of a `bbox` query value, or why it is not one. */
+export const parseBoxQuery = (s: string): readonly [number, number, number, number] | string => {
+  const m = boxPattern.exec(s)
+  const n = m ? [m[1], m[2], m[3], m[4]].map(Number) : []
+  if (n.length !== 4 || n.some((x) => !Number.isFinite(x))) return "must be four numbers: west,south,east,north (degrees)"
+  const [w, so, e, no] = n as [number, number, number, number]
+  if (w < -180 || e > 180 || so < -90 || no > 90) return "must lie within longitudes -180 to 180 and latitudes -90 to 90"
+  if (so > no) return "south must not exceed north"
+  if (w > e) return "west must not exceed east (for an area across the antimeridian, ask for each side)"
+  return [w, so, e, no]
+}
+
+/** The `bbox` filter of the project list. */
+export const BoxQuery = Schema.String.pipe(
+  Schema.check(Schema.makeFilter((s: string) => typeof parseBoxQuery(s) !== "string" || (parseBoxQuery(s) as string),
+    { toJsonSchema: () => ({ type: "string", pattern: "^-?[0-9.]+,-?[0-9.]+,-?[0-9.]+,-?[0-9.]+$" }) }))
+).annotate({
+  description: "Only projects whose bounding box shares at least one point with this box: west,south,east,north in degrees (WGS84), edges included",
+  examples: ["-122.6,37.6,-122.3,37.9"]
+})
+
 /** GET /projects */
 export const ListProjects = paginated(Schema.Struct({
   ...pageFields,
   status: Schema.optionalKey(ProjectStatus),
   search: Schema.optionalKey(SearchTerm),
+  bbox: Schema.optionalKey(BoxQuery),
   sort: Schema.optionalKey(ProjectSort),
   order: Schema.optionalKey(Order)
 }), projectOrdering)
@@ -104,7 +129,25 @@ export type ListAssets = typeof ListAssets.Type
 // ---------------------------------------------------------------------------------------------
 // Resources
 
-/** Project (spec, plus `bbox`). `geometry` travels as its JSON text inside the services (`RawJson`). */
+/** Another project sharing hectares with the one written. */
+export const ProjectOverlap = Schema.Struct({
+  project_id: Schema.String,
+  name: Schema.String,
+  overlap_hectares: Measure.annotate({ description: "The shared area in geodesic hectares, 4 decimals" })
+}).annotate({ identifier: "ProjectOverlap" })
+
+/** The overlap report of a write that set, changed or restored a boundary. */
+export const OverlapReport = Schema.Struct({
+  overlaps: Schema.Array(ProjectOverlap),
+  complete: Schema.Boolean.annotate({
+    description: "False when not every nearby project was compared (more than 50 of them, or the time budget ran out)"
+  })
+}).annotate({
+  identifier: "OverlapReport",
+  description: "Present in the answer of a create or update that set, changed or restored a boundary counted toward usage: the account's other active and draft projects whose boundaries share at least 0.0001 ha with it, largest first"
+})
+
+/** Project (spec, plus `bbox`, and `overlaps` in write answers). `geometry` travels as its JSON text inside the services (`RawJson`). */
 export const Project = Schema.Struct({
   ...Struct.pick(ProjectRow.fields, ["id", "name", "slug", "description"]),
   geometry: Schema.NullOr(documented<unknown>(boundaryJsonSchema)),
@@ -112,7 +155,8 @@ export const Project = Schema.Struct({
   bbox: Schema.NullOr(Schema.Tuple([Measure, Measure, Measure, Measure]).annotate({ description: "[west, south, east, north] in degrees" })),
   status: ProjectStatus,
   created_at: Timestamp,
-  updated_at: Timestamp
+  updated_at: Timestamp,
+  overlaps: Schema.optionalKey(OverlapReport)
 }).annotate({
   identifier: "Project",
   examples: [{

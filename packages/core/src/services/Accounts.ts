@@ -89,7 +89,7 @@ const make = (storage: StorageShape, credentials: Credentials["Service"], member
       const stats = yield* storage.projects.stats(a.id)
       const members = yield* storage.members.count(a.id)
       return {
-        id: a.id, name: a.name, slug: a.slug, type: "team" as const, plan: a.plan,
+        id: a.id, name: a.name, slug: a.slug, type: "team" as const, plan: a.plan, overlap_policy: a.overlap_policy,
         usage: {
           hectares: Math.round(stats.hectares * 10_000) / 10_000,
           projects: stats.active + stats.archived + stats.draft,
@@ -108,7 +108,7 @@ const make = (storage: StorageShape, credentials: Credentials["Service"], member
         const now = yield* nowIso
         const account: AccountRow = {
           id: Ids.make("account"), name: body.account_name, slug: Slug.fromName(body.account_name),
-          plan: body.plan ?? "free", created_at: now, updated_at: now
+          plan: body.plan ?? "free", overlap_policy: "warn", created_at: now, updated_at: now
         }
         yield* storage.accounts.insert(account).pipe(conflictOnDuplicate(() => "account id collision; try again"))
         const owner = {
@@ -131,7 +131,11 @@ const make = (storage: StorageShape, credentials: Credentials["Service"], member
     update: Effect.fn("Accounts.update")(function*(principal, input) {
       yield* authorize(principal, "account.update")
       const body = yield* decodeUpdate(input)
-      const saved = yield* storage.accounts.update(principal.account_id, { name: body.name, updated_at: yield* nowIso })
+      const saved = yield* storage.accounts.update(principal.account_id, {
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.overlap_policy !== undefined ? { overlap_policy: body.overlap_policy } : {}),
+        updated_at: yield* nowIso
+      })
       if (!saved) return yield* new NotFound({ resource: "account", id: principal.account_id })
       return yield* toResource(saved)
     }),

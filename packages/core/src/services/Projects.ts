@@ -5,9 +5,12 @@
 import { Context, Effect, Layer, Result } from "effect"
 import { Conflict, NotFound } from "../Errors.ts"
 import * as Events from "../Events.ts"
+import * as Geometry from "../Geometry.ts"
 import * as GeometryCheck from "../GeometryCheck.ts"
 import * as Ids from "../Ids.ts"
 import * as Lifecycle from "../Lifecycle.ts"
+import * as Overlap from "../Overlap.ts"
+import type { RawJson } from "../RawJson.ts"
 import { authorize, type Principal } from "../Principal.ts"
 import * as Schemas from "../Schemas.ts"
 import * as Slug from "../Slug.ts"
@@ -22,7 +25,7 @@ export const toResource = (p: ProjectRow): Schemas.Project => ({
   area_hectares: p.area_hectares, bbox: p.bbox, status: p.status, created_at: p.created_at, updated_at: p.updated_at
 })
 
-const counted = (p: { readonly status: string; readonly area_hectares: number }) => (p.status === "archived" ? 0 : p.area_hectares)
+const countedArea = (p: { readonly status: string; readonly area_hectares: number }) => (p.status === "archived" ? 0 : p.area_hectares)
 
 /** The stored geometry fields of a project without a boundary (DECISIONS: area 0, no bbox). */
 const noGeometry = { geometry: null, area_hectares: 0, bbox: null }
@@ -30,6 +33,15 @@ const noGeometry = { geometry: null, area_hectares: 0, bbox: null }
 const searchText = (name: string, description: string | null) => `${name}\n${description ?? ""}`.toLowerCase()
 
 const duplicateSlug = conflictOnDuplicate(() => "a project with this slug already exists in the account")
+
+/** A boundary a write makes count (new, changed, or restored), to compare with the others. */
+interface Counted {
+  readonly geometry: RawJson
+  readonly bbox: readonly [number, number, number, number]
+}
+
+/** One neighbour's comparison: the version compared (`updated_at`) and the shared hectares, or undefined when over budget. */
+type Compared = ReadonlyMap<string, { readonly updated_at: string; readonly hectares: number | undefined }>
 
 /** The Projects service. */
 export class Projects extends Context.Service<Projects, {
@@ -62,23 +74,92 @@ const make = (storage: StorageShape) => {
   const refuse = (r: Result.Result<Lifecycle.Transition, Lifecycle.Refused>) =>
     Result.isSuccess(r) ? Effect.succeed(r.success) : Effect.fail(new Conflict({ message: r.failure.reason }))
 
+  /**
+   * Compares a boundary with the other counted projects whose boxes meet its box (at most
+   * `Overlap.MAX_CANDIDATES`), reusing `known` comparisons of neighbours unchanged since. Runs
+   * before the write's transaction (the heavy part, off the event loop through `GeometryCheck`)
+   * and again inside it, where only a neighbour written in between is compared anew: so two
+   * concurrent writes cannot both miss each other (the transaction holds the account's lock).
+   */
+  const compare = (accountId: string, b: Counted, excludeId: string | undefined, known: Compared = new Map()) =>
+    Effect.gen(function*() {
+      const near = yield* storage.projects.meeting(accountId, b.bbox, { excludeId, limit: Overlap.MAX_CANDIDATES + 1 })
+      const out = new Map<string, { readonly name: string; readonly updated_at: string; readonly hectares: number | undefined }>()
+      for (const n of near.slice(0, Overlap.MAX_CANDIDATES)) {
+        const seen = known.get(n.id)
+        if (seen && seen.updated_at === n.updated_at) {
+          out.set(n.id, { name: n.name, ...seen })
+          continue
+        }
+        const other = yield* storage.projects.get(accountId, n.id)
+        if (!other?.geometry) continue
+        const shared = yield* GeometryCheck.shared(b.geometry, other.geometry)
+        out.set(n.id, { name: other.name, updated_at: other.updated_at, hectares: shared._tag === "Shared" ? shared.hectares : undefined })
+      }
+      return { compared: out, truncated: near.length > Overlap.MAX_CANDIDATES }
+    })
+
+  /** The report of a comparison: overlaps of at least 0.0001 ha (what the API's rounding shows), largest first. */
+  const reportOf = (c: Effect.Success<ReturnType<typeof compare>>): Overlap.Report => {
+    const overlaps: Array<Overlap.Overlap> = []
+    let complete = !c.truncated
+    for (const [id, v] of c.compared) {
+      if (v.hectares === undefined) complete = false
+      else if (Geometry.roundHectares(v.hectares) > 0) overlaps.push({ project_id: id, name: v.name, overlap_hectares: Geometry.roundHectares(v.hectares) })
+    }
+    overlaps.sort((a, b) => b.overlap_hectares - a.overlap_hectares || (a.project_id < b.project_id ? -1 : 1))
+    return { overlaps, complete }
+  }
+
+  /**
+   * Inside the write's transaction: the final comparison, the account's policy (`reject` refuses
+   * any overlap, and a comparison it could not finish), and `project.overlap_detected`.
+   */
+  const settleOverlaps = (accountId: string, project: ProjectRow, b: Counted, known: Compared) =>
+    Effect.gen(function*() {
+      const report = reportOf(yield* compare(accountId, b, project.id, known))
+      const account = yield* storage.accounts.get(accountId)
+      if (account?.overlap_policy === "reject" && (report.overlaps.length > 0 || !report.complete)) {
+        return yield* new Conflict({
+          message: report.overlaps.length > 0 ? Overlap.refusal(report.overlaps)
+            : "The boundary could not be compared with every nearby project within the time budget; this account refuses boundaries it cannot check (overlap_policy: reject)"
+        })
+      }
+      if (report.overlaps.length > 0) yield* emit(accountId, "project.overlap_detected", Events.overlapDetected(project, report))
+      return report
+    })
+
+  /** The counted boundary of a row, when it has one and is not archived. */
+  const countedOf = (p: Pick<ProjectRow, "geometry" | "bbox" | "status">): Counted | undefined =>
+    p.geometry !== null && p.bbox !== null && p.status !== "archived" ? { geometry: p.geometry, bbox: p.bbox } : undefined
+
   /** Applies a status change and patch under the hectare guard, emitting the transition's event. */
-  const change = (principal: Principal, id: string, command: Lifecycle.Command, patch: (p: ProjectRow) => Partial<ProjectRow>) =>
-    provide(UsageGuard.guarded(principal.account_id, Effect.gen(function*() {
+  const change = (
+    principal: Principal, id: string, command: Lifecycle.Command, patch: (p: ProjectRow) => Partial<ProjectRow>,
+    overlapsOf?: (before: ProjectRow, after: ProjectRow) => Counted | undefined
+  ) => Effect.gen(function*() {
+    // The heavy comparison before the transaction, against the row as it is now; settled inside.
+    const current = overlapsOf ? yield* storage.projects.get(principal.account_id, id) : undefined
+    const early = current && overlapsOf ? overlapsOf(current, { ...current, ...patch(current) }) : undefined
+    const known = early ? (yield* compare(principal.account_id, early, id)).compared : new Map()
+    return yield* provide(UsageGuard.guarded(principal.account_id, Effect.gen(function*() {
       const before = yield* load(principal.account_id, id)
       const t = yield* refuse(Lifecycle.transition(before.status, command))
       const now = yield* nowIso
       const fields = { ...patch(before), status: t.state ?? before.status, updated_at: now }
       const after = { ...before, ...fields }
       const stats = yield* storage.projects.stats(principal.account_id)
-      const usage = stats.hectares - counted(before) + counted(after)
+      const usage = stats.hectares - countedArea(before) + countedArea(after)
       yield* UsageGuard.check(principal.account_id, "hectares", stats.hectares, usage)
+      const counted = overlapsOf?.(before, after)
+      const report = counted ? yield* settleOverlaps(principal.account_id, after, counted, known) : undefined
       const saved = yield* storage.projects.update(principal.account_id, id, fields).pipe(duplicateSlug)
       if (!saved) return yield* new NotFound({ resource: "project", id })
       yield* emit(principal.account_id, t.event, toResource(saved))
       if (usage > stats.hectares) yield* UsageGuard.alert(principal.account_id, "hectares", usage)
-      return toResource(saved)
+      return report ? { ...toResource(saved), overlaps: report } : toResource(saved)
     })))
+  })
 
   return Projects.of({
     create: Effect.fn("Projects.create")(function*(principal, input) {
@@ -86,24 +167,28 @@ const make = (storage: StorageShape) => {
       const { body, geometry } = yield* decodeCreate(input)
       const t = Result.getOrThrow(Lifecycle.transition(null, { _tag: "Create", status: body.status }))
       const m = geometry ?? noGeometry
+      const status = t.state ?? "active"
+      const counted = countedOf({ ...m, status })
+      const known = counted ? (yield* compare(principal.account_id, counted, undefined)).compared : new Map()
       return yield* provide(UsageGuard.guarded(principal.account_id, Effect.gen(function*() {
         const now = yield* nowIso
         const description = body.description ?? null
         const row: ProjectRow = {
           id: Ids.make("project"), account_id: principal.account_id, name: body.name,
           slug: body.slug ?? Slug.fromName(body.name), description, ...m,
-          status: t.state ?? "active", created_by: principal.user_id,
+          status, created_by: principal.user_id,
           sort_name: body.name.toLowerCase(), search_text: searchText(body.name, description),
           created_at: now, updated_at: now
         }
         const stats = yield* storage.projects.stats(principal.account_id)
-        yield* UsageGuard.check(principal.account_id, "hectares", stats.hectares, stats.hectares + counted(row))
+        yield* UsageGuard.check(principal.account_id, "hectares", stats.hectares, stats.hectares + countedArea(row))
+        const report = counted ? yield* settleOverlaps(principal.account_id, row, counted, known) : undefined
         yield* storage.projects.insert(row).pipe(duplicateSlug)
         const creator = principal.user_id ? yield* storage.members.get(principal.account_id, principal.user_id) : undefined
         yield* emit(principal.account_id, "project.created",
           Events.projectCreated(row, creator ? { id: creator.id, email: creator.email } : null))
-        if (counted(row) > 0) yield* UsageGuard.alert(principal.account_id, "hectares", stats.hectares + counted(row))
-        return toResource(row)
+        if (countedArea(row) > 0) yield* UsageGuard.alert(principal.account_id, "hectares", stats.hectares + countedArea(row))
+        return report ? { ...toResource(row), overlaps: report } : toResource(row)
       })))
     }),
 
@@ -113,7 +198,8 @@ const make = (storage: StorageShape) => {
       const w = window(q, Schemas.projectOrdering(q))
       const sort = q.sort ?? "created_at"
       const page = yield* storage.projects.list(principal.account_id, {
-        status: q.status, search: q.search?.toLowerCase(), sort, order: w.order, limit: w.limit, offset: w.offset, after: w.after
+        status: q.status, search: q.search?.toLowerCase(), sort,
+        bbox: q.bbox === undefined ? undefined : Schemas.parseBoxQuery(q.bbox) as readonly [number, number, number, number], order: w.order, limit: w.limit, offset: w.offset, after: w.after
       })
       const sortValue = (p: ProjectRow) => (sort === "name" ? p.sort_name : sort === "area_hectares" ? p.area_hectares : p.created_at)
       return { data: page.rows.map(toResource), meta: listMeta(page, w, sortValue) }
@@ -136,7 +222,7 @@ const make = (storage: StorageShape) => {
           ...(body.slug !== undefined ? { slug: body.slug } : {}),
           ...(m ?? {})
         }
-      })
+      }, (before, after) => (m?.geometry || (before.status === "archived" && after.status !== "archived")) ? countedOf(after) : undefined)
     }),
 
     archive: Effect.fn("Projects.archive")(function*(principal, id) {
@@ -146,7 +232,7 @@ const make = (storage: StorageShape) => {
 
     restore: Effect.fn("Projects.restore")(function*(principal, id) {
       yield* authorize(principal, "projects.restore")
-      return yield* change(principal, id, { _tag: "Restore" }, () => ({}))
+      return yield* change(principal, id, { _tag: "Restore" }, () => ({}), (_, after) => countedOf({ ...after, status: "active" }))
     }),
 
     delete: Effect.fn("Projects.delete")(function*(principal, id) {

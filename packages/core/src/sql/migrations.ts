@@ -158,6 +158,46 @@ const scale = ddl((t, dialect) => [
     ])
 ])
 
+/**
+ * A spatial index over project bounding boxes (the `bbox` filter of the project list, and the
+ * candidates of overlap detection), and each account's overlap policy.
+ *
+ * SQLite: an R*Tree over five dimensions — west/east, south/north, the account (its rowid, so
+ * one account's query never walks another's boxes), and whether the project counts toward usage
+ * (not archived) — kept by triggers. R*Tree coordinates are 32-bit floats rounded outward, so
+ * queries re-check the exact box. PostgreSQL: a GiST index over (account, status, box), the box
+ * from the stored bbox through an immutable function (`btree_gist` for the scalar columns).
+ */
+const spatial = ddl((_t, dialect) => [
+  `alter table accounts add column overlap_policy text not null default 'warn'`,
+  ...(dialect === "sqlite"
+    ? [
+      `create virtual table projects_rtree using rtree(id, west, east, south, north, account_lo, account_hi, counted_lo, counted_hi)`,
+      ...[
+        ["insert", "insert", ""],
+        ["update", "update of bbox, status, account_id", `delete from projects_rtree where id = old.rowid;`]
+      ].map(([name, event, before]) => `create trigger projects_rtree_${name} after ${event} on projects begin
+         ${before}
+         insert into projects_rtree
+           select new.rowid, ${rtreeColumns("new", "a")} from accounts a where a.id = new.account_id and new.bbox is not null;
+       end`),
+      `create trigger projects_rtree_delete after delete on projects begin delete from projects_rtree where id = old.rowid; end`,
+      `insert into projects_rtree select p.rowid, ${rtreeColumns("p", "a")} from projects p join accounts a on a.id = p.account_id where p.bbox is not null`
+    ]
+    : [
+      `create extension if not exists btree_gist`,
+      `create function projects_box(bbox text) returns box language sql immutable parallel safe as $$
+         select box(point((bbox::json->>0)::float8, (bbox::json->>1)::float8), point((bbox::json->>2)::float8, (bbox::json->>3)::float8))
+       $$`,
+      `create index projects_spatial on projects using gist (account_id, status, projects_box(bbox)) where bbox is not null`
+    ])
+])
+
+/** The R*Tree's columns after the id, for project row `p` of account row `a`. */
+const rtreeColumns = (p: string, a: string) =>
+  `json_extract(${p}.bbox, '$[0]'), json_extract(${p}.bbox, '$[2]'), json_extract(${p}.bbox, '$[1]'), json_extract(${p}.bbox, '$[3]'),
+   ${a}.rowid, ${a}.rowid, ${p}.status <> 'archived', ${p}.status <> 'archived'`
+
 /** Every migration, by `<id>_<name>`. */
 export const migrations = {
   "1_initial": ddl((t) => [
@@ -281,7 +321,8 @@ export const migrations = {
   // Browser origins a public OAuth application's pages call from (CORS), as a JSON list.
   "10_oauth_allowed_origins": ddl(() => [
     `alter table oauth_clients add column allowed_origins text not null default '[]'`
-  ])
+  ]),
+  "11_spatial_index": spatial
 }
 
 /** Applies pending migrations (under PostgreSQL's table lock, or SQLite's write lock); returns what ran. */

@@ -7,8 +7,8 @@ import { type Context, type Fragment, onUnique, orStorage } from "./common.ts"
 /** A term as an FTS5 phrase: with the trigram tokenizer, a case-insensitive substring match. */
 const ftsPhrase = (term: string) => `"${term.replace(/"/g, '""')}"`
 
-/** Rows a searched project list walks in sort order before asking the trigram index. */
-const SEARCH_WALK = 5_000
+/** Rows a filtered project list walks in sort order before asking the filters' indexes. */
+const FILTER_WALK = 5_000
 
 /** `%`, `_` and `\` taken literally in a LIKE pattern. */
 const likeContains = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
@@ -22,32 +22,66 @@ export const projects = (c: Context): S.ProjectsShape => {
       ? sql`rowid in (select rowid from ${sql(`${table}_fts`)} where ${sql(`${table}_fts`)} match ${ftsPhrase(term)})`
       : sql`search_text like ${likeContains(term)} escape '\\'`
 
+  type Box = readonly [number, number, number, number]
+
+  /** The exact test of a row's stored box against `b`, edges included (rows without one fail it). */
+  const boxMeets = (b: Box) =>
+    dialect === "pg"
+      ? sql`bbox is not null and projects_box(bbox) && box(point(${b[0]}, ${b[1]}), point(${b[2]}, ${b[3]}))`
+      : sql`bbox is not null and json_extract(bbox, '$[0]') <= ${b[2]} and json_extract(bbox, '$[2]') >= ${b[0]}
+          and json_extract(bbox, '$[1]') <= ${b[3]} and json_extract(bbox, '$[3]') >= ${b[1]}`
+
   /**
-   * A searched project list. The page: first by walking the sort index (at most `SEARCH_WALK`
-   * rows, testing each row's text), which fills the page for any term in more than about one row
-   * in 250; otherwise from the trigram index, sorting the matches' keys — cheap exactly when
-   * matches are few. The total counts matches up to `SEARCH_COUNT_LIMIT`.
+   * Rows whose box meets `b`, through the spatial index: on SQLite the R*Tree's candidates in the
+   * account's own dimension (`countedOnly`: not archived), on PostgreSQL the GiST index the planner
+   * picks for `boxMeets`. Combine with `boxMeets` for the exact test.
    */
-  const searchProjects = (accountId: string, clauses: Array<Fragment>, column: string, desc: boolean, term: string, q: S.Window) =>
+  const boxIndexed = (accountId: string, b: Box, countedOnly = false) =>
+    dialect === "pg"
+      ? boxMeets(b)
+      : sql`rowid in (select r.id from projects_rtree r, (select rowid as k from accounts where id = ${accountId}) a
+          where r.west <= ${b[2]} and r.east >= ${b[0]} and r.south <= ${b[3]} and r.north >= ${b[1]}
+          and r.account_lo <= a.k and r.account_hi >= a.k ${countedOnly ? sql`and r.counted_hi >= 1` : sql``})`
+
+  /**
+   * A filtered project list (a search term, a box, or both). The page: first by walking the sort
+   * index (at most `FILTER_WALK` rows, testing each row), which fills the page whenever more than
+   * about one row in 200 matches; otherwise through the filters' indexes (trigram, spatial), sorting
+   * the matches' keys — cheap exactly when matches are few. The total counts matches up to
+   * `SEARCH_COUNT_LIMIT`.
+   */
+  const filteredProjects = (accountId: string, clauses: Array<Fragment>, column: string, desc: boolean, q: S.ProjectQuery) =>
     Effect.gen(function*() {
+      const tests: Array<Fragment> = []
+      const indexed: Array<Fragment> = []
+      if (q.search !== undefined) {
+        tests.push(dialect === "pg" ? sql`strpos(search_text, ${q.search}) > 0` : sql`instr(search_text, ${q.search}) > 0`)
+        indexed.push(searchClause("projects", q.search))
+      }
+      if (q.bbox !== undefined) {
+        tests.push(boxMeets(q.bbox))
+        if (dialect !== "pg") indexed.push(boxIndexed(accountId, q.bbox))
+      }
       const order = orderBy(column, desc)
       const skip = q.after === undefined ? q.offset : 0
       const want = skip + q.limit + 1
       const after = [...clauses, ...keyset(column, desc, q.after)]
       const from = sql.and(after)
-      const contains = dialect === "pg" ? sql`strpos(search_text, ${term}) > 0` : sql`instr(search_text, ${term}) > 0`
       let rows = yield* all<S.ProjectRow>("projects", sql`select * from projects where id in (
-          select id from (select id, ${sql(column)}, search_text from projects where ${from} order by ${order} limit ${SEARCH_WALK}) w
-          where ${contains} order by ${order} limit ${want}) order by ${order}`)
+          select id from (select id, ${sql(column)}, search_text, bbox from projects where ${from} order by ${order} limit ${FILTER_WALK}) w
+          where ${sql.and(tests)} order by ${order} limit ${want}) order by ${order}`)
       if (rows.length < want) {
-        const walked = yield* count(sql`select count(*) as n from (select 1 from projects where ${from} limit ${SEARCH_WALK}) c`)
-        if (walked >= SEARCH_WALK) {
+        const walked = yield* count(sql`select count(*) as n from (select 1 from projects where ${from} limit ${FILTER_WALK}) c`)
+        if (walked >= FILTER_WALK) {
           rows = yield* all<S.ProjectRow>("projects", sql`select * from projects where id in (
-              select id from projects where ${sql.and([...after, searchClause("projects", term)])}
+              select id from projects where ${sql.and([...after, ...indexed, ...tests])}
               order by ${order} limit ${want}) order by ${order}`)
         }
       }
-      const n = yield* searchCount(accountId, clauses.length > 1, term)
+      const n = q.bbox === undefined
+        ? yield* searchCount(accountId, clauses.length > 1, q.search!)
+        : yield* count(sql`select count(*) as n from (select 1 from projects
+            where ${sql.and([...clauses, ...indexed, ...tests])} limit ${S.SEARCH_COUNT_LIMIT + 1}) c`)
       return {
         rows: rows.slice(skip, skip + q.limit), hasMore: rows.length > skip + q.limit,
         total: Math.min(n, S.SEARCH_COUNT_LIMIT), totalExact: n <= S.SEARCH_COUNT_LIMIT
@@ -89,11 +123,20 @@ export const projects = (c: Context): S.ProjectsShape => {
         if (q.status !== undefined) clauses.push(sql`status = ${q.status}`)
         const column = q.sort === "name" ? "sort_name" : q.sort
         const desc = q.order === "desc"
-        if (q.search === undefined) {
+        if (q.search === undefined && q.bbox === undefined) {
           const exact = Effect.map(totals(accountId), (t) => (q.status === undefined ? t.active + t.archived + t.draft : t[q.status]))
           return page<S.ProjectRow>("projects", clauses, column, desc, q, exact)
         }
-        return searchProjects(accountId, clauses, column, desc, q.search, q)
+        return filteredProjects(accountId, clauses, column, desc, q)
+      },
+      meeting: (accountId, b, options) => {
+        const clauses = [
+          sql`account_id = ${accountId}`, sql`status <> 'archived'`, boxIndexed(accountId, b, true), boxMeets(b),
+          ...(options.excludeId !== undefined ? [sql`id <> ${options.excludeId}`] : [])
+        ]
+        return orStorage(Effect.map(
+          sql`select id, name, updated_at from projects where ${sql.and(clauses)} limit ${options.limit}`,
+          (rows) => rows.map((r) => ({ id: String(r.id), name: String(r.name), updated_at: String(r.updated_at) }))))
       },
       stats: (accountId) =>
         Effect.map(totals(accountId), (t) => ({

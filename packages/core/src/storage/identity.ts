@@ -11,6 +11,8 @@ export const AccountRow = Schema.Struct({
   name: Schema.String,
   slug: Schema.String,
   plan: Schema.Literals(plans),
+  /** What a write does when its boundary overlaps another project's (`Overlap.Policy`). */
+  overlap_policy: Schema.Literals(["warn", "reject"]),
   created_at: Timestamp,
   updated_at: Timestamp
 })

@@ -47,6 +47,11 @@ export interface ProjectQuery extends Window {
   readonly status?: ProjectRow["status"] | undefined
   /** Already lowercased. */
   readonly search?: string | undefined
+  /**
+   * `[west, south, east, north]`: only projects whose bbox shares at least one point with this box
+   * (edges count); projects without a boundary never match. Served by a spatial index.
+   */
+  readonly bbox?: readonly [number, number, number, number] | undefined
   readonly sort: "name" | "created_at" | "area_hectares"
   readonly order: "asc" | "desc"
 }
@@ -56,6 +61,13 @@ export interface AssetQuery extends Window {
   readonly status?: string | undefined
   /** Already lowercased. */
   readonly search?: string | undefined
+}
+
+/** A project whose bounding box meets another box (`projects.meeting`). */
+export interface BoxNeighbour {
+  readonly id: string
+  readonly name: string
+  readonly updated_at: string
 }
 
 /** Project counts and hectares of one account. */
@@ -78,6 +90,16 @@ export interface ProjectsShape {
     readonly list: (accountId: string, query: ProjectQuery) => Fx<Page<ProjectRow>>
     /** From the running totals: O(1). */
     readonly stats: (accountId: string) => Fx<ProjectStats>
+    /**
+     * Active and draft projects of the account, other than `excludeId`, whose bbox shares at least
+     * one point with `bbox`: at most `limit` of them (which ones, when more meet it, is the store's
+     * choice). Through a spatial index: the cost follows the projects near the box, not the
+     * account's size or other accounts'.
+     */
+    readonly meeting: (accountId: string, bbox: readonly [number, number, number, number], options: {
+      readonly excludeId?: string | undefined
+      readonly limit: number
+    }) => Fx<ReadonlyArray<BoxNeighbour>>
   }
 
   readonly assets: {

@@ -12,6 +12,7 @@ import { credentialsCases } from "./domain/credentials.ts"
 import { JAN_1 } from "./domain/helpers.ts"
 import { identityCases } from "./domain/identity.ts"
 import { outboxCases } from "./domain/outbox.ts"
+import { overlapsCases } from "./domain/overlaps.ts"
 import { projectsCases } from "./domain/projects.ts"
 
 /** Runs the domain cases against a store layer. */
@@ -25,6 +26,7 @@ export const domainSuite = (name: string, storageLayer: Layer.Layer<Storage, unk
     const clocked = { clock, tick }
     identityCases(it, clocked)
     projectsCases(it, clocked)
+    overlapsCases(it, clocked)
     credentialsCases(it, clocked)
     outboxCases(it, clocked)
   })

@@ -25,7 +25,7 @@ const iso = (ms = Date.UTC(2026, 0, 1)) => new Date(ms).toISOString()
 
 /** An account row. */
 export const accountRow = (over: Partial<S.AccountRow> = {}): S.AccountRow => ({
-  id: Ids.make("account"), name: "Acme Forestry", slug: "acme-forestry", plan: "free",
+  id: Ids.make("account"), name: "Acme Forestry", slug: "acme-forestry", plan: "free", overlap_policy: "warn",
   created_at: iso(), updated_at: iso(), ...over
 })
 

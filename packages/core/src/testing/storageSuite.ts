@@ -12,12 +12,14 @@ import { identityCases } from "./storage/identity.ts"
 import { meteringCases } from "./storage/metering.ts"
 import { outboxCases } from "./storage/outbox.ts"
 import { projectsCases } from "./storage/projects.ts"
+import { spatialCases } from "./storage/spatial.ts"
 
 /** Registers the storage contract's cases for a store. */
 export const storageSuite = (name: string, storageLayer: Layer.Layer<Storage, unknown>) =>
   layer(storageLayer, { timeout: "120 seconds" })(`${name}: storage contract`, (it) => {
     contractCases(it)
     projectsCases(it)
+    spatialCases(it)
     identityCases(it)
     outboxCases(it)
     credentialsCases(it)

@@ -57,12 +57,54 @@ const readBody = (req: IncomingMessage, limit: number): Promise<{ body: Uint8Arr
   })
 }
 
-/** Writes an ApiResponse to a Node response. */
-export const writeResponse = (res: ServerResponse, r: ApiResponse) => {
+/** Writes an ApiResponse to a Node response; a streamed body is pulled as the socket drains. */
+export const writeResponse = async (res: ServerResponse, r: ApiResponse): Promise<void> => {
   const headers: Record<string, string | number> = { ...r.headers }
-  if (r.body !== undefined) headers["content-length"] = Buffer.byteLength(r.body)
+  if (r.stream === undefined) {
+    if (r.body !== undefined) headers["content-length"] = Buffer.byteLength(r.body)
+    res.writeHead(r.status, headers)
+    res.end(r.body)
+    return
+  }
   res.writeHead(r.status, headers)
-  res.end(r.body)
+  await writeStream(res, r.stream)
+}
+
+/**
+ * Writes chunks one after another, waiting for the socket to drain before pulling the next; ends
+ * the response, or destroys it when the source fails (the client sees a cut body, not a false end).
+ */
+const writeStream = async (res: ServerResponse, source: AsyncIterable<string | Uint8Array>): Promise<void> => {
+  const iterator = source[Symbol.asyncIterator]()
+  let gone = false
+  const onClose = () => { gone = true }
+  res.once("close", onClose)
+  try {
+    for (;;) {
+      if (gone || res.destroyed) break
+      const next = await iterator.next()
+      if (next.done) {
+        res.end()
+        return
+      }
+      if (!res.write(next.value)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off("drain", done)
+            res.off("close", done)
+            resolve()
+          }
+          res.on("drain", done)
+          res.on("close", done)
+        })
+      }
+    }
+    await iterator.return?.()
+  } catch {
+    res.destroy()
+  } finally {
+    res.off("close", onClose)
+  }
 }
 
 /** A Node `(req, res)` handler running the pipeline. */
@@ -86,7 +128,7 @@ export const toNodeHandler = (handle: (req: ApiRequest) => Promise<ApiResponse>,
       ip: clientAddress(req.socket.remoteAddress ?? "", headers["x-forwarded-for"], trusted)
     })
     if (tooLarge) res.setHeader("connection", "close")
-    writeResponse(res, response)
+    await writeResponse(res, response)
   }
 }
 

@@ -22,7 +22,14 @@ export interface ApiRequest {
 export interface ApiResponse {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
+  /** The whole body; undefined when there is none or when `stream` gives it. */
   readonly body: string | undefined
+  /**
+   * A body produced while it is written (large exports): pulled one chunk at a time, each written
+   * after the previous one drained (chunked transfer, no Content-Length). The adapter stops pulling
+   * (calls `return`) when the client goes away. Set with `body: undefined`.
+   */
+  readonly stream?: AsyncIterable<string | Uint8Array> | undefined
 }
 
 /** One structured access-log line (never a token). */

@@ -1,0 +1,65 @@
+/**
+ * Overlaps between project boundaries: the same hectares counted in two projects is the classic
+ * carbon-accounting error. The area shared by two boundaries is their intersection (polygon
+ * clipping by `polyclip-ts`, the clipper of Turf 7) measured as project areas are: geodesically on
+ * the WGS84 ellipsoid (`Geometry.areaHectares`). The clipping works in the longitude/latitude
+ * plane, so a vertex where two edges cross is placed where their straight lon/lat lines cross; for
+ * boundaries of fields and forests (edges of metres to kilometres) that differs from the geodesic
+ * crossing by far less than the 4 decimals the API reports. docs/decisions.md, "Overlaps".
+ */
+import { intersection, type Geom } from "polyclip-ts"
+import * as Geometry from "./Geometry.ts"
+
+/** What an account does when a new or changed boundary overlaps another project's. */
+export type Policy = "warn" | "reject"
+/** The policies, for schemas. */
+export const policies = ["warn", "reject"] as const
+
+/** Another project sharing hectares with the one being written. */
+export interface Overlap {
+  readonly project_id: string
+  readonly name: string
+  /** The shared area in geodesic hectares, rounded like `area_hectares` (4 decimals). */
+  readonly overlap_hectares: number
+}
+
+/**
+ * Most other projects one write compares its boundary with: the candidates are the projects whose
+ * bounding boxes meet its box (found through a spatial index), in id order; beyond this many, the report
+ * says it is incomplete rather than doing unbounded work.
+ */
+export const MAX_CANDIDATES = 50
+
+/** The overlaps found by one write, and whether every candidate was compared. */
+export interface Report {
+  readonly overlaps: ReadonlyArray<Overlap>
+  /** False when candidates were left out (more than `MAX_CANDIDATES`, or the time budget ran out). */
+  readonly complete: boolean
+}
+
+const polygonsOf = (g: Geometry.Boundary): Array<Array<Array<[number, number]>>> =>
+  (g.type === "Polygon" ? [g.coordinates] : g.coordinates).map((rings) =>
+    rings.map((ring) => ring.map((p) => [p[0], p[1]] as [number, number])))
+
+/** Whether two boxes share at least one point. */
+export const boxesMeet = (a: Geometry.BBox, b: Geometry.BBox): boolean =>
+  a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3]
+
+/**
+ * The geodesic area shared by two valid boundaries, in hectares (unrounded; 0 when they only
+ * touch or are apart). Cost grows with both boundaries' positions (clipping is a sweep over every
+ * edge): run it where a time budget applies for large ones (`GeometryCheck.overlap`).
+ */
+export const sharedHectares = (a: Geometry.Boundary, b: Geometry.Boundary): number => {
+  if (!boxesMeet(Geometry.bbox(a), Geometry.bbox(b))) return 0
+  const shared = intersection(polygonsOf(a) as Geom, polygonsOf(b) as Geom)
+  if (shared.length === 0) return 0
+  return Geometry.areaHectares({ type: "MultiPolygon", coordinates: shared })
+}
+
+/** The sentence a refused write answers with (a 409 under the `reject` policy). */
+export const refusal = (overlaps: ReadonlyArray<Overlap>): string => {
+  const listed = overlaps.slice(0, 3).map((o) => `${o.name} (${o.project_id}) by ${o.overlap_hectares} ha`).join(", ")
+  const more = overlaps.length > 3 ? ` and ${overlaps.length - 3} more` : ""
+  return `The boundary overlaps ${listed}${more}; this account refuses overlapping boundaries (overlap_policy: reject)`
+}

@@ -1,0 +1,123 @@
+/**
+ * The domain cases for overlaps: the report in write answers (the shared area in geodesic
+ * hectares), `project.overlap_detected`, archived projects left out, the account's `reject`
+ * policy refusing overlapping writes and storing nothing — also when two writes race.
+ */
+import { assert } from "@effect/vitest"
+import { Effect } from "effect"
+import * as Geometry from "../../Geometry.ts"
+import { Accounts } from "../../services/Accounts.ts"
+import { Projects } from "../../services/Projects.ts"
+import { newAccount } from "../fixtures.ts"
+import { type DomainIt, eventsOf, failure, type SuiteClock } from "./helpers.ts"
+
+/** A lon/lat rectangle as a Polygon. */
+const rect = (w: number, s: number, e: number, n: number): Geometry.Polygon =>
+  ({ type: "Polygon", coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] })
+
+/** What the API reports for a shared rectangle: its own geodesic area, rounded. */
+const hectaresOf = (g: Geometry.Boundary) => Geometry.roundHectares(Geometry.areaHectares(g))
+
+export const overlapsCases = (it: DomainIt, { tick }: SuiteClock): void => {
+  it.effect("overlaps: a write reports the other projects it shares hectares with, largest first, and emits project.overlap_detected", () =>
+    Effect.gen(function*() {
+      const { account, admin } = yield* newAccount()
+      const projects = yield* Projects
+      const west = yield* projects.create(admin, { name: "West block", geometry: rect(10, 50, 10.01, 50.01) })
+      assert.deepStrictEqual(west.overlaps, { overlaps: [], complete: true })
+      yield* tick
+      const north = yield* projects.create(admin, { name: "North strip", geometry: rect(10.008, 50.009, 10.02, 50.02) })
+      yield* tick
+      // shares 5/10 × 10/10 of West's square with West, and a sliver with North
+      const east = yield* projects.create(admin, { name: "East block", geometry: rect(10.005, 50, 10.015, 50.01) })
+      assert.isTrue(east.overlaps?.complete)
+      assert.deepStrictEqual(east.overlaps?.overlaps, [
+        { project_id: west.id, name: "West block", overlap_hectares: hectaresOf(rect(10.005, 50, 10.01, 50.01)) },
+        { project_id: north.id, name: "North strip", overlap_hectares: hectaresOf(rect(10.008, 50.009, 10.015, 50.01)) }
+      ])
+      assert.closeTo(east.overlaps!.overlaps[0]!.overlap_hectares, west.area_hectares / 2, 0.01)
+      const [event] = yield* eventsOf(account.id, "project.overlap_detected")
+      assert.deepStrictEqual(event?.data, {
+        project: { id: east.id, name: "East block", slug: east.slug, area_hectares: east.area_hectares, status: "active" },
+        overlaps: east.overlaps?.overlaps, complete: true
+      })
+      // a neighbour sharing only an edge, or only a corner, shares no hectares
+      const edge = yield* projects.create(admin, { name: "Edge", geometry: rect(9.99, 50, 10, 50.01) })
+      const corner = yield* projects.create(admin, { name: "Corner", geometry: rect(9.99, 49.99, 10, 50) })
+      assert.deepStrictEqual(edge.overlaps?.overlaps, [])
+      assert.deepStrictEqual(corner.overlaps?.overlaps, [])
+      assert.lengthOf(yield* eventsOf(account.id, "project.overlap_detected"), 2, "North's and East's")
+      // another account's projects are never compared
+      const other = yield* newAccount()
+      const elsewhere = yield* projects.create(other.admin, { name: "Same place", geometry: rect(10, 50, 10.01, 50.01) })
+      assert.deepStrictEqual(elsewhere.overlaps, { overlaps: [], complete: true })
+    }))
+
+  it.effect("overlaps: updates and restores report them; archived projects, writes without a boundary and renames do not", () =>
+    Effect.gen(function*() {
+      const { admin } = yield* newAccount()
+      const projects = yield* Projects
+      const a = yield* projects.create(admin, { name: "A", geometry: rect(20, 10, 20.01, 10.01) })
+      const b = yield* projects.create(admin, { name: "B", geometry: rect(20.02, 10, 20.03, 10.01) })
+      assert.deepStrictEqual(b.overlaps?.overlaps, [])
+      const renamed = yield* projects.update(admin, b.id, { name: "B renamed" })
+      assert.isFalse(Object.hasOwn(renamed, "overlaps"))
+      assert.isFalse(Object.hasOwn(yield* projects.create(admin, { name: "No boundary" }), "overlaps"))
+      const moved = yield* projects.update(admin, b.id, { geometry: rect(20.0075, 10, 20.0175, 10.01) })
+      assert.deepStrictEqual(moved.overlaps?.overlaps.map((o) => [o.project_id, o.overlap_hectares]),
+        [[a.id, hectaresOf(rect(20.0075, 10, 20.01, 10.01))]])
+      yield* projects.archive(admin, a.id)
+      const again = yield* projects.update(admin, b.id, { geometry: rect(20.005, 10, 20.015, 10.01) })
+      assert.deepStrictEqual(again.overlaps?.overlaps, [], "an archived project counts toward nothing")
+      const restored = yield* projects.restore(admin, a.id)
+      assert.deepStrictEqual(restored.overlaps?.overlaps.map((o) => [o.project_id, o.overlap_hectares]),
+        [[b.id, hectaresOf(rect(20.005, 10, 20.01, 10.01))]])
+      assert.isFalse(Object.hasOwn(yield* projects.get(admin, a.id), "overlaps"))
+      const draft = yield* projects.create(admin, { name: "Draft", status: "draft", geometry: rect(20, 10, 20.001, 10.001) })
+      assert.deepStrictEqual(draft.overlaps?.overlaps.map((o) => o.project_id), [a.id])
+    }))
+
+  it.effect("overlaps: under the reject policy an overlapping write is refused (409) and changes nothing", () =>
+    Effect.gen(function*() {
+      const { account, admin } = yield* newAccount()
+      const projects = yield* Projects
+      const accounts = yield* Accounts
+      assert.strictEqual((yield* accounts.get(admin)).overlap_policy, "warn")
+      const updated = yield* accounts.update(admin, { overlap_policy: "reject" })
+      assert.strictEqual(updated.overlap_policy, "reject")
+      assert.strictEqual(updated.name, "Acme Forestry")
+      const a = yield* projects.create(admin, { name: "A", geometry: rect(30, 10, 30.01, 10.01) })
+      const refused = yield* failure(projects.create(admin, { name: "B", geometry: rect(30.005, 10, 30.015, 10.01) }))
+      assert.strictEqual(refused.tag, "Conflict")
+      assert.match((refused.error as { message: string }).message, new RegExp(`overlaps A \\(${a.id}\\) by [0-9.]+ ha`))
+      const b = yield* projects.create(admin, { name: "B", geometry: rect(30.01, 10, 30.02, 10.01) })
+      const moved = yield* failure(projects.update(admin, b.id, { name: "B moved", geometry: rect(30.009, 10, 30.02, 10.01) }))
+      assert.strictEqual(moved.tag, "Conflict")
+      const kept = yield* projects.get(admin, b.id)
+      assert.strictEqual(kept.name, "B")
+      assert.deepStrictEqual(kept.bbox, [30.01, 10, 30.02, 10.01])
+      assert.strictEqual((yield* projects.list(admin)).meta.total, 2)
+      assert.lengthOf(yield* eventsOf(account.id, "project.overlap_detected"), 0)
+      // archived, it may be overlapped; its restore is then refused
+      yield* projects.archive(admin, a.id)
+      yield* projects.update(admin, b.id, { geometry: rect(30.005, 10, 30.02, 10.01) })
+      assert.strictEqual((yield* failure(projects.restore(admin, a.id))).tag, "Conflict")
+      assert.strictEqual((yield* projects.get(admin, a.id)).status, "archived")
+    }))
+
+  it.effect("overlaps: two overlapping creates racing under the reject policy — exactly one is stored, each time", () =>
+    Effect.gen(function*() {
+      const { admin } = yield* newAccount()
+      const projects = yield* Projects
+      yield* (yield* Accounts).update(admin, { overlap_policy: "reject" })
+      for (let round = 0; round < 5; round++) {
+        const x = 40 + round * 0.1
+        const outcomes = yield* Effect.all([
+          Effect.exit(projects.create(admin, { name: `Left ${round}`, geometry: rect(x, 10, x + 0.01, 10.01) })),
+          Effect.exit(projects.create(admin, { name: `Right ${round}`, geometry: rect(x + 0.005, 10, x + 0.015, 10.01) }))
+        ], { concurrency: "unbounded" })
+        assert.strictEqual(outcomes.filter((o) => o._tag === "Success").length, 1, `round ${round}`)
+      }
+      assert.strictEqual((yield* projects.list(admin)).meta.total, 5)
+    }))
+}
