@@ -30,6 +30,12 @@ export interface Overlap {
  */
 export const MAX_CANDIDATES = 50
 
+/**
+ * Most time one write spends comparing its boundary with others (ms): candidates left when it has
+ * passed are not compared, and the report says it is incomplete.
+ */
+export const TIME_BUDGET_MS = 10_000
+
 /** The overlaps found by one write, and whether every candidate was compared. */
 export interface Report {
   readonly overlaps: ReadonlyArray<Overlap>

@@ -29,11 +29,13 @@ describe("v1 over a real socket: every endpoint's success", () => {
     const p = created.body.data
     assert.strictEqual(p.slug, "foret-de-troncais")
     assert.isAbove(p.area_hectares, 1)
-    assert.deepStrictEqual(Object.keys(p).sort(), ["area_hectares", "bbox", "created_at", "description", "geometry", "id", "name", "slug", "status", "updated_at"])
+    assert.deepStrictEqual(Object.keys(p).sort(), ["area_hectares", "bbox", "created_at", "description", "geometry", "id", "name", "overlaps", "slug", "status", "updated_at"])
+    assert.deepStrictEqual(p.overlaps, { overlaps: [], complete: true })
 
     const got = await api.get(`/v1/projects/${p.id}`)
     assert.strictEqual(got.status, 200)
-    assert.deepStrictEqual(got.body.data, p)
+    const { overlaps: _written, ...stored } = p
+    assert.deepStrictEqual(got.body.data, stored)
 
     await api.post("/v1/projects", { name: "Second", status: "draft" })
     const list = await api.get("/v1/projects?per_page=1&page=2&sort=name&order=asc")

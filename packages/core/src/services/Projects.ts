@@ -2,7 +2,7 @@
  * Projects: create, list, get, update, archive, restore, delete — with the lifecycle's rules,
  * slugs unique per account, geometry validated and measured, hectare limits, and events.
  */
-import { Context, Effect, Layer, Result } from "effect"
+import { Clock, Context, Effect, Layer, Result } from "effect"
 import { Conflict, NotFound } from "../Errors.ts"
 import * as Events from "../Events.ts"
 import * as Geometry from "../Geometry.ts"
@@ -85,7 +85,12 @@ const make = (storage: StorageShape) => {
     Effect.gen(function*() {
       const near = yield* storage.projects.meeting(accountId, b.bbox, { excludeId, limit: Overlap.MAX_CANDIDATES + 1 })
       const out = new Map<string, { readonly name: string; readonly updated_at: string; readonly hectares: number | undefined }>()
+      const started = yield* Clock.currentTimeMillis
       for (const n of near.slice(0, Overlap.MAX_CANDIDATES)) {
+        if ((yield* Clock.currentTimeMillis) - started > Overlap.TIME_BUDGET_MS) {
+          out.set(n.id, { name: n.name, updated_at: n.updated_at, hectares: undefined })
+          continue
+        }
         const seen = known.get(n.id)
         if (seen && seen.updated_at === n.updated_at) {
           out.set(n.id, { name: n.name, ...seen })

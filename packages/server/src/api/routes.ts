@@ -97,9 +97,15 @@ const Me = OAuth.Me.annotate({ identifier: "Me" })
 export const routes: ReadonlyArray<Route> = [
   // Projects
   route({ method: "GET", path: "/projects", operation: "projects.list", tag: "Projects", summary: "List projects",
+    description: "Filters combine: `status`, `search` (a case-insensitive substring of the name or description), and `bbox` " +
+      "(`west,south,east,north`: projects whose bounding box shares at least one point with the box, edges included; projects " +
+      "without a boundary never match), served by a spatial index. With `search` or `bbox`, `meta.total` counts matches up to 1,000.",
     status: 200, envelope: "list", query: Schemas.ListProjects, resource: Schemas.Project,
     run: ({ principal, query }) => Effect.flatMap(Projects, (s) => s.list(principal, query)) }),
   route({ method: "POST", path: "/projects", operation: "projects.create", tag: "Projects", summary: "Create a project",
+    description: "With a boundary, the answer carries `overlaps`: the account's other active and draft projects sharing at least " +
+      "0.0001 ha with it, in geodesic hectares, and `project.overlap_detected` is emitted when there are any. Under the account's " +
+      "`overlap_policy: reject`, an overlapping boundary is refused with 409 CONFLICT and nothing is stored.",
     status: 201, envelope: "resource", body: Schemas.CreateProject, resource: Schemas.Project,
     run: ({ body, principal }) => Effect.flatMap(Projects, (s) => s.create(principal, body)) }),
   route({ method: "POST", path: "/projects/import", operation: "projects.create", tag: "Projects", summary: "Create a project from a GIS file",
@@ -123,6 +129,8 @@ export const routes: ReadonlyArray<Route> = [
     status: 200, envelope: "resource", resource: Schemas.Project,
     run: ({ params, principal }) => Effect.flatMap(Projects, (s) => s.get(principal, params.project_id!)) }),
   route({ method: "PUT", path: "/projects/{project_id}", operation: "projects.update", tag: "Projects", summary: "Update a project (partial)",
+    description: "A new boundary (or a status leaving `archived`) is compared with the account's other projects as on create: " +
+      "`overlaps` in the answer, `project.overlap_detected`, and 409 CONFLICT under `overlap_policy: reject` (nothing changes).",
     status: 200, envelope: "resource", body: Schemas.UpdateProject, resource: Schemas.Project,
     run: ({ body, params, principal }) => Effect.flatMap(Projects, (s) => s.update(principal, params.project_id!, body)) }),
   route({ method: "PUT", path: "/projects/{project_id}/boundary", operation: "projects.update", tag: "Projects",
@@ -186,7 +194,7 @@ export const routes: ReadonlyArray<Route> = [
   route({ method: "GET", path: "/account", operation: "account.get", tag: "Account", summary: "Get the account",
     status: 200, envelope: "resource", resource: Schemas.Account,
     run: ({ principal }) => Effect.flatMap(Accounts, (s) => s.get(principal)) }),
-  route({ method: "PUT", path: "/account", operation: "account.update", tag: "Account", summary: "Rename the account",
+  route({ method: "PUT", path: "/account", operation: "account.update", tag: "Account", summary: "Update the account (name, overlap policy)",
     status: 200, envelope: "resource", body: Schemas.UpdateAccount, resource: Schemas.Account,
     run: ({ body, principal }) => Effect.flatMap(Accounts, (s) => s.update(principal, body)) }),
   route({ method: "GET", path: "/account/usage", operation: "account.usage", tag: "Account", summary: "Usage statistics of the billing period",

@@ -30,11 +30,14 @@ export type Request =
   | { readonly id: number; readonly packed: Packed }
   | { readonly id: number; readonly json: string }
   | { readonly id: number; readonly body: Uint8Array; readonly field: string }
+  /** Two valid stored boundaries (JSON text): the area they share. */
+  | { readonly id: number; readonly shared: readonly [string, string] }
 
 /** A worker's answer: the problems (paths relative to the value), or the measures. */
 export type Answer =
   | { readonly id: number; readonly problems: ReadonlyArray<Geometry.Problem> }
   | { readonly id: number; readonly area_hectares: number; readonly bbox: Geometry.BBox }
+  | { readonly id: number; readonly sharedHectares: number }
   | BodyAnswer
 
 /**

@@ -3,7 +3,7 @@
  * core's own `GeometryCheck.evaluate`, and answers the problems or the area and bbox. The pool
  * (pool.ts) terminates it when a job overruns its time budget.
  */
-import { GeometryCheck } from "@canopy/core"
+import { GeometryCheck, RawJson } from "@canopy/core"
 import { parentPort } from "node:worker_threads"
 import { type Answer, type BodyAnswer, type Ready, type Request, unpack } from "./transfer.ts"
 
@@ -34,6 +34,12 @@ const parseBody = (request: Extract<Request, { body: Uint8Array }>): BodyAnswer 
 port.on("message", (request: Request) => {
   if ("body" in request) {
     port.postMessage(parseBody(request))
+    return
+  }
+  if ("shared" in request) {
+    const [a, b] = request.shared
+    const shared = GeometryCheck.measureShared(new RawJson.RawJson(a), new RawJson.RawJson(b))
+    port.postMessage({ id: request.id, sharedHectares: shared._tag === "Shared" ? shared.hectares : Number.NaN } satisfies Answer)
     return
   }
   const verdict = GeometryCheck.evaluate("packed" in request ? unpack(request.packed) : JSON.parse(request.json))
