@@ -15,12 +15,16 @@ export interface paths {
         /**
          * List projects
          * @description Requires the `projects:read` permission.
+         *
+         *     Filters combine: `status`, `search` (a case-insensitive substring of the name or description), and `bbox` (`west,south,east,north`: projects whose bounding box shares at least one point with the box, edges included; projects without a boundary never match), served by a spatial index. With `search` or `bbox`, `meta.total` counts matches up to 1,000.
          */
         get: operations["getProjects"];
         put?: never;
         /**
          * Create a project
          * @description Requires the `projects:write` permission.
+         *
+         *     With a boundary, the answer carries `overlaps`: the account's other active and draft projects sharing at least 0.0001 ha with it, in geodesic hectares, and `project.overlap_detected` is emitted when there are any. Under the account's `overlap_policy: reject`, an overlapping boundary is refused with 409 CONFLICT and nothing is stored.
          */
         post: operations["postProjects"];
         delete?: never;
@@ -88,6 +92,8 @@ export interface paths {
         /**
          * Update a project (partial)
          * @description Requires the `projects:write` permission.
+         *
+         *     A new boundary (or a status leaving `archived`) is compared with the account's other projects as on create: `overlaps` in the answer, `project.overlap_detected`, and 409 CONFLICT under `overlap_policy: reject` (nothing changes).
          */
         put: operations["putProjectsByProjectId"];
         post?: never;
@@ -316,7 +322,7 @@ export interface paths {
          */
         get: operations["getAccount"];
         /**
-         * Rename the account
+         * Update the account (name, overlap policy)
          * @description Requires the `admin` permission.
          */
         put: operations["putAccount"];
@@ -1121,6 +1127,36 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "project.overlap_detected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * project.overlap_detected event
+         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookProjectOverlapDetected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1263,6 +1299,22 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        ProjectOverlap: {
+            project_id: string;
+            name: string;
+            /** @description The shared area in geodesic hectares, 4 decimals */
+            overlap_hectares: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Present in the answer of a create or update that set, changed or restored a boundary counted toward usage: the account's other active and draft projects whose boundaries share at least 0.0001 ha with it, largest first */
+        OverlapReport: {
+            overlaps: components["schemas"]["ProjectOverlap"][];
+            /** @description False when not every nearby project was compared (more than 50 of them, or the time budget ran out) */
+            complete: boolean;
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * @example {
          *       "id": "proj_9f2c1a7b4e",
@@ -1328,6 +1380,7 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            overlaps?: components["schemas"]["OverlapReport"];
         } & {
             [key: string]: unknown;
         };
@@ -1394,6 +1447,11 @@ export interface components {
             type: "team";
             /** @enum {string} */
             plan: "free" | "pro" | "enterprise";
+            /**
+             * @description warn: writes succeed and report overlaps (and emit project.overlap_detected); reject: a write whose boundary overlaps another active or draft project is refused with 409 CONFLICT
+             * @enum {string}
+             */
+            overlap_policy: "warn" | "reject";
             usage: {
                 hectares: number;
                 projects: number;
@@ -1480,7 +1538,7 @@ export interface components {
         Event: {
             id: string;
             /** @enum {string} */
-            type: "project.created" | "project.updated" | "project.deleted" | "project.archived" | "project.restored" | "asset.created" | "asset.updated" | "asset.deleted" | "asset.status_changed" | "member.invited" | "member.joined" | "member.updated" | "member.removed" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.paid" | "invoice.failed" | "usage.threshold_reached" | "usage.limit_exceeded" | "webhook.test";
+            type: "project.created" | "project.updated" | "project.deleted" | "project.archived" | "project.restored" | "asset.created" | "asset.updated" | "asset.deleted" | "asset.status_changed" | "member.invited" | "member.joined" | "member.updated" | "member.removed" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.paid" | "invoice.failed" | "usage.threshold_reached" | "usage.limit_exceeded" | "project.overlap_detected" | "webhook.test";
             /** Format: date-time */
             created_at: string;
             data: {
@@ -1767,6 +1825,7 @@ export interface operations {
                 cursor?: string;
                 status?: "active" | "archived" | "draft";
                 search?: string;
+                bbox?: string;
                 sort?: "name" | "created_at" | "area_hectares";
                 order?: "asc" | "desc";
             };
@@ -1967,8 +2026,8 @@ export interface operations {
     };
     postProjectsImport: {
         parameters: {
-            query: {
-                name: string;
+            query?: {
+                name?: string;
                 description?: string;
                 slug?: string;
                 status?: "active" | "archived" | "draft";
@@ -1983,7 +2042,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The file itself (at most 5 MiB, the API's body limit), with its media type; the content decides the format, a media type of another family than the content is a problem. Docs: docs/gis.md. */
+        /** @description The file itself (at most 5 MiB, the API's body limit), with its media type; or a `multipart/form-data` form with the file as its one file part named `file` (its file name and media type are the hints then). The content decides the format, a media type or file extension of another family than the content is a problem. Docs: docs/gis.md. */
         requestBody: {
             content: {
                 "application/geo+json": string;
@@ -1992,6 +2051,12 @@ export interface operations {
                 "application/vnd.google-earth.kmz": string;
                 "application/zip": string;
                 "application/geopackage+sqlite3": string;
+                "multipart/form-data": {
+                    /** @description The GIS file (exactly one file part) */
+                    file: string;
+                    /** @description `POST /v1/projects/import` only: the new project's name, when the `name` query parameter is not given (ignored by `PUT /v1/projects/{project_id}/boundary`) */
+                    name?: string;
+                };
             };
         };
         responses: {
@@ -2076,6 +2141,7 @@ export interface operations {
         parameters: {
             query?: {
                 format?: "geojson" | "kml";
+                cursor?: string;
                 status?: "active" | "archived" | "draft";
                 search?: string;
                 sort?: "name" | "created_at" | "area_hectares";
@@ -2087,7 +2153,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file, as an attachment */
+            /** @description The file, as an attachment, streamed (chunked). It holds at most 10,000 projects and 256 MiB: its end says whether it holds the whole list (GeoJSON members `truncated` and `next_cursor`; KML `Document/ExtendedData`); pass `next_cursor` as `cursor` for the rest. A response cut short (no end) is a failure, not a file. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2096,10 +2162,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     /** @description `attachment; filename="<slug or projects>.<geojson|kml>"` */
                     "Content-Disposition"?: string;
-                    /** @description Projects that matched the filters (at least this many when counting stopped) */
+                    /** @description Projects that matched the filters (at least this many when counting stopped), known before the file is written; whether the file holds them all is said at its end (`truncated`, `next_cursor`) */
                     "X-Total-Count"?: number;
-                    /** @description `true` when more than 10000 matched: the file holds the first 10000 */
-                    "X-Export-Truncated"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2125,6 +2189,10 @@ export interface operations {
                                 updated_at?: string;
                             };
                         }[];
+                        /** @description Whether the export stopped at a cap before the end of the list */
+                        truncated: boolean;
+                        /** @description Where the rest starts (pass as `cursor`); null when complete */
+                        next_cursor: string | null;
                     };
                     "application/vnd.google-earth.kml+xml": string;
                 };
@@ -2369,7 +2437,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The file itself (at most 5 MiB, the API's body limit), with its media type; the content decides the format, a media type of another family than the content is a problem. Docs: docs/gis.md. */
+        /** @description The file itself (at most 5 MiB, the API's body limit), with its media type; or a `multipart/form-data` form with the file as its one file part named `file` (its file name and media type are the hints then). The content decides the format, a media type or file extension of another family than the content is a problem. Docs: docs/gis.md. */
         requestBody: {
             content: {
                 "application/geo+json": string;
@@ -2378,6 +2446,12 @@ export interface operations {
                 "application/vnd.google-earth.kmz": string;
                 "application/zip": string;
                 "application/geopackage+sqlite3": string;
+                "multipart/form-data": {
+                    /** @description The GIS file (exactly one file part) */
+                    file: string;
+                    /** @description `POST /v1/projects/import` only: the new project's name, when the `name` query parameter is not given (ignored by `PUT /v1/projects/{project_id}/boundary`) */
+                    name?: string;
+                };
             };
         };
         responses: {
@@ -3151,7 +3225,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string;
+                    name?: string;
+                    /**
+                     * @description warn: writes succeed and report overlaps (and emit project.overlap_detected); reject: a write whose boundary overlaps another active or draft project is refused with 409 CONFLICT
+                     * @enum {string}
+                     */
+                    overlap_policy?: "warn" | "reject";
                 } & {
                     [key: string]: unknown;
                 };
@@ -3265,7 +3344,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events: ("project.created" | "project.updated" | "project.deleted" | "project.archived" | "project.restored" | "asset.created" | "asset.updated" | "asset.deleted" | "asset.status_changed" | "member.invited" | "member.joined" | "member.updated" | "member.removed" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.paid" | "invoice.failed" | "usage.threshold_reached" | "usage.limit_exceeded" | "*")[];
+                    events: ("project.created" | "project.updated" | "project.deleted" | "project.archived" | "project.restored" | "asset.created" | "asset.updated" | "asset.deleted" | "asset.status_changed" | "member.invited" | "member.joined" | "member.updated" | "member.removed" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.paid" | "invoice.failed" | "usage.threshold_reached" | "usage.limit_exceeded" | "project.overlap_detected" | "*")[];
                     secret?: string;
                     description?: string | null;
                     enabled?: boolean;
@@ -3351,7 +3430,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("project.created" | "project.updated" | "project.deleted" | "project.archived" | "project.restored" | "asset.created" | "asset.updated" | "asset.deleted" | "asset.status_changed" | "member.invited" | "member.joined" | "member.updated" | "member.removed" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.paid" | "invoice.failed" | "usage.threshold_reached" | "usage.limit_exceeded" | "*")[];
+                    events?: ("project.created" | "project.updated" | "project.deleted" | "project.archived" | "project.restored" | "asset.created" | "asset.updated" | "asset.deleted" | "asset.status_changed" | "member.invited" | "member.joined" | "member.updated" | "member.removed" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.paid" | "invoice.failed" | "usage.threshold_reached" | "usage.limit_exceeded" | "project.overlap_detected" | "*")[];
                     description?: string | null;
                     enabled?: boolean;
                 } & {
@@ -4646,6 +4725,56 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "usage.limit_exceeded";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookProjectOverlapDetected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_5d1e2f3a4b",
+                 *       "type": "project.overlap_detected",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "data": {},
+                 *       "account": {
+                 *         "id": "acct_7c8d9e0f1a",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "project.overlap_detected";
                 };
             };
         };

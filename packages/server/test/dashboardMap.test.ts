@@ -372,6 +372,53 @@ describe("the forester's dashboard in headless Chromium", () => {
     assert.strictEqual(await area(), before)
   })
 
+  it("an overlap is reported with the right hectares after a create; an owner switches the account to refuse overlaps, and the next one is refused", async () => {
+    const a = await account()
+    const api = client(server.url, a.token)
+    const rect = (w: number, so: number, e: number, n: number) => ({ type: "Polygon", coordinates: [[[w, so], [e, so], [e, n], [w, n], [w, so]]] })
+    const first = (await api.post("/v1/projects", { name: "Old growth", geometry: rect(14, 47, 14.01, 47.01) })).body.data
+    const { context, page, errors } = await signedIn(a.owner, "owner password!")
+    await page.goto(`${server.url}/dashboard/projects`)
+    await page.fill("#np-name", "Regrowth")
+    await page.fill("#np-geometry", JSON.stringify(rect(14.006, 47.004, 14.02, 47.02)))
+    await submit(page, "#new-project button")
+    const shared = Math.round(hectares(rect(14.006, 47.004, 14.01, 47.01) as Parameters<typeof hectares>[0]) * 10_000) / 10_000
+    const notice = (await page.textContent("#notice"))!
+    assert.include(notice, "Project “Regrowth” created")
+    assert.include(notice, `Overlaps “Old growth” by ${shared.toLocaleString("en-US", { maximumFractionDigits: 4 })} ha`)
+    const created = (await api.get("/v1/projects?search=regrowth")).body.data[0]
+    const events = (await api.get("/v1/events?type=project.overlap_detected")).body.data
+    assert.deepStrictEqual(events[0].data.overlaps, [{ project_id: first.id, name: "Old growth", overlap_hectares: shared }])
+    assert.strictEqual(events[0].data.project.id, created.id)
+    await page.screenshot({ path: join(shots, "overlap-reported.png"), fullPage: true })
+
+    // the policy, on the account page: an owner may change it
+    await page.goto(`${server.url}/dashboard`)
+    assert.include(await page.textContent("#overlaps"), "is saved, and the overlap is reported")
+    await page.selectOption("#overlap-policy", "reject")
+    await submit(page, "#overlaps button")
+    assert.include(await page.textContent("#notice"), "Overlapping boundaries are now refused")
+    assert.strictEqual((await api.get("/v1/account")).body.data.overlap_policy, "reject")
+    assert.deepStrictEqual(await axe(page), [])
+    await page.goto(`${server.url}/dashboard/projects`)
+    await page.fill("#np-name", "Third")
+    await page.fill("#np-geometry", JSON.stringify(rect(14.009, 47.009, 14.03, 47.03)))
+    await submit(page, "#new-project button")
+    const refused = (await page.textContent("#notice"))!
+    assert.include(refused, "overlaps")
+    assert.include(refused, "Old growth")
+    assert.strictEqual((await api.get("/v1/projects")).body.meta.total, 2, "nothing stored")
+    await page.screenshot({ path: join(shots, "overlap-refused.png"), fullPage: true })
+    assert.deepStrictEqual(errors, [])
+    await context.close()
+
+    // a viewer sees the policy but no form to change it
+    const v = await signedIn(a.viewer, "viewer password!")
+    assert.include(await v.page.textContent("#overlaps"), "is refused")
+    assert.strictEqual(await v.page.locator("#overlap-policy").count(), 0)
+    await v.context.close()
+  })
+
   it("the overview map draws 10,000 projects, loaded in bounded batches, fitted to their bounds", async () => {
     const a = await account()
     const started = Date.now()

@@ -90,6 +90,10 @@ ${signInForm(site.path("/dashboard/sign-in"), csrf)}</main>`, { "set-cookie": se
       `<tr><td>${escape(m.name ?? "")}</td><td>${escape(m.email)}</td><td>${escape(m.role)}</td><td>${escape(m.status)}</td>${writeMembers ? `<td>${f("change_role", `<input type="hidden" name="id" value="${escape(m.id)}"><select name="role" aria-label="Role of ${escape(m.email)}">${Permissions.roles.map((r) => `<option${r === m.role ? " selected" : ""}>${r}</option>`).join("")}</select>`, "Change role", { inline: true })} ${f("remove_member", `<input type="hidden" name="id" value="${escape(m.id)}">`, "Remove", { inline: true, confirm: `Remove ${m.email} from the account?`, label: `Remove ${m.email}` })}</td>` : ""}</tr>`).join("")}</tbody></table>`
     const body = `${STYLE}<h1>${escape(d.account.name)}</h1><p>Plan ${escape(d.account.plan)} · <a href="${escape(site.path("/dashboard/projects"))}">Projects</a> · <a href="${escape(site.path("/dashboard/map"))}">Map of all projects</a></p>
 <section id="usage" aria-labelledby="usage-h"><h2 id="usage-h">Usage</h2>${usage}</section>
+<section id="overlaps" aria-labelledby="overlaps-h"><h2 id="overlaps-h">Overlapping boundaries</h2><p>${d.account.overlap_policy === "reject"
+    ? "A boundary that overlaps another active or draft project is <strong>refused</strong>."
+    : "A boundary that overlaps another active or draft project is saved, and the overlap is reported."}</p>
+${can(principal, "account.update") ? f("set_overlap_policy", `<label for="overlap-policy">When a boundary overlaps another project</label><select id="overlap-policy" name="overlap_policy"><option value="warn"${d.account.overlap_policy === "warn" ? " selected" : ""}>Save it and report the overlap</option><option value="reject"${d.account.overlap_policy === "reject" ? " selected" : ""}>Refuse it</option></select>`, "Save policy") : ""}</section>
 <section id="api-keys" aria-labelledby="keys-h"><h2 id="keys-h">API keys</h2>${credTable(d.keys, "key", "API key")}
 ${admin ? f("create_key", `<label for="key-name">Name</label><input id="key-name" name="name" required>${perms("Permissions of the key")}`, "Create API key") : ""}</section>
 <section id="service-tokens" aria-labelledby="svc-h"><h2 id="svc-h">Service tokens</h2>${credTable(d.tokens, "svc", "service token")}
@@ -162,6 +166,10 @@ ${can(principal, "members.invite") ? f("invite", `<label for="inv-email">Email</
         case "remove_member":
           yield* (yield* Members).remove(principal, f.id ?? "")
           return ok("Member removed.")
+        case "set_overlap_policy": {
+          const a = yield* (yield* Accounts).update(principal, { overlap_policy: f.overlap_policy })
+          return ok(a.overlap_policy === "reject" ? "Overlapping boundaries are now refused." : "Overlapping boundaries are now saved and reported.")
+        }
         default:
           return { notice: { ok: false, text: "That action is not known; nothing was changed." } }
       }

@@ -243,7 +243,7 @@ ${mapConfig({ mode: "overview", features: site.path("/dashboard/map/projects.jso
     return shell.redirectWith(req, back, {
       ok: true,
       text: `Boundary replaced from ${file.name} (${FORMAT_NAMES[read.format]}, ${read.features} feature${read.features === 1 ? "" : "s"}, ${read.sourceCrs}): ${number(exit.value.area_hectares)} ha.`,
-      ...(read.warnings.length ? { notes: read.warnings } : {})
+      ...((notes) => (notes.length ? { notes } : {}))([...read.warnings, ...(overlapNotes(exit.value).notes ?? [])])
     })
   }
 
@@ -273,6 +273,19 @@ const boundaryOf = (raw: string | undefined): { readonly value?: unknown; readon
   }
 }
 
+/**
+ * What a write's overlap report says, as notes of its notice: each other project sharing hectares
+ * (with the API's figure), and when not every nearby project could be compared.
+ */
+export const overlapNotes = (p: Schemas.Project): { readonly notes?: ReadonlyArray<string> } => {
+  const r = p.overlaps
+  if (!r) return {}
+  const notes = r.overlaps.slice(0, 3).map((o) => `Overlaps “${o.name}” by ${number(o.overlap_hectares)} ha: those hectares are counted in both projects.`)
+  if (r.overlaps.length > 3) notes.push(`…and ${r.overlaps.length - 3} more overlapping projects.`)
+  if (!r.complete) notes.push("Not every nearby project could be compared with this boundary; overlaps may be missing.")
+  return notes.length ? { notes } : {}
+}
+
 /** An outcome: the notice, and the dashboard path to go to (default: where the form came from). */
 export interface Outcome {
   readonly notice: Notice
@@ -290,7 +303,7 @@ export const projectAction = (me: Me, f: Record<string, string>): Effect.Effect<
       return Effect.map(Effect.flatMap(Projects, (s) => s.create(me.principal, {
         name: f.name ?? "", ...(f.description ? { description: f.description } : {}), ...(f.status ? { status: f.status } : {}),
         ...(g.value !== undefined ? { geometry: g.value } : {})
-      })), (p) => ({ notice: { ok: true, text: `Project “${p.name}” created (${number(p.area_hectares)} ha).` }, to: projectPath(p.id) }))
+      })), (p) => ({ notice: { ok: true, text: `Project “${p.name}” created (${number(p.area_hectares)} ha).`, ...overlapNotes(p) }, to: projectPath(p.id) }))
     }
     case "update_project": {
       const g = boundaryOf(f.geometry)
@@ -298,12 +311,12 @@ export const projectAction = (me: Me, f: Record<string, string>): Effect.Effect<
       return Effect.map(Effect.flatMap(Projects, (s) => s.update(me.principal, id, {
         ...(f.name !== undefined ? { name: f.name } : {}), ...(f.description !== undefined ? { description: f.description === "" ? null : f.description } : {}),
         ...(f.status ? { status: f.status } : {}), ...(g.value !== undefined ? { geometry: g.value } : {})
-      })), (p) => ({ notice: { ok: true, text: `Saved. ${p.name} is ${p.status}, ${number(p.area_hectares)} ha.` } }))
+      })), (p) => ({ notice: { ok: true, text: `Saved. ${p.name} is ${p.status}, ${number(p.area_hectares)} ha.`, ...overlapNotes(p) } }))
     }
     case "archive_project":
       return Effect.map(Effect.flatMap(Projects, (s) => s.archive(me.principal, id)), (p) => ({ notice: { ok: true, text: `Project “${p.name}” archived.` } }))
     case "restore_project":
-      return Effect.map(Effect.flatMap(Projects, (s) => s.restore(me.principal, id)), (p) => ({ notice: { ok: true, text: `Project “${p.name}” restored.` } }))
+      return Effect.map(Effect.flatMap(Projects, (s) => s.restore(me.principal, id)), (p) => ({ notice: { ok: true, text: `Project “${p.name}” restored.`, ...overlapNotes(p) } }))
     case "delete_project":
       return Effect.map(Effect.flatMap(Projects, (s) => s.delete(me.principal, id)), () => ({ notice: { ok: true, text: `Project “${f.name ?? id}” deleted.` }, to: "/dashboard/projects" }))
     case "create_asset": {
