@@ -53,7 +53,8 @@ import { join } from "node:path"
 import pg from "pg"
 import { startEmbeddedPostgres } from "../packages/adapter-postgres/test/embedded.ts"
 import { type CursorPlan, type DbRow, midCursor } from "./scale/cursor.ts"
-import { SEARCH_TERM, thousandVertexPolygon } from "./scale/data.ts"
+import { Geometry } from "@canopy/core"
+import { projectGeometry, SEARCH_TERM, thousandVertexPolygon } from "./scale/data.ts"
 import { call, idle, type Load, load, type Refusals, type Single, single } from "./scale/measure.ts"
 import { type Base, extendPostgres, extendSqlite, seedBase } from "./scale/seed.ts"
 import { starLag } from "./scale/star.ts"
@@ -246,12 +247,19 @@ const archive = async (t: Target): Promise<Figure> => {
 
 const CURSOR = "cursor page at n/2, per_page=100"
 
+/** A 5°×3° corner of the Amazon region of the generated data (one region in six): ~1% of projects. */
+const AMAZON_CORNER = [-70, -12, -65, -9] as const
+
 /** Every endpoint of the table, in order. */
 const endpoints: ReadonlyArray<readonly [string, (t: Target) => Promise<Figure>]> = [
   ["GET /v1/projects/{id}", read((t, i) => `/v1/projects/${t.facts.ids[i % t.facts.ids.length]}`)],
   ["list page 1 (default sort)", read(() => "/v1/projects", total((n) => n))],
   ["sort=area_hectares&order=desc", read(() => "/v1/projects?sort=area_hectares&order=desc", total((n) => n))],
   [`search=${SEARCH_TERM} (1% of names)`, read(() => `/v1/projects?search=${SEARCH_TERM}`, total((n) => n / 100))],
+  // Boxes through the spatial index: a 5°×3° corner of the Amazon region (~1% of projects), and
+  // base project 1's own box (its replicas: 0.1% of projects at every size, found by the index).
+  ["bbox=Amazon corner (~1%)", read(() => `/v1/projects?bbox=${AMAZON_CORNER.join(",")}`)],
+  ["bbox=one project's box (0.1%)", read(() => `/v1/projects?bbox=${Geometry.bbox(projectGeometry(1) as Geometry.Boundary).join(",")}`)],
   ["page at offset n/2, per_page=100", read((t) => `/v1/projects?page=${Math.floor(t.facts.count / 2 / 100) + 1}&per_page=100`)],
   [CURSOR, async (t) => {
     const plan = t.cursor!
