@@ -74,6 +74,10 @@ export type Shared =
 export const measureShared = (a: RawJson, b: RawJson): Shared =>
   ({ _tag: "Shared", hectares: Overlap.sharedHectares(JSON.parse(a.text) as Geometry.Boundary, JSON.parse(b.text) as Geometry.Boundary) })
 
+/** Whether a valid stored boundary covers a position (`Overlap.coversPoint`), synchronously. */
+export const measureCovers = (b: RawJson, position: Geometry.Position): boolean =>
+  Overlap.coversPoint(JSON.parse(b.text) as Geometry.Boundary, position)
+
 /** What a geometry check implementation provides. */
 export interface GeometryCheckShape {
   /**
@@ -92,13 +96,26 @@ export interface GeometryCheckShape {
    * time budget answers `TooComplex` when it runs out. Optional: without it, measured inline.
    */
   readonly shared?: (a: RawJson, b: RawJson) => Effect.Effect<Shared, RateLimited>
+  /**
+   * Whether a valid stored boundary covers a position (`Overlap.coversPoint`); `undefined` when
+   * the time budget ran out. Optional: without it, tested inline.
+   */
+  readonly covers?: (b: RawJson, position: Geometry.Position) => Effect.Effect<boolean | undefined, RateLimited>
 }
 
 /** The inline check: `evaluate` and `measureShared` on the calling fiber. */
 export const inline: GeometryCheckShape = {
   check: (value) => Effect.sync(() => evaluate(value)),
-  shared: (a, b) => Effect.sync(() => measureShared(a, b))
+  shared: (a, b) => Effect.sync(() => measureShared(a, b)),
+  covers: (b, position) => Effect.sync(() => measureCovers(b, position))
 }
+
+/** Whether a stored boundary covers a position, through the provided implementation (inline without one). */
+export const covers = (b: RawJson, position: Geometry.Position): Effect.Effect<boolean | undefined, RateLimited> =>
+  Effect.gen(function*() {
+    const impl = yield* GeometryCheck
+    return yield* (impl.covers ?? inline.covers!)(b, position)
+  })
 
 /** The area two stored boundaries share, through the provided implementation (inline without one). */
 export const shared = (a: RawJson, b: RawJson): Effect.Effect<Shared, RateLimited> =>

@@ -63,6 +63,36 @@ export const sharedHectares = (a: Geometry.Boundary, b: Geometry.Boundary): numb
   return Geometry.areaHectares({ type: "MultiPolygon", coordinates: shared })
 }
 
+/** Whether a position lies inside a ring (even-odd rule in the lon/lat plane), or on one of its edges. */
+const ringCovers = (ring: Geometry.Ring, x: number, y: number): "in" | "on" | "out" => {
+  let inside = false
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [xi, yi] = ring[i]!
+    const [xj, yj] = ring[j]!
+    // on the edge: collinear and within its box
+    const cross = (xj - xi) * (y - yi) - (yj - yi) * (x - xi)
+    if (cross === 0 && Math.min(xi, xj) <= x && x <= Math.max(xi, xj) && Math.min(yi, yj) <= y && y <= Math.max(yi, yj)) return "on"
+    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside
+  }
+  return inside ? "in" : "out"
+}
+
+/**
+ * Whether a valid boundary covers a position: inside a polygon's exterior and not strictly inside
+ * one of its holes; on an edge counts as covered. Edges are taken as straight lon/lat lines (for
+ * field-sized edges, within millimetres of the geodesic). O(positions).
+ */
+export const coversPoint = (b: Geometry.Boundary, position: Geometry.Position): boolean => {
+  const [x, y] = position
+  for (const rings of b.type === "Polygon" ? [b.coordinates] : b.coordinates) {
+    const shell = ringCovers(rings[0]!, x, y)
+    if (shell === "out") continue
+    if (shell === "on") return true
+    if (rings.slice(1).every((hole) => ringCovers(hole, x, y) !== "in")) return true
+  }
+  return false
+}
+
 /** The sentence a refused write answers with (a 409 under the `reject` policy). */
 export const refusal = (overlaps: ReadonlyArray<Overlap>): string => {
   const listed = overlaps.slice(0, 3).map((o) => `${o.name} (${o.project_id}) by ${o.overlap_hectares} ha`).join(", ")

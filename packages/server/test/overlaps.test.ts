@@ -67,6 +67,12 @@ describe("overlaps and the bbox filter over HTTP", () => {
     const page2 = await api.get(`/v1/projects?bbox=6,45,8,49&per_page=1&cursor=${listed.body.meta.next_cursor}`)
     assert.strictEqual(page2.body.data.length, 1)
     assert.notStrictEqual(page2.body.data[0].id, listed.body.data[0].id)
+    const at = (x: number, y: number) => encodeURIComponent(JSON.stringify({ type: "Point", coordinates: [x, y] }))
+    assert.deepStrictEqual(await names(`intersects=${at(7.005, 46.005)}`), ["Alps"])
+    assert.deepStrictEqual(await names(`intersects=${encodeURIComponent(JSON.stringify(rect(6, 45, 8, 49)))}&sort=name`), ["Alps", "Vosges"])
+    const notJson = await api.get("/v1/projects?intersects=%7B")
+    isErrorBody(notJson, "VALIDATION_ERROR")
+    assert.deepStrictEqual([notJson.status, notJson.body.error.details[0].field], [400, "query.intersects"])
     for (const [box, words] of [["1,2,3", /four numbers/], ["8,45,6,47", /west must not exceed east/], ["6,47,8,45", /south/], ["6,45,181,47", /within/], ["a,b,c,d", /four numbers/]] as const) {
       const r = await api.get(`/v1/projects?bbox=${box}`)
       isErrorBody(r, "VALIDATION_ERROR")

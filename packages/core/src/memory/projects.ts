@@ -36,7 +36,8 @@ export const projects = (db: Ctx): S.ProjectsShape => ({
         (q.bbox === undefined || (p.bbox !== null && boxesMeet(p.bbox, q.bbox))))
       const filtered = q.search !== undefined || q.bbox !== undefined
       const key = q.sort === "name" ? (p: S.ProjectRow) => p.sort_name : q.sort === "area_hectares" ? (p: S.ProjectRow) => p.area_hectares : (p: S.ProjectRow) => p.created_at
-      return page(rows, key, q.order === "desc", q, !filtered, filtered ? S.SEARCH_COUNT_LIMIT : S.COUNT_LIMIT)
+      const p = page(rows, key, q.order === "desc", q, !filtered, filtered ? S.SEARCH_COUNT_LIMIT : S.COUNT_LIMIT)
+      return q.omitGeometry ? { ...p, rows: p.rows.map((r) => ({ ...r, geometry: null })) } : p
     }),
     meeting: (accountId, b, options) => db.locked(() => {
       const found: Array<S.BoxNeighbour> = []

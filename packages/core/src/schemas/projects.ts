@@ -3,6 +3,8 @@
  * returned (the fields kept as the store keeps them are the rows' own schemas).
  */
 import { Schema, Struct } from "effect"
+import { formatPath } from "../FieldError.ts"
+import * as Geometry from "../Geometry.ts"
 import * as Slug from "../Slug.ts"
 import { AssetRow, ProjectRow } from "../storage/projects.ts"
 import {
@@ -86,15 +88,54 @@ export const BoxQuery = Schema.String.pipe(
   examples: ["-122.6,37.6,-122.3,37.9"]
 })
 
+/** Most positions the geometry of an `intersects` filter may hold. */
+export const MAX_INTERSECTS_POSITIONS = 1_000
+
+const countPositions = (g: Geometry.Boundary | Geometry.Point): number =>
+  g.type === "Point" ? 1 : (g.type === "Polygon" ? [g.coordinates] : g.coordinates).reduce((n, rings) => n + rings.reduce((m, r) => m + r.length, 0), 0)
+
+/** The geometry of an `intersects` query value (GeoJSON Point, Polygon or MultiPolygon), or why it is not one. */
+export const parseIntersectsQuery = (s: string): Geometry.Boundary | Geometry.Point | string => {
+  let value: unknown
+  try {
+    value = JSON.parse(s)
+  } catch {
+    return "must be a GeoJSON Point, Polygon or MultiPolygon as JSON (URL-encoded)"
+  }
+  const type = (value as { type?: unknown } | null)?.type
+  const problems = type === "Point" ? Geometry.pointProblems(value) : Geometry.problems(value)
+  if (problems.length > 0) {
+    const p = problems[0]!
+    return `${p.path.length ? `${formatPath(p.path)}: ` : ""}${p.message}`
+  }
+  const g = value as Geometry.Boundary | Geometry.Point
+  if (countPositions(g) > MAX_INTERSECTS_POSITIONS) return `must hold at most ${MAX_INTERSECTS_POSITIONS} positions (simplify it, or use bbox)`
+  return g
+}
+
+/** The `intersects` filter of the project list. */
+export const IntersectsQuery = Schema.String.pipe(
+  Schema.check(Schema.isMaxLength(16_384)),
+  Schema.check(Schema.makeFilter((s: string) => typeof parseIntersectsQuery(s) !== "string" || (parseIntersectsQuery(s) as string)))
+).annotate({
+  description: "Only projects whose boundary covers this GeoJSON Point (edges included) or shares area with this Polygon or " +
+    `MultiPolygon (at most ${MAX_INTERSECTS_POSITIONS} positions), as URL-encoded JSON. Pages may hold fewer rows than per_page: ` +
+    "follow next_cursor while has_more",
+  examples: ['{"type":"Point","coordinates":[-122.45,37.75]}']
+})
+
 /** GET /projects */
 export const ListProjects = paginated(Schema.Struct({
   ...pageFields,
   status: Schema.optionalKey(ProjectStatus),
   search: Schema.optionalKey(SearchTerm),
   bbox: Schema.optionalKey(BoxQuery),
+  intersects: Schema.optionalKey(IntersectsQuery),
   sort: Schema.optionalKey(ProjectSort),
   order: Schema.optionalKey(Order)
-}), projectOrdering)
+}), projectOrdering).pipe(Schema.check(Schema.makeFilter((q: { readonly intersects?: string | undefined; readonly page?: number | undefined }) =>
+  q.intersects === undefined || (q.page ?? 1) === 1 ||
+  { path: ["page"], issue: "with intersects, pages are walked with cursor=<meta.next_cursor>" })))
 export type ListProjects = typeof ListProjects.Type
 
 /** POST /projects/{id}/assets */

@@ -10,12 +10,13 @@ import * as GeometryCheck from "../GeometryCheck.ts"
 import * as Ids from "../Ids.ts"
 import * as Lifecycle from "../Lifecycle.ts"
 import * as Overlap from "../Overlap.ts"
-import type { RawJson } from "../RawJson.ts"
+import * as Cursor from "../Cursor.ts"
+import { RawJson } from "../RawJson.ts"
 import { authorize, type Principal } from "../Principal.ts"
 import * as Schemas from "../Schemas.ts"
 import * as Slug from "../Slug.ts"
-import { Storage, type ProjectRow, type StorageShape } from "../Storage.ts"
-import { conflictOnDuplicate, decode, type ListResult, listMeta, window } from "./common.ts"
+import { type ProjectQuery, type ProjectRow, Storage, type StorageShape } from "../Storage.ts"
+import { conflictOnDuplicate, decode, type ListResult, listMeta, type ListWindow, window } from "./common.ts"
 import { emit, nowIso } from "./Outbox.ts"
 import * as UsageGuard from "./UsageGuard.ts"
 
@@ -33,6 +34,14 @@ const noGeometry = { geometry: null, area_hectares: 0, bbox: null }
 const searchText = (name: string, description: string | null) => `${name}\n${description ?? ""}`.toLowerCase()
 
 const duplicateSlug = conflictOnDuplicate(() => "a project with this slug already exists in the account")
+
+/** Candidates an `intersects` list reads from the spatial index at a time, and at most per request. */
+const INTERSECTS_CHUNK = 50
+const INTERSECTS_EXAMINED = 500
+
+/** The box two boxes share, if any. */
+const meet = (a: Geometry.BBox, b: Geometry.BBox): Geometry.BBox | undefined =>
+  Overlap.boxesMeet(a, b) ? [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])] : undefined
 
 /** A boundary a write makes count (new, changed, or restored), to compare with the others. */
 interface Counted {
@@ -134,6 +143,58 @@ const make = (storage: StorageShape) => {
       return report
     })
 
+  /**
+   * A page of the list filtered by `intersects`: candidates come from the spatial index (the
+   * geometry's box) in the list's order, `INTERSECTS_CHUNK` at a time, each tested exactly
+   * (through `GeometryCheck`, off the event loop for large boundaries). At most
+   * `INTERSECTS_EXAMINED` candidates (or `Overlap.TIME_BUDGET_MS` / 2) per request: a page may
+   * then hold fewer rows than asked, with `resume` — the cursor after the last candidate examined.
+   * The total is exact only when every candidate was examined from the start.
+   */
+  const intersecting = (
+    accountId: string, q: Omit<ProjectQuery, "limit" | "offset" | "after">, w: ListWindow,
+    g: Geometry.Boundary | Geometry.Point, sortValue: (p: ProjectRow) => string | number
+  ) => Effect.gen(function*() {
+    const gBox = Geometry.bbox(g)
+    const box = q.bbox === undefined ? gBox : meet(q.bbox, gBox)
+    const text = g.type === "Point" ? undefined : RawJson.of(g)
+    const matches: Array<ProjectRow> = []
+    let after = w.after
+    let examined = 0
+    let last: ProjectRow | undefined
+    let exhausted = box === undefined
+    let uncertain = false
+    const started = yield* Clock.currentTimeMillis
+    while (!exhausted && matches.length <= w.limit) {
+      if (examined >= INTERSECTS_EXAMINED || (yield* Clock.currentTimeMillis) - started > Overlap.TIME_BUDGET_MS / 2) break
+      // The candidates without their boundaries' text; each boundary is read when it is tested.
+      const chunk = yield* storage.projects.list(accountId, { ...q, bbox: box, limit: INTERSECTS_CHUNK, offset: 0, after, omitGeometry: true })
+      for (const row of chunk.rows) {
+        examined++
+        last = row
+        const stored = (yield* storage.projects.get(accountId, row.id))?.geometry ?? null
+        if (stored !== null) {
+          const yes = g.type === "Point"
+            ? yield* GeometryCheck.covers(stored, g.coordinates)
+            : yield* Effect.map(GeometryCheck.shared(text!, stored), (s) => (s._tag === "Shared" ? s.hectares > 0 : undefined))
+          if (yes === true) matches.push({ ...row, geometry: stored })
+          if (yes === undefined) uncertain = true
+        }
+        if (matches.length > w.limit) break
+      }
+      if (!chunk.hasMore && matches.length <= w.limit) exhausted = true
+      const tail = chunk.rows[chunk.rows.length - 1]
+      if (!tail) exhausted = true
+      else after = { value: sortValue(tail), id: tail.id }
+    }
+    const rows = matches.slice(0, w.limit)
+    const more = matches.length > w.limit || !exhausted
+    const at = matches.length > w.limit ? rows[rows.length - 1] : last
+    const resume = more && at ? Cursor.encode({ sort: w.sort, order: w.order, value: sortValue(at), id: at.id }) : null
+    const exact = exhausted && !uncertain && w.after === undefined
+    return { rows, hasMore: more, total: rows.length, totalExact: exact, resume }
+  })
+
   /** The counted boundary of a row, when it has one and is not archived. */
   const countedOf = (p: Pick<ProjectRow, "geometry" | "bbox" | "status">): Counted | undefined =>
     p.geometry !== null && p.bbox !== null && p.status !== "archived" ? { geometry: p.geometry, bbox: p.bbox } : undefined
@@ -202,11 +263,14 @@ const make = (storage: StorageShape) => {
       const q = yield* decodeList(query ?? {})
       const w = window(q, Schemas.projectOrdering(q))
       const sort = q.sort ?? "created_at"
-      const page = yield* storage.projects.list(principal.account_id, {
-        status: q.status, search: q.search?.toLowerCase(), sort,
-        bbox: q.bbox === undefined ? undefined : Schemas.parseBoxQuery(q.bbox) as readonly [number, number, number, number], order: w.order, limit: w.limit, offset: w.offset, after: w.after
-      })
       const sortValue = (p: ProjectRow) => (sort === "name" ? p.sort_name : sort === "area_hectares" ? p.area_hectares : p.created_at)
+      const box = q.bbox === undefined ? undefined : Schemas.parseBoxQuery(q.bbox) as Geometry.BBox
+      const query_ = { status: q.status, search: q.search?.toLowerCase(), sort, order: w.order, bbox: box }
+      if (q.intersects !== undefined) {
+        const page = yield* intersecting(principal.account_id, query_, w, Schemas.parseIntersectsQuery(q.intersects) as Geometry.Boundary | Geometry.Point, sortValue)
+        return { data: page.rows.map(toResource), meta: { ...listMeta(page, w, sortValue), next_cursor: page.resume } }
+      }
+      const page = yield* storage.projects.list(principal.account_id, { ...query_, limit: w.limit, offset: w.offset, after: w.after })
       return { data: page.rows.map(toResource), meta: listMeta(page, w, sortValue) }
     }),
 

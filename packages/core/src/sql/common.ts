@@ -79,13 +79,13 @@ export const makeContext = Effect.gen(function*() {
    */
   const page = <A>(
     table: Table, clauses: Array<Fragment>, column: string, desc: boolean, q: S.Window,
-    exactTotal?: Effect.Effect<number, S.StorageError>, countLimit = S.COUNT_LIMIT
+    exactTotal?: Effect.Effect<number, S.StorageError>, countLimit = S.COUNT_LIMIT, columns: Fragment = sql`*`
   ) =>
     Effect.gen(function*() {
       const where = sql.and([...clauses, ...keyset(column, desc, q.after)])
       const skip = q.after === undefined && q.offset > 0 ? sql`offset ${q.offset}` : sql``
       const fetched = yield* all<A>(table,
-        sql`select * from ${sql(table)} where ${where} order by ${orderBy(column, desc)} limit ${q.limit + 1} ${skip}`)
+        sql`select ${columns} from ${sql(table)} where ${where} order by ${orderBy(column, desc)} limit ${q.limit + 1} ${skip}`)
       const counted = exactTotal
         ? { total: yield* exactTotal, totalExact: true }
         : yield* cappedCount(table, sql.and(clauses), countLimit)

@@ -16,6 +16,11 @@ const likeContains = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 export const projects = (c: Context): S.ProjectsShape => {
   const { sql, dialect, one, all, count, affected, insert, patchRow, orderBy, keyset, page, totals } = c
 
+  /** The columns of a project list: every one, or every one but the boundary's text (read as null). */
+  const listColumns = (q: S.ProjectQuery) => q.omitGeometry
+    ? sql.literal("id, account_id, name, slug, description, null as geometry, area_hectares, bbox, status, created_by, sort_name, search_text, created_at, updated_at")
+    : sql.literal("*")
+
   /** A case-insensitive substring match on `search_text` through the table's trigram index. */
   const searchClause = (table: "projects" | "assets", term: string) =>
     dialect === "sqlite"
@@ -67,13 +72,13 @@ export const projects = (c: Context): S.ProjectsShape => {
       const want = skip + q.limit + 1
       const after = [...clauses, ...keyset(column, desc, q.after)]
       const from = sql.and(after)
-      let rows = yield* all<S.ProjectRow>("projects", sql`select * from projects where id in (
+      let rows = yield* all<S.ProjectRow>("projects", sql`select ${listColumns(q)} from projects where id in (
           select id from (select id, ${sql(column)}, search_text, bbox from projects where ${from} order by ${order} limit ${FILTER_WALK}) w
           where ${sql.and(tests)} order by ${order} limit ${want}) order by ${order}`)
       if (rows.length < want) {
         const walked = yield* count(sql`select count(*) as n from (select 1 from projects where ${from} limit ${FILTER_WALK}) c`)
         if (walked >= FILTER_WALK) {
-          rows = yield* all<S.ProjectRow>("projects", sql`select * from projects where id in (
+          rows = yield* all<S.ProjectRow>("projects", sql`select ${listColumns(q)} from projects where id in (
               select id from projects where ${sql.and([...after, ...indexed, ...tests])}
               order by ${order} limit ${want}) order by ${order}`)
         }
@@ -125,7 +130,7 @@ export const projects = (c: Context): S.ProjectsShape => {
         const desc = q.order === "desc"
         if (q.search === undefined && q.bbox === undefined) {
           const exact = Effect.map(totals(accountId), (t) => (q.status === undefined ? t.active + t.archived + t.draft : t[q.status]))
-          return page<S.ProjectRow>("projects", clauses, column, desc, q, exact)
+          return page<S.ProjectRow>("projects", clauses, column, desc, q, exact, undefined, listColumns(q))
         }
         return filteredProjects(accountId, clauses, column, desc, q)
       },

@@ -52,6 +52,11 @@ export interface ProjectQuery extends Window {
    * (edges count); projects without a boundary never match. Served by a spatial index.
    */
   readonly bbox?: readonly [number, number, number, number] | undefined
+  /**
+   * Rows come with `geometry: null`, their other fields as stored: for lists that show no
+   * boundary (a boundary's text can weigh megabytes).
+   */
+  readonly omitGeometry?: boolean | undefined
   readonly sort: "name" | "created_at" | "area_hectares"
   readonly order: "asc" | "desc"
 }

@@ -99,7 +99,10 @@ export const routes: ReadonlyArray<Route> = [
   route({ method: "GET", path: "/projects", operation: "projects.list", tag: "Projects", summary: "List projects",
     description: "Filters combine: `status`, `search` (a case-insensitive substring of the name or description), and `bbox` " +
       "(`west,south,east,north`: projects whose bounding box shares at least one point with the box, edges included; projects " +
-      "without a boundary never match), served by a spatial index. With `search` or `bbox`, `meta.total` counts matches up to 1,000.",
+      "without a boundary never match), served by a spatial index; and `intersects` (a URL-encoded GeoJSON Point: the projects whose " +
+      "boundary covers it; or a Polygon or MultiPolygon of up to 1,000 positions: those sharing area with it), tested exactly. With " +
+      "`search` or `bbox`, `meta.total` counts matches up to 1,000. With `intersects`, pages are walked with cursors and one request " +
+      "tests at most 500 candidates: a page may hold fewer rows than `per_page` (even none) while `has_more` is true.",
     status: 200, envelope: "list", query: Schemas.ListProjects, resource: Schemas.Project,
     run: ({ principal, query }) => Effect.flatMap(Projects, (s) => s.list(principal, query)) }),
   route({ method: "POST", path: "/projects", operation: "projects.create", tag: "Projects", summary: "Create a project",

@@ -1,14 +1,17 @@
 /**
  * The domain cases for overlaps: the report in write answers (the shared area in geodesic
  * hectares), `project.overlap_detected`, archived projects left out, the account's `reject`
- * policy refusing overlapping writes and storing nothing — also when two writes race.
+ * policy refusing overlapping writes and storing nothing — also when two writes race; and the
+ * project list's exact `intersects` filter.
  */
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Geometry from "../../Geometry.ts"
+import * as GeometryCheck from "../../GeometryCheck.ts"
 import { Accounts } from "../../services/Accounts.ts"
 import { Projects } from "../../services/Projects.ts"
-import { newAccount } from "../fixtures.ts"
+import { Storage } from "../../Storage.ts"
+import { newAccount, projectRow } from "../fixtures.ts"
 import { type DomainIt, eventsOf, failure, type SuiteClock } from "./helpers.ts"
 
 /** A lon/lat rectangle as a Polygon. */
@@ -119,5 +122,78 @@ export const overlapsCases = (it: DomainIt, { tick }: SuiteClock): void => {
         assert.strictEqual(outcomes.filter((o) => o._tag === "Success").length, 1, `round ${round}`)
       }
       assert.strictEqual((yield* projects.list(admin)).meta.total, 5)
+    }))
+
+  it.effect("intersects: a point finds the boundaries covering it (edges yes, holes no); a polygon those it shares area with", () =>
+    Effect.gen(function*() {
+      const { admin } = yield* newAccount("pro")
+      const projects = yield* Projects
+      const names = (query: Record<string, string>) =>
+        Effect.map(projects.list(admin, { sort: "name", ...query }), (r) => r.data.map((p) => p.name))
+      const donut: Geometry.Polygon = { type: "Polygon", coordinates: [rect(50, 10, 50.03, 10.03).coordinates[0]!, [...rect(50.01, 10.01, 50.02, 10.02).coordinates[0]!].reverse()] }
+      yield* projects.create(admin, { name: "Big", geometry: rect(50, 10, 50.03, 10.03) })
+      yield* projects.create(admin, { name: "Donut", geometry: donut })
+      yield* projects.create(admin, { name: "East", geometry: rect(50.015, 10.015, 50.05, 10.05) })
+      yield* projects.create(admin, { name: "Elsewhere", geometry: rect(51, 11, 51.01, 11.01) })
+      yield* projects.create(admin, { name: "No boundary" })
+      const point = (x: number, y: number) => JSON.stringify({ type: "Point", coordinates: [x, y] })
+      assert.deepStrictEqual(yield* names({ intersects: point(50.0155, 10.0155) }), ["Big", "East"], "inside Donut's hole")
+      assert.deepStrictEqual(yield* names({ intersects: point(50.005, 10.005) }), ["Big", "Donut"])
+      assert.deepStrictEqual(yield* names({ intersects: point(50.015, 10.02) }), ["Big", "Donut", "East"], "on the hole's edge and on East's")
+      const poly = JSON.stringify(rect(50.025, 10.025, 50.06, 10.06))
+      assert.deepStrictEqual(yield* names({ intersects: poly }), ["Big", "Donut", "East"])
+      assert.deepStrictEqual(yield* names({ intersects: JSON.stringify(rect(50.03, 10, 50.031, 10.01)) }), [], "sharing an edge is sharing no area")
+      assert.deepStrictEqual(yield* names({ intersects: poly, status: "draft" }), [])
+      assert.deepStrictEqual(yield* names({ intersects: poly, search: "eas" }), ["East"])
+      assert.deepStrictEqual(yield* names({ intersects: poly, bbox: "50.04,10.04,50.1,10.1" }), ["East"])
+      const all = yield* projects.list(admin, { intersects: poly })
+      assert.deepStrictEqual([all.meta.total, all.meta.total_exact, all.meta.has_more, all.meta.next_cursor], [3, true, false, null])
+      for (const [bad, field] of [
+        ["{", "intersects"], [JSON.stringify({ type: "Polygon", coordinates: [[[0, 0], [1, 0], [0, 0]]] }), "intersects"],
+        [JSON.stringify({ type: "LineString", coordinates: [[0, 0], [1, 1]] }), "intersects"]
+      ] as const) {
+        const r = yield* failure(projects.list(admin, { intersects: bad }))
+        assert.strictEqual(r.tag, "ValidationError")
+        assert.strictEqual((r.error as unknown as { details: Array<{ field: string }> }).details[0]!.field, field)
+      }
+      const paged = yield* failure(projects.list(admin, { intersects: poly, page: "2" }))
+      assert.strictEqual((paged.error as unknown as { details: Array<{ field: string }> }).details[0]!.field, "page")
+    }))
+
+  it.effect("intersects: pages follow cursors; past 500 candidates a page ends early with a cursor that resumes the walk", () =>
+    Effect.gen(function*() {
+      const { account, admin } = yield* newAccount("enterprise")
+      const projects = yield* Projects
+      const s = yield* Storage
+      // 520 frames around the point (their boxes hold it, their polygons do not), older than 4 projects covering it
+      const frame = (i: number): Geometry.Polygon => ({
+        type: "Polygon", coordinates: [rect(60 - 0.01 - i * 1e-5, 20 - 0.01, 60 + 0.01, 20 + 0.01).coordinates[0]!, [...rect(60 - 0.005, 20 - 0.005, 60 + 0.005, 20 + 0.005).coordinates[0]!].reverse()]
+      })
+      const rows = Array.from({ length: 520 }, (_, i) => {
+        const v = GeometryCheck.evaluate(frame(i))
+        if (v._tag !== "Valid") throw new Error("frame")
+        return projectRow(account.id, { name: `frame ${i}`, geometry: v.geometry, bbox: v.bbox, area_hectares: v.area_hectares, created_at: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString() })
+      })
+      const covering = Array.from({ length: 4 }, (_, i) => {
+        const v = GeometryCheck.evaluate(rect(59.999, 19.999, 60.001 + i * 1e-4, 20.001))
+        if (v._tag !== "Valid") throw new Error("cover")
+        return projectRow(account.id, { name: `cover ${i}`, geometry: v.geometry, bbox: v.bbox, area_hectares: v.area_hectares, created_at: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString() })
+      })
+      yield* s.transaction(Effect.forEach([...rows, ...covering], (r) => s.projects.insert(r), { discard: true }))
+      const intersects = JSON.stringify({ type: "Point", coordinates: [60, 20] })
+      const seen: Array<string> = []
+      const pages: Array<number> = []
+      let cursor: string | null | undefined
+      for (let i = 0; i < 10; i++) {
+        const r = yield* projects.list(admin, { intersects, per_page: "3", ...(cursor ? { cursor } : {}) })
+        seen.push(...r.data.map((p) => p.name))
+        pages.push(r.data.length)
+        assert.strictEqual(r.meta.has_more, r.meta.next_cursor !== null)
+        cursor = r.meta.next_cursor
+        if (!cursor) break
+      }
+      assert.deepStrictEqual(seen, ["cover 3", "cover 2", "cover 1", "cover 0"])
+      assert.strictEqual(pages[0], 0, "the first 500 candidates hold no match: an empty page that says to go on")
+      assert.deepStrictEqual(pages.slice(1), [3, 1])
     }))
 }
