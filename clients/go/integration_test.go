@@ -37,10 +37,10 @@ func TestLiveServerScenario(t *testing.T) {
 			t.Fatalf("verify = %+v", info)
 		}
 		acc, err := client.Account.Get(ctx)
-		if err != nil || acc.ID != info.AccountID || acc.Plan != "pro" || acc.Name != "Go client pro" {
+		if err != nil || acc.ID != info.AccountID || acc.Plan != "pro" || acc.Name != "Go client pro" || acc.OverlapPolicy != OverlapPolicyWarn {
 			t.Fatalf("account = %+v, %v", acc, err)
 		}
-		renamed, err := client.Account.Update(ctx, &AccountUpdateParams{Name: "Go client renamed"})
+		renamed, err := client.Account.Update(ctx, &AccountUpdateParams{Name: String("Go client renamed")})
 		if err != nil || renamed.Name != "Go client renamed" || renamed.ID != acc.ID {
 			t.Fatalf("rename = %+v, %v", renamed, err)
 		}
@@ -396,6 +396,125 @@ func TestLiveServerScenario(t *testing.T) {
 		}
 		if _, err := client.Webhooks.Get(ctx, hook.ID); !IsNotFound(err) {
 			t.Fatalf("get after delete: %v", err)
+		}
+	})
+
+	t.Run("overlaps, bbox filter, overlap policy", func(t *testing.T) {
+		acc, err := client.Account.Get(ctx)
+		if err != nil || acc.OverlapPolicy != OverlapPolicyWarn {
+			t.Fatalf("a new account's overlap policy = %+v, %v (want warn)", acc, err)
+		}
+		// two 0.02° squares at 10°S, the second shifted east by half a side: they share half of it
+		west, err := client.Projects.Create(ctx, &ProjectCreateParams{Name: "Overlap west", Geometry: square(40, -10, 0.02)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if west.Overlaps == nil || len(west.Overlaps.Overlaps) != 0 || !west.Overlaps.Complete {
+			t.Fatalf("a boundary overlapping nothing: overlaps = %+v", west.Overlaps)
+		}
+		east, err := client.Projects.Create(ctx, &ProjectCreateParams{Name: "Overlap east", Geometry: square(40.01, -10, 0.02)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if east.Overlaps == nil || !east.Overlaps.Complete || len(east.Overlaps.Overlaps) != 1 {
+			t.Fatalf("overlaps of the east square = %+v", east.Overlaps)
+		}
+		o := east.Overlaps.Overlaps[0]
+		// the shared 0.01° × 0.02° rectangle is half of either square (about 242 ha)
+		half := east.AreaHectares / 2
+		if o.ProjectID != west.ID || o.Name != "Overlap west" || o.OverlapHectares <= 0 ||
+			o.OverlapHectares < half*0.99 || o.OverlapHectares > half*1.01 {
+			t.Fatalf("overlap = %+v, want %s sharing about %.1f ha (east %.4f ha)", o, west.ID, half, east.AreaHectares)
+		}
+		// a read and a write that leaves the boundary alone carry no report
+		got, err := client.Projects.Get(ctx, east.ID)
+		if err != nil || got.Overlaps != nil {
+			t.Fatalf("get = %+v, %v (want no overlaps)", got, err)
+		}
+		renamed, err := client.Projects.Update(ctx, east.ID, &ProjectUpdateParams{Description: String("renamed only")})
+		if err != nil || renamed.Overlaps != nil {
+			t.Fatalf("update without a boundary = %+v, %v (want no overlaps)", renamed, err)
+		}
+
+		// the event, with its typed data
+		events, err := client.Events.ListAll(ctx, &EventListParams{Type: String(EventProjectOverlapDetected)}).Collect()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var data *ProjectOverlapEventData
+		for _, ev := range events {
+			var d ProjectOverlapEventData
+			if err := ev.DecodeData(&d); err != nil {
+				t.Fatal(err)
+			}
+			if d.Project.ID == east.ID {
+				data = &d
+			}
+		}
+		if data == nil || len(data.Overlaps) != 1 || data.Overlaps[0].ProjectID != west.ID ||
+			data.Overlaps[0].OverlapHectares != o.OverlapHectares || !data.Complete || data.Project.AreaHectares != east.AreaHectares {
+			t.Fatalf("%d project.overlap_detected events; data for %s = %+v", len(events), east.ID, data)
+		}
+
+		// the bbox filter: a box touching only one square, one touching both, one touching none
+		ids := func(b BBox) []string {
+			t.Helper()
+			list, err := client.Projects.ListAll(ctx, &ProjectListParams{BBox: &b, Sort: String("name"), Order: String("asc")}).Collect()
+			if err != nil {
+				t.Fatalf("bbox %s: %v", b, err)
+			}
+			out := []string{}
+			for _, p := range list {
+				out = append(out, p.ID)
+			}
+			return out
+		}
+		if got := ids(BBox{West: 39.99, South: -10.01, East: 40.005, North: -9.99}); len(got) != 1 || got[0] != west.ID {
+			t.Fatalf("bbox around the west square's edge = %v, want [%s]", got, west.ID)
+		}
+		if got := ids(BBox{West: 40.025, South: -9.995, East: 40.5, North: -9.5}); len(got) != 1 || got[0] != east.ID {
+			t.Fatalf("bbox past the west square = %v, want [%s]", got, east.ID)
+		}
+		if got := ids(BBox{West: 40.015, South: -9.995, East: 40.016, North: -9.994}); len(got) != 2 || got[0] != east.ID || got[1] != west.ID {
+			t.Fatalf("bbox inside both = %v, want [%s %s]", got, east.ID, west.ID)
+		}
+		if got := ids(BBox{West: -170, South: -80, East: -169.5, North: -79.5}); len(got) != 0 {
+			t.Fatalf("bbox over nothing = %v", got)
+		}
+		_, err = client.Projects.List(ctx, &ProjectListParams{BBox: &BBox{West: 0, South: 10, East: 1, North: 5}})
+		if e, ok := AsError(err); !ok || !IsValidation(err) {
+			t.Fatalf("south > north: %v", err)
+		} else if _, named := e.DetailFor("query.bbox"); !named {
+			t.Fatalf("details %+v do not name bbox", e.Details)
+		}
+
+		// overlap_policy reject: an overlapping boundary is refused with 409 and nothing is stored
+		strict, err := client.Account.Update(ctx, &AccountUpdateParams{OverlapPolicy: String(OverlapPolicyReject)})
+		if err != nil || strict.OverlapPolicy != OverlapPolicyReject || strict.Name != "Go client renamed" {
+			t.Fatalf("set reject = %+v, %v", strict, err)
+		}
+		defer func() {
+			if _, err := client.Account.Update(ctx, &AccountUpdateParams{OverlapPolicy: String(OverlapPolicyWarn)}); err != nil {
+				t.Errorf("resetting the overlap policy: %v", err)
+			}
+		}()
+		_, err = client.Projects.Create(ctx, &ProjectCreateParams{Name: "Overlap refused", Geometry: square(40.005, -9.995, 0.005)})
+		if e, ok := AsError(err); !ok || !IsConflict(err) || e.Status != 409 || !strings.Contains(e.Message, west.ID) {
+			t.Fatalf("overlapping create under reject: %v", err)
+		}
+		if refused, err := client.Projects.List(ctx, &ProjectListParams{Search: String("Overlap refused")}); err != nil || len(refused.Data) != 0 {
+			t.Fatalf("the refused project was stored: %+v, %v", refused, err)
+		}
+		_, err = client.Projects.Update(ctx, east.ID, &ProjectUpdateParams{Geometry: square(40.015, -10, 0.02)})
+		if !IsConflict(err) {
+			t.Fatalf("overlapping update under reject: %v", err)
+		}
+		if kept, err := client.Projects.Get(ctx, east.ID); err != nil || kept.AreaHectares != east.AreaHectares || kept.BBox[0] != 40.01 {
+			t.Fatalf("after a refused update: %+v, %v", kept, err)
+		}
+		apart, err := client.Projects.Create(ctx, &ProjectCreateParams{Name: "Overlap apart", Geometry: square(41, -10, 0.01)})
+		if err != nil || apart.Overlaps == nil || len(apart.Overlaps.Overlaps) != 0 {
+			t.Fatalf("a boundary apart under reject = %+v, %v", apart, err)
 		}
 	})
 

@@ -187,7 +187,7 @@ func (s *AccountService) Get(ctx context.Context, opts ...RequestOption) (*Accou
 	return &out, nil
 }
 
-// Update renames the account.
+// Update changes the fields set in params (name, overlap policy).
 func (s *AccountService) Update(ctx context.Context, params *AccountUpdateParams, opts ...RequestOption) (*Account, error) {
 	var out Account
 	if err := s.c.do(ctx, http.MethodPut, "/account", nil, params, &out, opts); err != nil {

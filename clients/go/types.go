@@ -122,6 +122,37 @@ type Project struct {
 	Status    string    `json:"status"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// Overlaps is set in the answer of a write (Create, Update, Restore…) that set, changed or
+	// restored a boundary: the account's other active and draft projects whose boundaries share
+	// at least 0.0001 ha with it. Nil on Get, on lists and on writes that did not touch a boundary.
+	Overlaps *OverlapReport `json:"overlaps,omitempty"`
+}
+
+// ProjectOverlap is another project of the account whose boundary overlaps a project's.
+type ProjectOverlap struct {
+	ProjectID string `json:"project_id"`
+	Name      string `json:"name"`
+	// OverlapHectares is the shared area in geodesic hectares, rounded to 4 decimals.
+	OverlapHectares float64 `json:"overlap_hectares"`
+}
+
+// OverlapReport lists the overlaps found by a write, largest first.
+type OverlapReport struct {
+	Overlaps []ProjectOverlap `json:"overlaps"`
+	// Complete is false when not every nearby project was compared (too many of them, or the
+	// time budget ran out).
+	Complete bool `json:"complete"`
+}
+
+// BBox is a box in degrees: West and East are longitudes, South and North latitudes.
+type BBox struct {
+	West, South, East, North float64
+}
+
+// String formats the box as the API's bbox query value: "west,south,east,north".
+func (b BBox) String() string {
+	f := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	return f(b.West) + "," + f(b.South) + "," + f(b.East) + "," + f(b.North)
 }
 
 // ProjectCreateParams is the body of POST /projects.
@@ -182,6 +213,9 @@ type ProjectListParams struct {
 	Status *string
 	// Search is a case-insensitive substring (3 to 200 characters) of name or description.
 	Search *string
+	// BBox keeps the projects whose bounding box shares at least one point with the box (edges
+	// included); projects without a boundary never match.
+	BBox *BBox
 	// Sort is name, created_at or area_hectares; Order is asc or desc.
 	Sort  *string
 	Order *string
@@ -194,6 +228,9 @@ func (p *ProjectListParams) values() url.Values {
 	v := p.ListParams.values()
 	setOpt(v, "status", p.Status)
 	setOpt(v, "search", p.Search)
+	if p.BBox != nil {
+		v.Set("bbox", p.BBox.String())
+	}
 	setOpt(v, "sort", p.Sort)
 	setOpt(v, "order", p.Order)
 	return v

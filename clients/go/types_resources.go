@@ -86,13 +86,15 @@ type MemberUpdateParams struct {
 
 // Account is the account the credential belongs to.
 type Account struct {
-	ID        string       `json:"id"`
-	Name      string       `json:"name"`
-	Slug      string       `json:"slug"`
-	Type      string       `json:"type"`
-	Plan      string       `json:"plan"`
-	Usage     AccountUsage `json:"usage"`
-	CreatedAt time.Time    `json:"created_at"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Slug string `json:"slug"`
+	Type string `json:"type"`
+	Plan string `json:"plan"`
+	// OverlapPolicy is OverlapPolicyWarn or OverlapPolicyReject.
+	OverlapPolicy string       `json:"overlap_policy"`
+	Usage         AccountUsage `json:"usage"`
+	CreatedAt     time.Time    `json:"created_at"`
 }
 
 // AccountUsage is the usage summary carried by Account.
@@ -102,9 +104,21 @@ type AccountUsage struct {
 	Members  int     `json:"members"`
 }
 
-// AccountUpdateParams is the body of PUT /account.
+// Overlap policies of an account.
+const (
+	// OverlapPolicyWarn: writes succeed and report overlaps in Project.Overlaps (and emit
+	// EventProjectOverlapDetected).
+	OverlapPolicyWarn = "warn"
+	// OverlapPolicyReject: a write whose boundary overlaps another active or draft project is
+	// refused with 409 CONFLICT (IsConflict) and nothing is stored.
+	OverlapPolicyReject = "reject"
+)
+
+// AccountUpdateParams is the body of PUT /account: only the fields set are sent.
 type AccountUpdateParams struct {
-	Name string `json:"name"`
+	Name *string `json:"name,omitempty"`
+	// OverlapPolicy is OverlapPolicyWarn or OverlapPolicyReject.
+	OverlapPolicy *string `json:"overlap_policy,omitempty"`
 }
 
 // Usage is GET /account/usage: the current billing period's figures and limits.
@@ -202,26 +216,27 @@ func (p *DeliveryLogListParams) values() url.Values {
 
 // Event types.
 const (
-	EventProjectCreated        = "project.created"
-	EventProjectUpdated        = "project.updated"
-	EventProjectDeleted        = "project.deleted"
-	EventProjectArchived       = "project.archived"
-	EventProjectRestored       = "project.restored"
-	EventAssetCreated          = "asset.created"
-	EventAssetUpdated          = "asset.updated"
-	EventAssetDeleted          = "asset.deleted"
-	EventAssetStatusChanged    = "asset.status_changed"
-	EventMemberInvited         = "member.invited"
-	EventMemberJoined          = "member.joined"
-	EventMemberUpdated         = "member.updated"
-	EventMemberRemoved         = "member.removed"
-	EventSubscriptionCreated   = "subscription.created"
-	EventSubscriptionUpdated   = "subscription.updated"
-	EventSubscriptionCanceled  = "subscription.canceled"
-	EventInvoicePaid           = "invoice.paid"
-	EventInvoiceFailed         = "invoice.failed"
-	EventUsageThresholdReached = "usage.threshold_reached"
-	EventUsageLimitExceeded    = "usage.limit_exceeded"
+	EventProjectCreated         = "project.created"
+	EventProjectUpdated         = "project.updated"
+	EventProjectDeleted         = "project.deleted"
+	EventProjectArchived        = "project.archived"
+	EventProjectRestored        = "project.restored"
+	EventAssetCreated           = "asset.created"
+	EventAssetUpdated           = "asset.updated"
+	EventAssetDeleted           = "asset.deleted"
+	EventAssetStatusChanged     = "asset.status_changed"
+	EventMemberInvited          = "member.invited"
+	EventMemberJoined           = "member.joined"
+	EventMemberUpdated          = "member.updated"
+	EventMemberRemoved          = "member.removed"
+	EventSubscriptionCreated    = "subscription.created"
+	EventSubscriptionUpdated    = "subscription.updated"
+	EventSubscriptionCanceled   = "subscription.canceled"
+	EventInvoicePaid            = "invoice.paid"
+	EventInvoiceFailed          = "invoice.failed"
+	EventUsageThresholdReached  = "usage.threshold_reached"
+	EventUsageLimitExceeded     = "usage.limit_exceeded"
+	EventProjectOverlapDetected = "project.overlap_detected"
 )
 
 // Event is the envelope of an event, as delivered to webhooks and listed by GET /events.
@@ -253,6 +268,20 @@ type ProjectEventData struct {
 		ID    string `json:"id"`
 		Email string `json:"email"`
 	} `json:"created_by,omitempty"`
+}
+
+// ProjectOverlapEventData is the data of EventProjectOverlapDetected: the project written and the
+// overlaps its boundary has with the account's other projects.
+type ProjectOverlapEventData struct {
+	Project struct {
+		ID           string  `json:"id"`
+		Name         string  `json:"name"`
+		Slug         string  `json:"slug"`
+		AreaHectares float64 `json:"area_hectares"`
+		Status       string  `json:"status"`
+	} `json:"project"`
+	Overlaps []ProjectOverlap `json:"overlaps"`
+	Complete bool             `json:"complete"`
 }
 
 // EventListParams are the query of GET /events.

@@ -181,7 +181,7 @@ describe("Python client: scenario against a live canopy serve", () => {
     expect(Object.keys(result.steps)).toEqual([
       "auth_verify", "account", "webhook_create", "create", "get", "webhook_verify", "webhook_manage",
       "list_all_pages", "update", "archive_restore_delete", "not_found", "validation_error", "assets",
-      "members", "events", "webhook_delete", "network_error_retry", "server_error_retry", "rate_limit_retry"
+      "members", "events", "overlaps", "webhook_delete", "network_error_retry", "server_error_retry", "rate_limit_retry"
     ])
   })
 
@@ -221,6 +221,16 @@ describe("Python client: scenario against a live canopy serve", () => {
     expect(s.webhook_verify.event_id).toMatch(/^evt_/)
     expect(s.events.found).toBe(s.webhook_verify.event_id)
     expect(s.webhook_manage.test_status).toBe("success")
+  })
+
+  it("overlaps reported with the other project and its shared hectares, bbox filter, overlap_policy reject", () => {
+    const s = result.steps.overlaps
+    expect(s.other).toBe(s.west)
+    expect(s.overlap_hectares).toBeGreaterThan(0)
+    expect(Math.abs(s.overlap_hectares - s.half_area)).toBeLessThanOrEqual(s.half_area * 0.01)
+    expect(s.bbox).toEqual({ west: [s.west], east: [s.project], both: [s.project, s.west], none: [] })
+    expect(s.rejected_status).toBe(409)
+    expect(s.events).toBe(1)
   })
 
   it("assets, members, account", () => {

@@ -28,6 +28,7 @@ from canopy import (
     InternalServerError,
     NotFoundError,
     Polygon,
+    ProjectOverlapEventData,
     RateLimitError,
     RetryInfo,
     ValidationError,
@@ -338,6 +339,77 @@ def main() -> None:
     created_events = [e for e in client.events.list_all(type="project.created", per_page=5) if e["data"].get("id") == project["id"]]
     check(len(created_events) == 1, "events.list finds the project.created event")
     steps["events"] = {"found": created_events[0]["id"]}
+
+    step("overlaps")
+    check(client.account.get()["overlap_policy"] == "warn", "a new account's overlap_policy is warn")
+
+    def rect(lon: float, lat: float, side: float) -> Polygon:
+        return {
+            "type": "Polygon",
+            "coordinates": [[[lon, lat], [lon + side, lat], [lon + side, lat + side], [lon, lat + side], [lon, lat]]],
+        }
+
+    # two 0.02-degree squares at 10 S, the second shifted east by half a side: they share half of it
+    west = client.projects.create(f"Overlap west {run}", geometry=rect(50.0, -10.0, 0.02))
+    west_report = west.get("overlaps")
+    check(west_report is not None and west_report["overlaps"] == [] and west_report["complete"] is True, f"nothing overlapped: {west_report}")
+    east = client.projects.create(f"Overlap east {run}", geometry=rect(50.01, -10.0, 0.02))
+    report = east.get("overlaps")
+    check(report is not None and report["complete"] is True and len(report["overlaps"]) == 1, f"east overlaps: {report}")
+    assert report is not None
+    shared = report["overlaps"][0]
+    half = east["area_hectares"] / 2
+    check(shared["project_id"] == west["id"] and shared["name"] == west["name"], f"overlap names the west square: {shared}")
+    check(shared["overlap_hectares"] > 0 and abs(shared["overlap_hectares"] - half) <= half * 0.01, f"about {half:.1f} ha shared: {shared}")
+    check("overlaps" not in client.projects.get(east["id"]), "a read carries no overlaps")
+    check("overlaps" not in client.projects.update(east["id"], description="renamed only"), "a write without a boundary carries no overlaps")
+    detected = [
+        cast(ProjectOverlapEventData, e["data"]) for e in client.events.list_all(type="project.overlap_detected")
+        if cast(ProjectOverlapEventData, e["data"])["project"]["id"] == east["id"]
+    ]
+    check(len(detected) == 1 and detected[0]["overlaps"][0]["project_id"] == west["id"]
+          and detected[0]["overlaps"][0]["overlap_hectares"] == shared["overlap_hectares"], f"project.overlap_detected: {detected}")
+
+    def in_box(box: Any) -> List[str]:
+        return [p["id"] for p in client.projects.list_all(bbox=box, sort="name", order="asc")]
+
+    only_west = in_box((49.99, -10.01, 50.005, -9.99))
+    only_east = in_box("50.025,-9.995,50.5,-9.5")
+    both = in_box([50.015, -9.995, 50.016, -9.994])
+    nothing = in_box((-170.0, -80.0, -169.5, -79.5))
+    check(only_west == [west["id"]], f"bbox at the west square: {only_west}")
+    check(only_east == [east["id"]], f"bbox past the west square: {only_east}")
+    check(both == [east["id"], west["id"]], f"bbox inside both: {both}")
+    check(nothing == [], f"bbox over nothing: {nothing}")
+    bad_box = expect_raises(ValidationError, lambda: client.projects.list(bbox=(0, 10, 1, 5)), "south > north")
+    check(any(d["field"] == "query.bbox" for d in bad_box.details), f"bbox in details: {bad_box.details}")
+
+    strict = client.account.update(overlap_policy="reject")
+    check(strict["overlap_policy"] == "reject" and strict["name"] == renamed["name"], f"overlap_policy reject, name kept: {strict}")
+    try:
+        refused = expect_raises(
+            ConflictError,
+            lambda: client.projects.create(f"Overlap refused {run}", geometry=rect(50.005, -9.995, 0.005)),
+            "an overlapping create under reject",
+        )
+        check(refused.status == 409 and refused.code == "CONFLICT" and west["id"] in str(refused), f"409 naming the west square: {refused}")
+        check(len(client.projects.list(search=f"Overlap refused {run}")) == 0, "the refused project was not stored")
+        expect_raises(
+            ConflictError,
+            lambda: client.projects.update(east["id"], geometry=rect(50.015, -10.0, 0.02)),
+            "an overlapping update under reject",
+        )
+        kept = client.projects.get(east["id"])
+        check(kept["area_hectares"] == east["area_hectares"] and (kept["bbox"] or [0.0])[0] == 50.01, f"east unchanged: {kept}")
+        apart = client.projects.create(f"Overlap apart {run}", geometry=rect(51.0, -10.0, 0.01))
+        check(apart.get("overlaps") == {"overlaps": [], "complete": True}, f"apart under reject: {apart.get('overlaps')}")
+    finally:
+        client.account.update(overlap_policy="warn")
+    steps["overlaps"] = {
+        "project": east["id"], "other": shared["project_id"], "west": west["id"], "overlap_hectares": shared["overlap_hectares"],
+        "half_area": half, "bbox": {"west": only_west, "east": only_east, "both": both, "none": nothing},
+        "rejected_status": refused.status, "events": len(detected),
+    }
 
     step("webhook_delete")
     client.webhooks.delete(hook["id"])

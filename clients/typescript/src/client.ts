@@ -136,7 +136,10 @@ export class Canopy {
   }
 
   readonly projects = {
-    /** One page of projects (`per_page`, `status`, `search`, `sort`, `order`, `page` or `cursor`). */
+    /**
+     * One page of projects (`per_page`, `status`, `search`, `bbox` as `"west,south,east,north"`, `sort`, `order`,
+     * `page` or `cursor`).
+     */
     list: (query?: ProjectListParams, options?: RequestOptions): Promise<ProjectList> =>
       unwrap(this.api.GET("/v1/projects", { params: { query: query ?? {} }, ...init(options) })),
     /** Every matching project, page after page: `for await (const p of client.projects.listAll({ status: "active" }))`. */
@@ -144,6 +147,10 @@ export class Canopy {
       paginate(query, (q) => this.projects.list(q, options)),
     get: (projectId: string, options?: RequestOptions): Promise<Project> =>
       data(this.api.GET("/v1/projects/{project_id}", { params: { path: { project_id: projectId } }, ...init(options) })),
+    /**
+     * With a boundary the answer carries `overlaps` (the account's other projects sharing area with it); under the
+     * account's `overlap_policy: "reject"` an overlap is a `ConflictError` and nothing is stored.
+     */
     create: (body: ProjectCreateParams, options?: RequestOptions): Promise<Project> =>
       data(this.api.POST("/v1/projects", { body, ...init(options) })),
     /** Partial update: omitted fields stay; `null` clears a nullable one. */
@@ -186,6 +193,7 @@ export class Canopy {
 
   readonly account = {
     get: (options?: RequestOptions): Promise<Account> => data(this.api.GET("/v1/account", init(options))),
+    /** Changes the fields given: `name`, `overlap_policy` (`"warn"` or `"reject"`). */
     update: (body: AccountUpdateParams, options?: RequestOptions): Promise<Account> => data(this.api.PUT("/v1/account", { body, ...init(options) })),
     /** Usage statistics of the billing period. */
     usage: (options?: RequestOptions): Promise<Usage> => data(this.api.GET("/v1/account/usage", init(options)))

@@ -16,7 +16,7 @@ export interface paths {
          * List projects
          * @description Requires the `projects:read` permission.
          *
-         *     Filters combine: `status`, `search` (a case-insensitive substring of the name or description), and `bbox` (`west,south,east,north`: projects whose bounding box shares at least one point with the box, edges included; projects without a boundary never match), served by a spatial index. With `search` or `bbox`, `meta.total` counts matches up to 1,000.
+         *     Filters combine: `status`, `search` (a case-insensitive substring of the name or description), and `bbox` (`west,south,east,north`: projects whose bounding box shares at least one point with the box, edges included; projects without a boundary never match), served by a spatial index; and `intersects` (a URL-encoded GeoJSON Point: the projects whose boundary covers it; or a Polygon or MultiPolygon of up to 1,000 positions: those sharing area with it), tested exactly. With `search` or `bbox`, `meta.total` counts matches up to 1,000. With `intersects`, pages are walked with cursors and one request tests at most 500 candidates: a page may hold fewer rows than `per_page` (even none) while `has_more` is true.
          */
         get: operations["getProjects"];
         put?: never;
@@ -1826,6 +1826,7 @@ export interface operations {
                 status?: "active" | "archived" | "draft";
                 search?: string;
                 bbox?: string;
+                intersects?: string;
                 sort?: "name" | "created_at" | "area_hectares";
                 order?: "asc" | "desc";
             };

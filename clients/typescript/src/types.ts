@@ -3,7 +3,7 @@
  * OpenAPI document changes (regenerated), these follow. Nothing here is copied by hand from the
  * server's schemas.
  */
-import type { paths } from "./schema.ts"
+import type { components, paths } from "./schema.ts"
 
 /** An HTTP method the API uses. */
 export type Method = "get" | "post" | "put" | "delete"
@@ -56,6 +56,22 @@ export type DeliveryLog = ItemOf<"/v1/webhooks/{webhook_id}/logs">
 export type TokenInfo = DataOf<"/v1/auth/verify", "get">
 export type Me = DataOf<"/v1/me", "get">
 
+/** Another project of the account whose boundary overlaps a project's, with the shared geodesic hectares. */
+export type ProjectOverlap = components["schemas"]["ProjectOverlap"]
+/**
+ * `overlaps` of a write's answer (create, update, restore, import, boundary) that set, changed or restored a
+ * boundary: the account's other active and draft projects sharing at least 0.0001 ha with it, largest first.
+ */
+export type OverlapReport = components["schemas"]["OverlapReport"]
+/** The account's `overlap_policy`: `warn` reports overlaps; `reject` refuses them with 409 (`ConflictError`). */
+export type OverlapPolicy = Account["overlap_policy"]
+/** The `data` of a `project.overlap_detected` event. */
+export interface ProjectOverlapEventData {
+  readonly project: Pick<Project, "id" | "name" | "slug" | "area_hectares" | "status">
+  readonly overlaps: ReadonlyArray<ProjectOverlap>
+  readonly complete: boolean
+}
+
 // Lists
 export type ProjectList = ListOf<"/v1/projects">
 export type AssetList = ListOf<"/v1/projects/{project_id}/assets">
@@ -96,6 +112,7 @@ export interface EventDataByType {
   "asset.created": Asset
   "asset.updated": Asset
   "member.joined": Member
+  "project.overlap_detected": ProjectOverlapEventData
 }
 
 /** The event envelope (interface spec §6), delivered to webhooks and listed by `GET /v1/events`. */

@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   APIConnectionError, authorizationUrl, AuthenticationError, Canopy, ConflictError, exchangeCode, NotFoundError, OAuthError,
-  type Project, RateLimitError, refreshToken, type RetryInfo, ValidationError, verifyWebhook, WebhookVerificationError
+  type OverlapPolicy, type OverlapReport, type Project, type ProjectOverlap, type ProjectOverlapEventData, RateLimitError, refreshToken, type RetryInfo, ValidationError, verifyWebhook, WebhookVerificationError
 } from "../src/index.ts"
 import { Browser, type LiveServer, startLiveServer, startLocalServer } from "./support.ts"
 
@@ -199,6 +199,66 @@ describe("@canopy/client: scenario against a live canopy serve", () => {
       await receiver.close()
     }
   }, 60_000)
+
+  it("overlaps: reported on create with the other project and its shared hectares, the event, the bbox filter, overlap_policy reject", async () => {
+    const rect = (lon: number, lat: number, side: number) => ({
+      type: "Polygon" as const,
+      coordinates: [[[lon, lat], [lon + side, lat], [lon + side, lat + side], [lon, lat + side], [lon, lat]]]
+    })
+    expect((await client.account.get()).overlap_policy).toBe("warn")
+    // Two 0.02° squares at 10°S, the second shifted east by half a side: they share half of it.
+    const west = await client.projects.create({ name: `Overlap west ${run}`, geometry: rect(60, -10, 0.02) })
+    expect(west.overlaps).toEqual({ overlaps: [], complete: true })
+    const east = await client.projects.create({ name: `Overlap east ${run}`, geometry: rect(60.01, -10, 0.02) })
+    const report: OverlapReport | undefined = east.overlaps
+    expect(report?.complete).toBe(true)
+    expect(report?.overlaps.map((o) => [o.project_id, o.name])).toEqual([[west.id, west.name]])
+    const shared: ProjectOverlap = report!.overlaps[0]!
+    const half = east.area_hectares / 2
+    expect(shared.overlap_hectares).toBeGreaterThan(0)
+    expect(Math.abs(shared.overlap_hectares - half)).toBeLessThanOrEqual(half * 0.01)
+    expect((await client.projects.get(east.id)).overlaps).toBeUndefined()
+    expect((await client.projects.update(east.id, { description: "renamed only" })).overlaps).toBeUndefined()
+
+    const detected: Array<ProjectOverlapEventData> = []
+    for await (const e of client.events.listAll({ type: "project.overlap_detected" })) {
+      const data = e.data as unknown as ProjectOverlapEventData
+      if (data.project.id === east.id) detected.push(data)
+    }
+    expect(detected).toHaveLength(1)
+    expect(detected[0]!.overlaps).toEqual([shared])
+    expect(detected[0]!.project.area_hectares).toBe(east.area_hectares)
+
+    const inBox = async (bbox: string) => {
+      const ids: Array<string> = []
+      for await (const p of client.projects.listAll({ bbox, sort: "name", order: "asc" })) ids.push(p.id)
+      return ids
+    }
+    expect(await inBox("59.99,-10.01,60.005,-9.99")).toEqual([west.id])
+    expect(await inBox("60.025,-9.995,60.5,-9.5")).toEqual([east.id])
+    expect(await inBox("60.015,-9.995,60.016,-9.994")).toEqual([east.id, west.id])
+    expect(await inBox("-170,-80,-169.5,-79.5")).toEqual([])
+    const badBox = await client.projects.list({ bbox: "0,10,1,5" }).catch((e: unknown) => e)
+    expect(badBox).toBeInstanceOf(ValidationError)
+    expect((badBox as ValidationError).details.map((d) => d.field)).toContain("query.bbox")
+
+    const policy: OverlapPolicy = "reject"
+    const strict = await client.account.update({ overlap_policy: policy })
+    expect([strict.overlap_policy, strict.name]).toEqual(["reject", `TS scenario ${run}`])
+    try {
+      const refused = await client.projects.create({ name: `Overlap refused ${run}`, geometry: rect(60.005, -9.995, 0.005) }).catch((e: unknown) => e)
+      expect(refused).toBeInstanceOf(ConflictError)
+      expect((refused as ConflictError).status).toBe(409)
+      expect((refused as ConflictError).message).toContain(west.id)
+      expect((await client.projects.list({ search: `Overlap refused ${run}` })).data).toEqual([])
+      await expect(client.projects.update(east.id, { geometry: rect(60.015, -10, 0.02) })).rejects.toBeInstanceOf(ConflictError)
+      expect((await client.projects.get(east.id)).bbox?.[0]).toBe(60.01)
+      const apart = await client.projects.create({ name: `Overlap apart ${run}`, geometry: rect(61, -10, 0.01) })
+      expect(apart.overlaps).toEqual({ overlaps: [], complete: true })
+    } finally {
+      await client.account.update({ overlap_policy: "warn" })
+    }
+  })
 
   it("retries 5xx answers with backoff, one Idempotency-Key across the attempts (a local endpoint answering 503, 503, 201)", async () => {
     const flaky = await startLocalServer((_r, i) => i < 2

@@ -110,7 +110,7 @@ class NotFoundError(APIError):
 
 
 class ConflictError(APIError):
-    """``CONFLICT`` (409): e.g. a duplicate slug, deleting an active project."""
+    """``CONFLICT`` (409): e.g. a duplicate slug, deleting an active project, an overlapping boundary under ``overlap_policy="reject"``."""
 
 
 class RateLimitError(APIError):

@@ -9,7 +9,7 @@ or ``None`` for ``204 No Content``. In ``update`` methods an argument left out i
 from __future__ import annotations
 
 import urllib.parse
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Union, cast
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from ._base import NOT_GIVEN, NotGiven, Page, Response, Transport
 from ._types import (
@@ -35,6 +35,19 @@ def _seg(value: str) -> str:
     if not value:
         raise ValueError("an id is required")
     return urllib.parse.quote(value, safe="")
+
+
+BBox = Union[str, Tuple[float, float, float, float], Sequence[float]]
+
+
+def _bbox(value: Optional[BBox]) -> Optional[str]:
+    """The ``bbox`` query value: ``"west,south,east,north"`` from a string or four numbers."""
+    if value is None or isinstance(value, str):
+        return value
+    numbers = list(value)
+    if len(numbers) != 4:
+        raise ValueError("bbox takes four numbers: west, south, east, north")
+    return ",".join(repr(float(n)) for n in numbers)
 
 
 def _clean(fields: Mapping[str, object]) -> Dict[str, Any]:
@@ -92,14 +105,18 @@ class Projects(_Resource):
         cursor: Optional[str] = None,
         status: Optional[str] = None,
         search: Optional[str] = None,
+        bbox: Optional[BBox] = None,
         sort: Optional[str] = None,
         order: Optional[str] = None,
     ) -> Page[Project]:
         """One page of projects (``per_page`` at most 100). Use ``.auto_paging_iter()`` or
-        :meth:`list_all` to walk them all."""
+        :meth:`list_all` to walk them all.
+
+        ``bbox`` (``(west, south, east, north)`` in degrees, or that as a comma-separated string)
+        keeps the projects whose bounding box shares at least one point with the box."""
         query: Dict[str, QueryValue] = {
             "page": page, "per_page": per_page, "cursor": cursor, "status": status,
-            "search": search, "sort": sort, "order": order,
+            "search": search, "bbox": _bbox(bbox), "sort": sort, "order": order,
         }
         return cast(Page[Project], self._list("/projects", query))
 
@@ -109,11 +126,12 @@ class Projects(_Resource):
         per_page: Optional[int] = 100,
         status: Optional[str] = None,
         search: Optional[str] = None,
+        bbox: Optional[BBox] = None,
         sort: Optional[str] = None,
         order: Optional[str] = None,
     ) -> Iterator[Project]:
         """Every matching project, fetching pages (by cursor) as the iteration goes."""
-        return self.list(per_page=per_page, status=status, search=search, sort=sort, order=order).auto_paging_iter()
+        return self.list(per_page=per_page, status=status, search=search, bbox=bbox, sort=sort, order=order).auto_paging_iter()
 
     def get(self, project_id: str) -> Project:
         return cast(Project, self._get(f"/projects/{_seg(project_id)}"))
@@ -128,7 +146,11 @@ class Projects(_Resource):
         slug: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Project:
-        """Creates a project; ``geometry`` is a GeoJSON Polygon (a closed ring of at least 4 positions)."""
+        """Creates a project; ``geometry`` is a GeoJSON Polygon (a closed ring of at least 4 positions).
+
+        With a boundary the answer carries ``overlaps`` (other projects of the account sharing area
+        with it); under the account's ``overlap_policy="reject"`` an overlap raises
+        :class:`~canopy.ConflictError` and nothing is stored."""
         body = _clean({
             "name": name,
             "description": description if description is not None else NOT_GIVEN,
@@ -258,8 +280,14 @@ class AccountResource(_Resource):
     def get(self) -> Account:
         return cast(Account, self._get("/account"))
 
-    def update(self, *, name: str) -> Account:
-        return cast(Account, self._put("/account", {"name": name}))
+    def update(
+        self,
+        *,
+        name: Union[str, NotGiven] = NOT_GIVEN,
+        overlap_policy: Union[str, NotGiven] = NOT_GIVEN,
+    ) -> Account:
+        """Changes the arguments given: ``name``, ``overlap_policy`` (``"warn"`` or ``"reject"``)."""
+        return cast(Account, self._put("/account", _clean({"name": name, "overlap_policy": overlap_policy})))
 
     def usage(self) -> Usage:
         return cast(Usage, self._get("/account/usage"))

@@ -14,6 +14,8 @@ __all__ = [
     "Point",
     "Geometry",
     "ProjectStatus",
+    "ProjectOverlap",
+    "OverlapReport",
     "Project",
     "AssetType",
     "AssetStatus",
@@ -21,12 +23,15 @@ __all__ = [
     "Role",
     "Member",
     "AccountUsage",
+    "OverlapPolicy",
     "Account",
     "Usage",
     "Webhook",
     "DeliveryLog",
     "EventAccount",
     "Event",
+    "OverlapEventProject",
+    "ProjectOverlapEventData",
     "TokenInfo",
     "ListMeta",
     "EventType",
@@ -36,6 +41,9 @@ ProjectStatus = Literal["active", "archived", "draft"]
 AssetType = Literal["equipment", "monitoring_station", "point_of_interest", "sensor", "other"]
 AssetStatus = Literal["active", "inactive", "maintenance", "retired"]
 Role = Literal["owner", "admin", "editor", "viewer"]
+#: ``warn``: writes succeed and report overlaps (and emit ``project.overlap_detected``); ``reject``: a
+#: write whose boundary overlaps another active or draft project is refused (``ConflictError``, 409).
+OverlapPolicy = Literal["warn", "reject"]
 EventType = Literal[
     "project.created",
     "project.updated",
@@ -57,6 +65,7 @@ EventType = Literal[
     "invoice.failed",
     "usage.threshold_reached",
     "usage.limit_exceeded",
+    "project.overlap_detected",
     "*",
 ]
 
@@ -83,7 +92,23 @@ class Point(TypedDict):
 Geometry = Dict[str, Any]
 
 
-class Project(TypedDict):
+class ProjectOverlap(TypedDict):
+    """Another project of the account whose boundary overlaps this one."""
+
+    project_id: str
+    name: str
+    #: The shared area in geodesic hectares, 4 decimals.
+    overlap_hectares: float
+
+
+class OverlapReport(TypedDict):
+    #: Largest first.
+    overlaps: List[ProjectOverlap]
+    #: False when not every nearby project was compared (too many, or the time budget ran out).
+    complete: bool
+
+
+class _ProjectBase(TypedDict):
     id: str
     name: str
     slug: str
@@ -94,6 +119,13 @@ class Project(TypedDict):
     status: ProjectStatus
     created_at: str
     updated_at: str
+
+
+class Project(_ProjectBase, total=False):
+    #: In the answer of a write (create, update, restore, import, boundary) that set, changed or
+    #: restored a boundary: the account's other active and draft projects sharing at least
+    #: 0.0001 ha with it. Absent on reads and on writes that left the boundary alone.
+    overlaps: OverlapReport
 
 
 class Asset(TypedDict):
@@ -131,6 +163,7 @@ class Account(TypedDict):
     slug: str
     type: str
     plan: Literal["free", "pro", "enterprise"]
+    overlap_policy: OverlapPolicy
     usage: AccountUsage
     created_at: str
 
@@ -209,6 +242,22 @@ class Event(TypedDict):
     created_at: str
     data: Dict[str, Any]
     account: EventAccount
+
+
+class OverlapEventProject(TypedDict):
+    id: str
+    name: str
+    slug: str
+    area_hectares: float
+    status: ProjectStatus
+
+
+class ProjectOverlapEventData(TypedDict):
+    """The ``data`` of a ``project.overlap_detected`` event."""
+
+    project: OverlapEventProject
+    overlaps: List[ProjectOverlap]
+    complete: bool
 
 
 class TokenInfo(TypedDict):

@@ -55,7 +55,11 @@ type Compared = ReadonlyMap<string, { readonly updated_at: string; readonly hect
 /** The Projects service. */
 export class Projects extends Context.Service<Projects, {
   readonly create: (principal: Principal, input: unknown) => Effect.Effect<Schemas.Project, ProjectsError>
-  readonly list: (principal: Principal, query?: unknown) => Effect.Effect<ListResult<Schemas.Project>, ProjectsError>
+  /**
+   * The list. With `boundaries: false` each project comes with `geometry: null` (its area and bbox
+   * as stored): for views that draw no boundary, such as the overview map's batches.
+   */
+  readonly list: (principal: Principal, query?: unknown, options?: { readonly boundaries?: boolean }) => Effect.Effect<ListResult<Schemas.Project>, ProjectsError>
   readonly get: (principal: Principal, id: string) => Effect.Effect<Schemas.Project, ProjectsError>
   readonly update: (principal: Principal, id: string, input: unknown) => Effect.Effect<Schemas.Project, ProjectsError>
   readonly archive: (principal: Principal, id: string) => Effect.Effect<Schemas.Project, ProjectsError>
@@ -258,14 +262,14 @@ const make = (storage: StorageShape) => {
       })))
     }),
 
-    list: Effect.fn("Projects.list")(function*(principal, query) {
+    list: Effect.fn("Projects.list")(function*(principal, query, options) {
       yield* authorize(principal, "projects.list")
       const q = yield* decodeList(query ?? {})
       const w = window(q, Schemas.projectOrdering(q))
       const sort = q.sort ?? "created_at"
       const sortValue = (p: ProjectRow) => (sort === "name" ? p.sort_name : sort === "area_hectares" ? p.area_hectares : p.created_at)
       const box = q.bbox === undefined ? undefined : Schemas.parseBoxQuery(q.bbox) as Geometry.BBox
-      const query_ = { status: q.status, search: q.search?.toLowerCase(), sort, order: w.order, bbox: box }
+      const query_ = { status: q.status, search: q.search?.toLowerCase(), sort, order: w.order, bbox: box, omitGeometry: options?.boundaries === false }
       if (q.intersects !== undefined) {
         const page = yield* intersecting(principal.account_id, query_, w, Schemas.parseIntersectsQuery(q.intersects) as Geometry.Boundary | Geometry.Point, sortValue)
         return { data: page.rows.map(toResource), meta: { ...listMeta(page, w, sortValue), next_cursor: page.resume } }

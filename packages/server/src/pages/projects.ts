@@ -195,7 +195,7 @@ ${mapConfig({ mode: "overview", features: site.path("/dashboard/map/projects.jso
       const rows: Array<readonly [string, string, string, number, unknown]> = []
       let cursor = start
       for (let i = 0; i < BATCH_PAGES; i++) {
-        const page = yield* projects.list(me.principal, { per_page: "100", ...(cursor ? { cursor } : {}) })
+        const page = yield* projects.list(me.principal, { per_page: "100", ...(cursor ? { cursor } : {}) }, { boundaries: false })
         for (const p of page.data) rows.push([p.id, p.name, p.status, p.area_hectares, p.bbox])
         cursor = page.meta.next_cursor ?? undefined
         if (!cursor) break
