@@ -131,7 +131,8 @@ const make = (storage: StorageShape) => {
 
   /**
    * Inside the write's transaction: the final comparison, the account's policy (`reject` refuses
-   * any overlap, and a comparison it could not finish), and `project.overlap_detected`.
+   * any overlap, and a comparison it could not finish). The caller emits `project.overlap_detected`
+   * (`reportOverlaps`) after the write's own event.
    */
   const settleOverlaps = (accountId: string, project: ProjectRow, b: Counted, known: Compared) =>
     Effect.gen(function*() {
@@ -143,7 +144,6 @@ const make = (storage: StorageShape) => {
             : "The boundary could not be compared with every nearby project within the time budget; this account refuses boundaries it cannot check (overlap_policy: reject)"
         })
       }
-      if (report.overlaps.length > 0) yield* emit(accountId, "project.overlap_detected", Events.overlapDetected(project, report))
       return report
     })
 
@@ -199,6 +199,10 @@ const make = (storage: StorageShape) => {
     return { rows, hasMore: more, total: rows.length, totalExact: exact, resume }
   })
 
+  /** `project.overlap_detected`, when a write's report lists overlaps. */
+  const reportOverlaps = (accountId: string, project: ProjectRow, report: Overlap.Report | undefined) =>
+    report && report.overlaps.length > 0 ? emit(accountId, "project.overlap_detected", Events.overlapDetected(project, report)) : Effect.void
+
   /** The counted boundary of a row, when it has one and is not archived. */
   const countedOf = (p: Pick<ProjectRow, "geometry" | "bbox" | "status">): Counted | undefined =>
     p.geometry !== null && p.bbox !== null && p.status !== "archived" ? { geometry: p.geometry, bbox: p.bbox } : undefined
@@ -226,6 +230,7 @@ const make = (storage: StorageShape) => {
       const saved = yield* storage.projects.update(principal.account_id, id, fields).pipe(duplicateSlug)
       if (!saved) return yield* new NotFound({ resource: "project", id })
       yield* emit(principal.account_id, t.event, toResource(saved))
+      yield* reportOverlaps(principal.account_id, saved, report)
       if (usage > stats.hectares) yield* UsageGuard.alert(principal.account_id, "hectares", usage)
       return report ? { ...toResource(saved), overlaps: report } : toResource(saved)
     })))
@@ -257,6 +262,7 @@ const make = (storage: StorageShape) => {
         const creator = principal.user_id ? yield* storage.members.get(principal.account_id, principal.user_id) : undefined
         yield* emit(principal.account_id, "project.created",
           Events.projectCreated(row, creator ? { id: creator.id, email: creator.email } : null))
+        yield* reportOverlaps(principal.account_id, row, report)
         if (countedArea(row) > 0) yield* UsageGuard.alert(principal.account_id, "hectares", stats.hectares + countedArea(row))
         return report ? { ...toResource(row), overlaps: report } : toResource(row)
       })))
