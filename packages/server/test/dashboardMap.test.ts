@@ -392,6 +392,22 @@ describe("the forester's dashboard in headless Chromium", () => {
     assert.strictEqual(events[0].data.project.id, created.id)
     await page.screenshot({ path: join(shots, "overlap-reported.png"), fullPage: true })
 
+    // the list's spatial filters: a point in the shared part finds both, one in Old growth's own part one
+    await page.goto(`${server.url}/dashboard/projects`)
+    await page.fill("#f-point", "14.008, 47.008")
+    await submit(page, "form[role=search] button")
+    assert.deepStrictEqual((await rowNames(page)).sort(), ["Old growth", "Regrowth"])
+    await page.fill("#f-point", "14.002 47.002")
+    await submit(page, "form[role=search] button")
+    assert.deepStrictEqual(await rowNames(page), ["Old growth"])
+    await page.fill("#f-point", "")
+    await page.fill("#f-bbox", "14.015, 47.015, 14.03, 47.03")
+    await submit(page, "form[role=search] button")
+    assert.deepStrictEqual(await rowNames(page), ["Regrowth"])
+    await page.fill("#f-bbox", "14.03, 47, 14, 47.1")
+    await submit(page, "form[role=search] button")
+    assert.include(await page.textContent("[role=alert]"), "west must not exceed east")
+
     // the policy, on the account page: an owner may change it
     await page.goto(`${server.url}/dashboard`)
     assert.include(await page.textContent("#overlaps"), "is saved, and the overlap is reported")

@@ -48,7 +48,19 @@ const statusBadge = (s: string) => `<span class="status ${escape(s)}">${escape(s
 
 const FORMAT_NAMES = { geojson: "GeoJSON", kml: "KML", kmz: "KMZ", shapefile: "zipped Shapefile", geopackage: "GeoPackage" } as const
 
-const LIST_KEYS = ["status", "search", "sort", "order", "cursor"] as const
+const LIST_KEYS = ["status", "search", "bbox", "point", "sort", "order", "cursor"] as const
+
+/**
+ * The API query of the list page's filters: `point` ("longitude, latitude", as a GPS shows it)
+ * becomes `intersects` with a GeoJSON Point; anything not two numbers is passed on as it is, so the
+ * API's own message explains it.
+ */
+const apiQuery = (q: Record<string, string>): Record<string, string> => {
+  const { point, ...rest } = q
+  if (point === undefined) return rest
+  const m = /^\s*(-?[0-9.]+)\s*[,; ]\s*(-?[0-9.]+)\s*$/.exec(point)
+  return { ...rest, intersects: m ? JSON.stringify({ type: "Point", coordinates: [Number(m[1]), Number(m[2])] }) : point }
+}
 const BATCH_PAGES = 10
 
 export const projectPages = (shell: Shell, site: Site, options: MapOptions = {}) => {
@@ -80,7 +92,7 @@ export const projectPages = (shell: Shell, site: Site, options: MapOptions = {})
 
   const list = async (req: ApiRequest, me: Me): Promise<ApiResponse> => {
     const q = listQuery(req)
-    const exit = await run(Effect.flatMap(Projects, (p) => p.list(me.principal, q)))
+    const exit = await run(Effect.flatMap(Projects, (p) => p.list(me.principal, apiQuery(q))))
     const error = Exit.isFailure(exit) ? failure(exit) : undefined
     const select = (name: string, label: string, values: ReadonlyArray<[string, string]>) =>
       `<div><label for="f-${name}">${label}</label><select id="f-${name}" name="${name}">${values.map(([v, l]) =>
@@ -88,6 +100,8 @@ export const projectPages = (shell: Shell, site: Site, options: MapOptions = {})
     const filters = `<form method="get" action="${escape(site.path("/dashboard/projects"))}" class="filters" role="search" aria-label="Filter projects">
 ${select("status", "Status", [["", "Any status"], ["active", "Active"], ["draft", "Draft"], ["archived", "Archived"]])}
 <div><label for="f-search">Search name or description (3 characters or more)</label><input id="f-search" name="search" type="search" value="${escape(q.search ?? "")}"></div>
+<div><label for="f-point">Covering a point (longitude, latitude)</label><input id="f-point" name="point" inputmode="decimal" placeholder="8.105, 48.105" value="${escape(q.point ?? "")}"></div>
+<div><label for="f-bbox">Within a box (west, south, east, north)</label><input id="f-bbox" name="bbox" inputmode="decimal" placeholder="8, 48, 8.5, 48.5" value="${escape(q.bbox ?? "")}"></div>
 ${select("sort", "Sort by", [["", "Created"], ["name", "Name"], ["area_hectares", "Area"]])}
 ${select("order", "Order", [["", "Default"], ["asc", "Ascending"], ["desc", "Descending"]])}
 <div><button type="submit">Show</button></div></form>`
