@@ -71,8 +71,14 @@ export type Shared =
   | { readonly _tag: "TooComplex" }
 
 /** Measures the area two valid stored boundaries share, synchronously: what the inline check does. */
-export const measureShared = (a: RawJson, b: RawJson): Shared =>
-  ({ _tag: "Shared", hectares: Overlap.sharedHectares(JSON.parse(a.text) as Geometry.Boundary, JSON.parse(b.text) as Geometry.Boundary) })
+export const measureShared = (a: RawJson, b: RawJson): Shared => {
+  try {
+    return { _tag: "Shared", hectares: Overlap.sharedHectares(JSON.parse(a.text) as Geometry.Boundary, JSON.parse(b.text) as Geometry.Boundary) }
+  } catch {
+    // The clipper gave up on this pair: reported like a comparison out of budget (incomplete).
+    return { _tag: "TooComplex" }
+  }
+}
 
 /** Whether a valid stored boundary covers a position (`Overlap.coversPoint`), synchronously. */
 export const measureCovers = (b: RawJson, position: Geometry.Position): boolean =>

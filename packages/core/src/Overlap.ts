@@ -43,9 +43,12 @@ export interface Report {
   readonly complete: boolean
 }
 
-const polygonsOf = (g: Geometry.Boundary): Array<Array<Array<[number, number]>>> =>
-  (g.type === "Polygon" ? [g.coordinates] : g.coordinates).map((rings) =>
-    rings.map((ring) => ring.map((p) => [p[0], p[1]] as [number, number])))
+/** The polygons' rings as the clipper takes them, positions snapped to `1 / grid` degrees when given. */
+const polygonsOf = (g: Geometry.Boundary, grid?: number): Array<Array<Array<[number, number]>>> => {
+  const at = grid === undefined ? (x: number) => x : (x: number) => Math.round(x * grid) / grid
+  return (g.type === "Polygon" ? [g.coordinates] : g.coordinates).map((rings) =>
+    rings.map((ring) => ring.map((p) => [at(p[0]), at(p[1])] as [number, number])))
+}
 
 /** Whether two boxes share at least one point. */
 export const boxesMeet = (a: Geometry.BBox, b: Geometry.BBox): boolean =>
@@ -53,14 +56,25 @@ export const boxesMeet = (a: Geometry.BBox, b: Geometry.BBox): boolean =>
 
 /**
  * The geodesic area shared by two valid boundaries, in hectares (unrounded; 0 when they only
- * touch or are apart). Cost grows with both boundaries' positions (clipping is a sweep over every
+ * touch or are apart); throws when the clipper cannot handle the pair even on snapped positions.
+ * Cost grows with both boundaries' positions (clipping is a sweep over every
  * edge): run it where a time budget applies for large ones (`GeometryCheck.overlap`).
  */
 export const sharedHectares = (a: Geometry.Boundary, b: Geometry.Boundary): number => {
   if (!boxesMeet(Geometry.bbox(a), Geometry.bbox(b))) return 0
-  const shared = intersection(polygonsOf(a) as Geom, polygonsOf(b) as Geom)
-  if (shared.length === 0) return 0
-  return Geometry.areaHectares({ type: "MultiPolygon", coordinates: shared })
+  let failure: unknown
+  // Boundaries that nearly coincide (the same field drawn twice, one reprojected) can defeat the
+  // clipper's floating point ("Unable to complete output ring"): it is retried on positions
+  // snapped to 1e-10, then 1e-8 degrees (about a millimetre), which it handles.
+  for (const grid of [undefined, 1e10, 1e8]) {
+    try {
+      const shared = intersection(polygonsOf(a, grid) as Geom, polygonsOf(b, grid) as Geom)
+      return shared.length === 0 ? 0 : Geometry.areaHectares({ type: "MultiPolygon", coordinates: shared })
+    } catch (e) {
+      failure = e
+    }
+  }
+  throw failure
 }
 
 /** Whether a position lies inside a ring (even-odd rule in the lon/lat plane), or on one of its edges. */

@@ -114,18 +114,22 @@ export const routes: ReadonlyArray<Route> = [
   route({ method: "POST", path: "/projects/import", operation: "projects.create", tag: "Projects", summary: "Create a project from a GIS file",
     description: "The body is the file itself, with its media type: GeoJSON (`application/geo+json`, `application/json`), KML " +
       "(`application/vnd.google-earth.kml+xml`), KMZ (`application/vnd.google-earth.kmz`), a zipped Shapefile (`application/zip`) " +
-      "or a GeoPackage (`application/geopackage+sqlite3`); the project's `name` (and optionally `description`, `slug`, `status`) " +
-      "are query parameters. Every polygon of the file becomes the boundary (several: a MultiPolygon), reprojected to WGS84 " +
+      "or a GeoPackage (`application/geopackage+sqlite3`) — or a `multipart/form-data` form with the file as its one file part named " +
+      "`file` (its file name and the part's media type are the hints; a `name` field may give the project's name when `?name=` is absent). " +
+      "The project's `name` (required unless the form gives it; optionally `description`, `slug`, `status`) are query parameters. Every polygon of the file becomes the boundary (several: a MultiPolygon), reprojected to WGS84 " +
       "when the file says so. A file that cannot be read, or whose boundary is invalid, answers 422 with every problem in " +
       "`details` (the validator's path, e.g. `geometry.coordinates[0][2]`, or `file`); nothing is stored. The project is then " +
       "created as by `POST /v1/projects` (same validation, plan limits, `project.created` event, `Idempotency-Key`).",
     status: 201, envelope: "resource", query: Gis.ImportProjectQuery, rawBody: Gis.IMPORT_MEDIA_TYPES, resource: Schemas.Project,
     run: ({ body, principal, query }) => Gis.importProject(principal, query, body) }),
   route({ method: "GET", path: "/projects/export", operation: "projects.list", tag: "Projects", summary: "Export projects as GeoJSON or KML",
-    description: "The list's filters (`status`, `search`) and order (`sort`, `order`) as in `GET /v1/projects`, as one file: a GeoJSON " +
-      "FeatureCollection (`format=geojson`, the default; `application/geo+json`) or a KML document (`format=kml`), one feature " +
-      `per project, with \`Content-Disposition: attachment\`. At most ${Gis.MAX_EXPORT_PROJECTS.toLocaleString("en")} projects: ` +
-      "`X-Total-Count` says how many matched and `X-Export-Truncated: true` that the file holds only the first of them.",
+    description: "The list's filters (`status`, `search`, `bbox`, `intersects`) and order (`sort`, `order`) as in `GET /v1/projects`, " +
+      "as one file: a GeoJSON FeatureCollection (`format=geojson`, the default; `application/geo+json`) or a KML document " +
+      "(`format=kml`), one feature per project, with `Content-Disposition: attachment`. Streamed (chunked), at most " +
+      `${Gis.MAX_EXPORT_PROJECTS.toLocaleString("en")} projects and ${Gis.MAX_EXPORT_BYTES / 1024 / 1024} MiB per file: ` +
+      "`X-Total-Count` says how many matched; the end of the file says whether it holds them all (`truncated`, `next_cursor`: " +
+      "GeoJSON members, KML `Document/ExtendedData`); pass `next_cursor` as `cursor` with the same filters and order for the rest. " +
+      "A response cut short is a failure, not a file.",
     status: 200, envelope: "file", query: Gis.ExportProjectsQuery, produces: Gis.EXPORT_MEDIA_TYPES,
     run: ({ principal, query }) => Gis.exportProjects(principal, query) }),
   route({ method: "GET", path: "/projects/{project_id}", operation: "projects.get", tag: "Projects", summary: "Get a project",
@@ -138,7 +142,8 @@ export const routes: ReadonlyArray<Route> = [
     run: ({ body, params, principal }) => Effect.flatMap(Projects, (s) => s.update(principal, params.project_id!, body)) }),
   route({ method: "PUT", path: "/projects/{project_id}/boundary", operation: "projects.update", tag: "Projects",
     summary: "Replace a project's boundary from a GIS file",
-    description: "The body is the file itself, with its media type (the formats of `POST /v1/projects/import`). Problems answer 422 " +
+    description: "The body is the file itself, with its media type (the formats of `POST /v1/projects/import`), or a " +
+      "`multipart/form-data` form with the file as its `file` part. Problems answer 422 " +
       "with every problem in `details` and leave the project as it was; the boundary is then saved as by `PUT /v1/projects/{project_id}` " +
       "with `geometry` (same validation, `project.updated` event).",
     status: 200, envelope: "resource", rawBody: Gis.IMPORT_MEDIA_TYPES, resource: Schemas.Project,

@@ -5,7 +5,8 @@
  * GeoJSON splices each boundary's stored JSON text (`RawJson`) into the output unparsed. KML
  * needs the positions, so it parses each boundary once; every text is XML-escaped, and
  * characters XML 1.0 cannot hold are replaced by U+FFFD. Both come as chunks (one per project)
- * for streaming a long list, and as one string.
+ * for streaming a long list — or as their pieces (head, one project, tail) for a writer that stops
+ * at a cap and says so in the tail — and as one string.
  */
 import { RawJson } from "@canopy/core"
 import type { Geometry } from "@canopy/core"
@@ -38,16 +39,41 @@ const properties = (p: ExportProject) => ({
   ...(p.updated_at !== undefined ? { updated_at: p.updated_at } : {})
 })
 
+/** The head of a FeatureCollection, up to its first feature. */
+export const featureCollectionHead = "{\"type\":\"FeatureCollection\",\"features\":["
+
+/** One project as a Feature, with the comma before it unless it is the first. */
+export const featureChunk = (p: ExportProject, first: boolean): string => {
+  const feature = RawJson.stringify({ type: "Feature", id: p.id, geometry: p.geometry ?? null, properties: properties(p) })
+  return first ? feature : `,${feature}`
+}
+
+/**
+ * Whether a streamed export holds the whole list, and where to resume when it does not: written
+ * at the end of the file, so a client learns it only once the file is complete.
+ */
+export interface ExportEnd {
+  readonly truncated: boolean
+  /** Pass as `cursor` (with the same filters and order) for the rest; null when complete. */
+  readonly next_cursor: string | null
+}
+
+/**
+ * The tail of a FeatureCollection; with `end`, the foreign members `truncated` and `next_cursor`
+ * (RFC 7946 §6.1) after `features`.
+ */
+export const featureCollectionTail = (end?: ExportEnd): string =>
+  end ? `],"truncated":${end.truncated},"next_cursor":${JSON.stringify(end.next_cursor)}}` : "]}"
+
 /** The FeatureCollection as chunks: its head, one Feature per project (comma-separated), its tail. */
 export function* featureCollectionChunks(projects: Iterable<ExportProject>): Generator<string> {
-  yield "{\"type\":\"FeatureCollection\",\"features\":["
+  yield featureCollectionHead
   let first = true
   for (const p of projects) {
-    const feature = RawJson.stringify({ type: "Feature", id: p.id, geometry: p.geometry ?? null, properties: properties(p) })
-    yield first ? feature : `,${feature}`
+    yield featureChunk(p, first)
     first = false
   }
-  yield "]}"
+  yield featureCollectionTail()
 }
 
 /** The projects as one GeoJSON FeatureCollection (RFC 7946) text. */
@@ -86,16 +112,30 @@ const kmlGeometry = (geometry: ExportProject["geometry"]): string => {
 const data = (name: string, value: string | number | null | undefined) =>
   value === null || value === undefined ? "" : `<Data name="${escapeXml(name)}"><value>${escapeXml(String(value))}</value></Data>`
 
+/** The head of a KML document, up to its first Placemark. */
+export const kmlHead = (options?: { readonly name?: string }): string =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>${escapeXml(options?.name ?? "Canopy projects")}</name>`
+
+/** One project as a Placemark. */
+export const kmlPlacemark = (p: ExportProject): string => {
+  const description = p.description ? `<description>${escapeXml(p.description)}</description>` : ""
+  return `<Placemark id="${escapeXml(p.id)}"><name>${escapeXml(p.name)}</name>${description}<ExtendedData>${
+    data("id", p.id)}${data("slug", p.slug)}${data("status", p.status)}${data("area_hectares", p.area_hectares)}${
+    data("created_at", p.created_at)}${data("updated_at", p.updated_at)}</ExtendedData>${kmlGeometry(p.geometry)}</Placemark>`
+}
+
+/**
+ * The tail of a KML document; with `end`, the Document's `<ExtendedData>` with `truncated` and
+ * `next_cursor` (empty when complete) after the Placemarks.
+ */
+export const kmlTail = (end?: ExportEnd): string =>
+  `${end ? `<ExtendedData>${data("truncated", String(end.truncated))}${data("next_cursor", end.next_cursor ?? "")}</ExtendedData>` : ""}</Document></kml>\n`
+
 /** The KML document as chunks: its head, one Placemark per project, its tail. */
 export function* kmlChunks(projects: Iterable<ExportProject>, options?: { readonly name?: string }): Generator<string> {
-  yield `<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>${escapeXml(options?.name ?? "Canopy projects")}</name>`
-  for (const p of projects) {
-    const description = p.description ? `<description>${escapeXml(p.description)}</description>` : ""
-    yield `<Placemark id="${escapeXml(p.id)}"><name>${escapeXml(p.name)}</name>${description}<ExtendedData>${
-      data("id", p.id)}${data("slug", p.slug)}${data("status", p.status)}${data("area_hectares", p.area_hectares)}${
-      data("created_at", p.created_at)}${data("updated_at", p.updated_at)}</ExtendedData>${kmlGeometry(p.geometry)}</Placemark>`
-  }
-  yield "</Document></kml>\n"
+  yield kmlHead(options)
+  for (const p of projects) yield kmlPlacemark(p)
+  yield kmlTail()
 }
 
 /** The projects as one KML document text. */

@@ -8,7 +8,7 @@
  */
 import { type CanopyClient, Errors, Ids } from "@canopy/core"
 import { Cause, Exit } from "effect"
-import { fileResponse } from "../api/gis.ts"
+import { fileResponse, type RunEffect } from "../api/gis.ts"
 import type { RequestTrace } from "../observability/tracing.ts"
 import * as Docs from "./docs.ts"
 import { keyOf, KeyUsed, keyUsedResponse, settleKey } from "./idempotency.ts"
@@ -48,6 +48,16 @@ export interface HandlerOptions {
 export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) => {
   const log = options.log
 
+  /**
+   * Runs a route's later work after it answered (a streamed export's next pages), with the same
+   * runtime; a failure rejects (the adapter then cuts the response) with a secret-free name.
+   */
+  const runLater: RunEffect = async (effect) => {
+    const exit = await canopy.runExit(effect)
+    if (Exit.isSuccess(exit)) return exit.value
+    throw new Error(`stream failed: ${describeFailure(exit.cause)}`)
+  }
+
   // The API reference's page gets its policy and its script a route (http/docs.ts).
   const protocolRoutes = Docs.withReference(options.protocolRoutes)
 
@@ -60,7 +70,8 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
     let routeName = "unmatched"
     const finish = (res: ApiResponse): ApiResponse => {
       const secured = withSecurityHeaders(res)
-      const out = req.method === "HEAD" ? { ...secured, body: undefined } : secured
+      // HEAD: no body; a streamed one is never started
+      const out = req.method === "HEAD" ? { ...secured, body: undefined, stream: undefined } : secured
       trace?.end(routeName, res.status, requestId)
       log?.({
         time: new Date().toISOString(), request_id: requestId, method: req.method, path: req.path, route: routeName, status: res.status,
@@ -123,7 +134,7 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
     if (Exit.isSuccess(exit)) {
       if (route.method !== "GET") options.onWrite?.()
       if (route.envelope === "empty") return settle({ status: route.status, headers: { "x-request-id": requestId, ...limitHeaders }, body: undefined })
-      if (route.envelope === "file") return settle(fileResponse(route.status, requestId, exit.value, limitHeaders))
+      if (route.envelope === "file") return settle(fileResponse(route.status, requestId, exit.value, limitHeaders, runLater))
       const meta = { request_id: requestId, timestamp: new Date().toISOString() }
       const value = exit.value as { data?: unknown; meta?: object }
       const payload = route.envelope === "list"

@@ -1,0 +1,98 @@
+/**
+ * A `multipart/form-data` upload (a browser form, `curl -F file=@stand.kml`): its one file part
+ * and its text fields, read with busboy.
+ *
+ * The body is already in memory (the pipeline reads at most `MAX_BODY_BYTES`), so busboy is given
+ * it in one `write()` and ended: busboy parses what it is given during `write()` (the file part is
+ * buffered in its stream, whose high-water mark is above the body's size), and `end()` checks the
+ * closing boundary, so every event has come, and `errored` says whether the form was cut or
+ * malformed, when both calls return. The import routes need the answer before the request's
+ * `Idempotency-Key` is claimed, in the pipeline's synchronous body hook (`rawBodyOf`).
+ */
+import busboy from "busboy"
+import type { Readable } from "node:stream"
+
+/** The file part of a form. */
+export interface FormFile {
+  readonly bytes: Uint8Array
+  /** The part's file name (its base name; `filename*` is decoded). */
+  readonly filename: string | undefined
+  /** The part's media type as sent (busboy's `text/plain` when the part has none). */
+  readonly mediaType: string | undefined
+}
+
+/** A form read, or why it cannot be: a problem in the spec's `details` shape. */
+export type FormResult =
+  | {
+    readonly ok: true
+    readonly file: FormFile
+    /** The text fields (the first value of each name), at most `FORM_LIMITS.fields`. */
+    readonly fields: Readonly<Record<string, string>>
+    /** Names of the fields cut at `FORM_LIMITS.fieldBytes`. */
+    readonly truncated: ReadonlyArray<string>
+  }
+  | { readonly ok: false; readonly message: string; readonly field: string; readonly detail: string }
+
+/** The file part's field name. */
+export const FILE_FIELD = "file"
+
+/** Text fields kept (the rest are ignored), and the longest value kept of each. */
+export const FORM_LIMITS = { fields: 32, fieldBytes: 64 * 1024, parts: 64 } as const
+
+const problem = (field: string, detail: string, message = "The multipart form is not a single GIS file"): FormResult =>
+  ({ ok: false, message, field, detail })
+
+/**
+ * The form's one file part (field name `file`) and its text fields. More than one file part, none,
+ * or a body that is not a well-formed `multipart/form-data` body is a problem.
+ */
+export const readForm = (contentType: string, body: Uint8Array): FormResult => {
+  let parser: busboy.Busboy
+  try {
+    parser = busboy({
+      headers: { "content-type": contentType },
+      limits: { files: 1, fields: FORM_LIMITS.fields, fieldSize: FORM_LIMITS.fieldBytes, parts: FORM_LIMITS.parts },
+      // the whole file stays in the part's buffer until it is read below
+      fileHwm: body.length + 1
+    })
+  } catch (e) {
+    return problem("content-type", `is not a multipart/form-data type with a boundary: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  const files: Array<{ name: string; stream: Readable; filename: string | undefined; mimeType: string }> = []
+  const fields: Record<string, string> = Object.create(null) as Record<string, string> // a field may be named __proto__
+  const truncated: Array<string> = []
+  let extraFile = false
+  let error: Error | undefined
+  parser.on("file", (name, stream, info) => {
+    // errors of a part cut short come after this function returned: caught here, seen as `errored`
+    stream.on("error", () => {})
+    files.push({ name, stream, filename: info.filename, mimeType: info.mimeType })
+  })
+  parser.on("field", (name, value, info) => {
+    if (Object.hasOwn(fields, name)) return // the first value of a name is the one kept
+    fields[name] = value
+    if (info.valueTruncated) truncated.push(name)
+  })
+  parser.on("filesLimit", () => { extraFile = true })
+  parser.on("error", (e: Error) => { error ??= e })
+  parser.write(body)
+  parser.end()
+  error ??= parser.errored ?? undefined
+  const file = files[0]
+  const bytes = file ? file.stream.read() as Buffer | null : null
+  for (const f of files) f.stream.resume() // lets the parser finish and free the part
+  if (error) return problem("body", `is not a well-formed multipart/form-data body: ${error.message}`)
+  if (extraFile || files.length > 1) return problem(FILE_FIELD, "exactly one file part is allowed; the form has more than one")
+  if (!file) {
+    return problem(FILE_FIELD, Object.hasOwn(fields, FILE_FIELD)
+      ? "must be a file part (with a filename), not a text field"
+      : "is required: the form needs one file part named \"file\"")
+  }
+  if (file.name !== FILE_FIELD) return problem(FILE_FIELD, `the file part must be named "file", not ${JSON.stringify(file.name)}`)
+  return {
+    ok: true,
+    file: { bytes: bytes ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) : new Uint8Array(), filename: file.filename, mediaType: file.mimeType },
+    fields,
+    truncated
+  }
+}
