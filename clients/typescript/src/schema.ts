@@ -46,7 +46,7 @@ export interface paths {
          * Create a project from a GIS file
          * @description Requires the `projects:write` permission.
          *
-         *     The body is the file itself, with its media type: GeoJSON (`application/geo+json`, `application/json`), KML (`application/vnd.google-earth.kml+xml`), KMZ (`application/vnd.google-earth.kmz`), a zipped Shapefile (`application/zip`) or a GeoPackage (`application/geopackage+sqlite3`); the project's `name` (and optionally `description`, `slug`, `status`) are query parameters. Every polygon of the file becomes the boundary (several: a MultiPolygon), reprojected to WGS84 when the file says so. A file that cannot be read, or whose boundary is invalid, answers 422 with every problem in `details` (the validator's path, e.g. `geometry.coordinates[0][2]`, or `file`); nothing is stored. The project is then created as by `POST /v1/projects` (same validation, plan limits, `project.created` event, `Idempotency-Key`).
+         *     The body is the file itself, with its media type: GeoJSON (`application/geo+json`, `application/json`), KML (`application/vnd.google-earth.kml+xml`), KMZ (`application/vnd.google-earth.kmz`), a zipped Shapefile (`application/zip`) or a GeoPackage (`application/geopackage+sqlite3`) — or a `multipart/form-data` form with the file as its one file part named `file` (its file name and the part's media type are the hints; a `name` field may give the project's name when `?name=` is absent). The project's `name` (required unless the form gives it; optionally `description`, `slug`, `status`) are query parameters. Every polygon of the file becomes the boundary (several: a MultiPolygon), reprojected to WGS84 when the file says so. A file that cannot be read, or whose boundary is invalid, answers 422 with every problem in `details` (the validator's path, e.g. `geometry.coordinates[0][2]`, or `file`); nothing is stored. The project is then created as by `POST /v1/projects` (same validation, plan limits, `project.created` event, `Idempotency-Key`).
          */
         post: operations["postProjectsImport"];
         delete?: never;
@@ -66,7 +66,7 @@ export interface paths {
          * Export projects as GeoJSON or KML
          * @description Requires the `projects:read` permission.
          *
-         *     The list's filters (`status`, `search`) and order (`sort`, `order`) as in `GET /v1/projects`, as one file: a GeoJSON FeatureCollection (`format=geojson`, the default; `application/geo+json`) or a KML document (`format=kml`), one feature per project, with `Content-Disposition: attachment`. At most 10,000 projects: `X-Total-Count` says how many matched and `X-Export-Truncated: true` that the file holds only the first of them.
+         *     The list's filters (`status`, `search`, `bbox`, `intersects`) and order (`sort`, `order`) as in `GET /v1/projects`, as one file: a GeoJSON FeatureCollection (`format=geojson`, the default; `application/geo+json`) or a KML document (`format=kml`), one feature per project, with `Content-Disposition: attachment`. Streamed (chunked), at most 10,000 projects and 256 MiB per file: `X-Total-Count` says how many matched; the end of the file says whether it holds them all (`truncated`, `next_cursor`: GeoJSON members, KML `Document/ExtendedData`); pass `next_cursor` as `cursor` with the same filters and order for the rest. A response cut short is a failure, not a file.
          */
         get: operations["getProjectsExport"];
         put?: never;
@@ -119,7 +119,7 @@ export interface paths {
          * Replace a project's boundary from a GIS file
          * @description Requires the `projects:write` permission.
          *
-         *     The body is the file itself, with its media type (the formats of `POST /v1/projects/import`). Problems answer 422 with every problem in `details` and leave the project as it was; the boundary is then saved as by `PUT /v1/projects/{project_id}` with `geometry` (same validation, `project.updated` event).
+         *     The body is the file itself, with its media type (the formats of `POST /v1/projects/import`), or a `multipart/form-data` form with the file as its `file` part. Problems answer 422 with every problem in `details` and leave the project as it was; the boundary is then saved as by `PUT /v1/projects/{project_id}` with `geometry` (same validation, `project.updated` event).
          */
         put: operations["putProjectsByProjectIdBoundary"];
         post?: never;
@@ -538,7 +538,9 @@ export interface webhooks {
         put?: never;
         /**
          * project.created event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description A project was created.
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -568,7 +570,9 @@ export interface webhooks {
         put?: never;
         /**
          * project.updated event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description A project's name, description, slug, status or boundary changed; `data` is the project after the change.
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -598,7 +602,9 @@ export interface webhooks {
         put?: never;
         /**
          * project.deleted event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description A project (and its assets) was deleted; `data` is the project as it was before.
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -628,7 +634,9 @@ export interface webhooks {
         put?: never;
         /**
          * project.archived event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description A project was archived (its hectares stop counting toward usage); `data` is the project after the change.
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -658,7 +666,9 @@ export interface webhooks {
         put?: never;
         /**
          * project.restored event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description An archived project was restored; `data` is the project after the change.
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -688,7 +698,9 @@ export interface webhooks {
         put?: never;
         /**
          * asset.created event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description An asset was added to a project.
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -718,7 +730,9 @@ export interface webhooks {
         put?: never;
         /**
          * asset.updated event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description An asset changed; `data` is the asset after the change.
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -748,7 +762,9 @@ export interface webhooks {
         put?: never;
         /**
          * asset.deleted event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description An asset was deleted; `data` is the asset as it was before.
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -778,7 +794,9 @@ export interface webhooks {
         put?: never;
         /**
          * asset.status_changed event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description An asset's status changed (sent with its `asset.updated`).
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -808,7 +826,9 @@ export interface webhooks {
         put?: never;
         /**
          * member.invited event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description A member was invited; `data` is the member (status `invited`), without the invitation token.
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -838,7 +858,9 @@ export interface webhooks {
         put?: never;
         /**
          * member.joined event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description An invited member accepted the invitation.
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -868,7 +890,9 @@ export interface webhooks {
         put?: never;
         /**
          * member.updated event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description A member's role changed.
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -898,7 +922,9 @@ export interface webhooks {
         put?: never;
         /**
          * member.removed event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description A member (or a pending invitation) was removed; `data` is the member as they were.
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -928,7 +954,9 @@ export interface webhooks {
         put?: never;
         /**
          * subscription.created event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description Not emitted by Canopy itself: a billing integration may send it when a subscription starts.
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -958,7 +986,9 @@ export interface webhooks {
         put?: never;
         /**
          * subscription.updated event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description The account's plan changed.
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -988,7 +1018,9 @@ export interface webhooks {
         put?: never;
         /**
          * subscription.canceled event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description Not emitted by Canopy itself: a billing integration may send it when a subscription ends.
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -1018,7 +1050,9 @@ export interface webhooks {
         put?: never;
         /**
          * invoice.paid event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description Not emitted by Canopy itself: a billing integration may send it when an invoice is paid.
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -1048,7 +1082,9 @@ export interface webhooks {
         put?: never;
         /**
          * invoice.failed event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description Not emitted by Canopy itself: a billing integration may send it when a payment fails.
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -1078,7 +1114,9 @@ export interface webhooks {
         put?: never;
         /**
          * usage.threshold_reached event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description Usage of hectares, members or API requests reached 75%, 90% or 100% of the plan's limit.
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -1108,7 +1146,9 @@ export interface webhooks {
         put?: never;
         /**
          * usage.limit_exceeded event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description A change was refused because it would go over the plan's hectare or member limit.
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -1138,7 +1178,9 @@ export interface webhooks {
         put?: never;
         /**
          * project.overlap_detected event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description Canopy's own event: a project's boundary overlaps other projects of the account (sent after its `project.created` or `project.updated`).
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -1168,7 +1210,9 @@ export interface webhooks {
         put?: never;
         /**
          * webhook.test event
-         * @description Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         * @description A test event, sent by `POST /webhooks/{webhook_id}/test` to that webhook only.
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
          *     backoff until the receiver answers 2xx. Each request is signed twice:
          *
          *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
@@ -1393,6 +1437,7 @@ export interface components {
             location: components["schemas"]["GeoJsonPoint"] | null;
             /** @enum {string} */
             status: "active" | "inactive" | "maintenance" | "retired";
+            /** @description Free-form JSON object (any keys) */
             metadata: {
                 [key: string]: unknown;
             };
@@ -1541,6 +1586,7 @@ export interface components {
             type: "project.created" | "project.updated" | "project.deleted" | "project.archived" | "project.restored" | "asset.created" | "asset.updated" | "asset.deleted" | "asset.status_changed" | "member.invited" | "member.joined" | "member.updated" | "member.removed" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.paid" | "invoice.failed" | "usage.threshold_reached" | "usage.limit_exceeded" | "project.overlap_detected" | "webhook.test";
             /** Format: date-time */
             created_at: string;
+            /** @description The event's subject (project, asset, member, …) as of the event */
             data: {
                 [key: string]: unknown;
             };
@@ -1570,6 +1616,180 @@ export interface components {
             /** @enum {string} */
             role: "owner" | "admin" | "editor" | "viewer";
             account_id: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The project as created (the spec's fields; no geometry or bbox: fetch the project for them) and its creator */
+        ProjectCreatedEventData: {
+            id: string;
+            name: string;
+            slug: string;
+            description: string | null;
+            /** @description Geodesic area of the boundary in hectares, rounded to 4 decimals; 0 without a boundary */
+            area_hectares: number;
+            /** @enum {string} */
+            status: "active" | "archived" | "draft";
+            /** Format: date-time */
+            created_at: string;
+            /** @description The member who created the project (their user id and email); null when no current member is behind the call (a library call as the system, or a credential whose creator has since left) */
+            created_by: ({
+                id: string;
+                email: string;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The asset as created (the spec's fields; no metadata: fetch the asset for it) */
+        AssetCreatedEventData: {
+            id: string;
+            project_id: string;
+            name: string;
+            /** @enum {string} */
+            type: "equipment" | "monitoring_station" | "point_of_interest" | "sensor" | "other";
+            location: components["schemas"]["GeoJsonPoint"] | null;
+            /** @enum {string} */
+            status: "active" | "inactive" | "maintenance" | "retired";
+            /** Format: date-time */
+            created_at: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Sent with `asset.updated` when an update changed the asset's status: the asset after the change and its previous status */
+        AssetStatusChangedEventData: {
+            id: string;
+            project_id: string;
+            name: string;
+            /** @enum {string} */
+            type: "equipment" | "monitoring_station" | "point_of_interest" | "sensor" | "other";
+            location: components["schemas"]["GeoJsonPoint"] | null;
+            /** @enum {string} */
+            status: "active" | "inactive" | "maintenance" | "retired";
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description The asset's status before the change
+             * @enum {string}
+             */
+            previous_status: "active" | "inactive" | "maintenance" | "retired";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The member who accepted their invitation */
+        MemberJoinedEventData: {
+            id: string;
+            email: string;
+            name: string | null;
+            /** @enum {string} */
+            role: "owner" | "admin" | "editor" | "viewer";
+            joined_at: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The member after the role change, and their previous role */
+        MemberUpdatedEventData: {
+            id: string;
+            email: string;
+            name: string | null;
+            /** @enum {string} */
+            role: "owner" | "admin" | "editor" | "viewer";
+            permissions: string[];
+            /** @enum {string} */
+            status: "active" | "invited";
+            joined_at: string | null;
+            last_active_at: string | null;
+            /**
+             * @description The member's role before the change
+             * @enum {string}
+             */
+            previous_role: "owner" | "admin" | "editor" | "viewer";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Not emitted by Canopy itself: an embedding application's billing integration sends this event through Canopy's billing port (`canopy.account.billingEvent`) with data of its own (for example an amount and currency), delivered as given */
+        BillingEventData: {
+            [key: string]: unknown;
+        };
+        /** @description The account's plan was changed (library call or `canopy account set-plan`) */
+        SubscriptionUpdatedEventData: {
+            account_id: string;
+            /**
+             * @description The plan now
+             * @enum {string}
+             */
+            plan: "free" | "pro" | "enterprise";
+            /**
+             * @description The plan before the change
+             * @enum {string}
+             */
+            previous_plan: "free" | "pro" | "enterprise";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Sent once per metric, threshold and billing period */
+        UsageThresholdReachedEventData: {
+            /** @enum {string} */
+            metric: "hectares" | "members" | "api_requests";
+            /**
+             * @description The percentage of the limit reached
+             * @enum {number}
+             */
+            threshold: 75 | 90 | 100;
+            /** @description The metric's value when the threshold was reached (hectares to 4 decimals) */
+            current: number;
+            /** @description The plan's limit for the metric */
+            limit: number;
+            /** @description The billing period (a calendar month, UTC) */
+            period: {
+                /** Format: date-time */
+                start: string;
+                /** Format: date-time */
+                end: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A create or update was refused (403) because it would take the metric over the plan's limit; nothing was changed */
+        UsageLimitExceededEventData: {
+            /** @enum {string} */
+            metric: "hectares" | "members";
+            /** @description The metric's value before the refused change */
+            current: number;
+            /** @description The value the change would have taken it to */
+            requested: number;
+            /** @description The plan's limit for the metric */
+            limit: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Sent after a create or update that set, changed or restored a boundary sharing at least 0.0001 ha with other active or draft projects of the account (never when there is no overlap) */
+        ProjectOverlapDetectedEventData: {
+            /** @description The project whose boundary was set, changed or restored */
+            project: {
+                id: string;
+                name: string;
+                slug: string;
+                /** @description Geodesic area of the boundary in hectares, rounded to 4 decimals; 0 without a boundary */
+                area_hectares: number;
+                /** @enum {string} */
+                status: "active" | "archived" | "draft";
+            } & {
+                [key: string]: unknown;
+            };
+            overlaps: components["schemas"]["ProjectOverlap"][];
+            /** @description False when not every nearby project was compared (more than 50 of them, or the time budget ran out) */
+            complete: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Sent only to the webhook tested; not subscribable */
+        WebhookTestEventData: {
+            /** @description The webhook tested */
+            webhook_id: string;
+            message: string;
         } & {
             [key: string]: unknown;
         };
@@ -2145,6 +2365,8 @@ export interface operations {
                 cursor?: string;
                 status?: "active" | "archived" | "draft";
                 search?: string;
+                bbox?: string;
+                intersects?: string;
                 sort?: "name" | "created_at" | "area_hectares";
                 order?: "asc" | "desc";
             };
@@ -2856,6 +3078,7 @@ export interface operations {
                     location?: components["schemas"]["GeoJsonPoint"] | null;
                     /** @enum {string} */
                     status?: "active" | "inactive" | "maintenance" | "retired";
+                    /** @description Free-form JSON object (any keys), at most 16384 bytes as JSON */
                     metadata?: {
                         [key: string]: unknown;
                     };
@@ -2951,6 +3174,7 @@ export interface operations {
                     location?: components["schemas"]["GeoJsonPoint"] | null;
                     /** @enum {string} */
                     status?: "active" | "inactive" | "maintenance" | "retired";
+                    /** @description Free-form JSON object (any keys), at most 16384 bytes as JSON */
                     metadata?: {
                         [key: string]: unknown;
                     };
@@ -3763,12 +3987,24 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "project.created",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "id": "proj_cpn7g1n76j40zpy591rjehchc7",
+                 *         "name": "Redwood Creek restoration",
+                 *         "slug": "redwood-creek-restoration",
+                 *         "description": "Riparian replanting along the lower creek",
+                 *         "area_hectares": 97.8753,
+                 *         "status": "active",
+                 *         "created_at": "2026-01-05T01:00:00.000Z",
+                 *         "created_by": {
+                 *           "id": "user_ada0sx82jar9qhk1qvqfafr1bw",
+                 *           "email": "maya@redwood.example"
+                 *         }
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -3776,6 +4012,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "project.created";
+                    data?: components["schemas"]["ProjectCreatedEventData"];
                 };
             };
         };
@@ -3813,12 +4050,54 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "project.updated",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "id": "proj_cpn7g1n76j40zpy591rjehchc7",
+                 *         "name": "Redwood Creek restoration",
+                 *         "slug": "redwood-creek-restoration",
+                 *         "description": "Riparian replanting along the lower creek",
+                 *         "geometry": {
+                 *           "type": "Polygon",
+                 *           "coordinates": [
+                 *             [
+                 *               [
+                 *                 -122.5,
+                 *                 37.7
+                 *               ],
+                 *               [
+                 *                 -122.49,
+                 *                 37.7
+                 *               ],
+                 *               [
+                 *                 -122.49,
+                 *                 37.71
+                 *               ],
+                 *               [
+                 *                 -122.5,
+                 *                 37.71
+                 *               ],
+                 *               [
+                 *                 -122.5,
+                 *                 37.7
+                 *               ]
+                 *             ]
+                 *           ]
+                 *         },
+                 *         "area_hectares": 97.8753,
+                 *         "bbox": [
+                 *           -122.5,
+                 *           37.7,
+                 *           -122.49,
+                 *           37.71
+                 *         ],
+                 *         "status": "active",
+                 *         "created_at": "2026-01-05T01:00:00.000Z",
+                 *         "updated_at": "2026-01-05T03:00:00.000Z"
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -3826,6 +4105,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "project.updated";
+                    data?: components["schemas"]["Project"];
                 };
             };
         };
@@ -3863,12 +4143,54 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "project.deleted",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "id": "proj_cpn7g1n76j40zpy591rjehchc7",
+                 *         "name": "Redwood Creek restoration",
+                 *         "slug": "redwood-creek-restoration",
+                 *         "description": "Riparian replanting along the lower creek",
+                 *         "geometry": {
+                 *           "type": "Polygon",
+                 *           "coordinates": [
+                 *             [
+                 *               [
+                 *                 -122.5,
+                 *                 37.7
+                 *               ],
+                 *               [
+                 *                 -122.49,
+                 *                 37.7
+                 *               ],
+                 *               [
+                 *                 -122.49,
+                 *                 37.71
+                 *               ],
+                 *               [
+                 *                 -122.5,
+                 *                 37.71
+                 *               ],
+                 *               [
+                 *                 -122.5,
+                 *                 37.7
+                 *               ]
+                 *             ]
+                 *           ]
+                 *         },
+                 *         "area_hectares": 97.8753,
+                 *         "bbox": [
+                 *           -122.5,
+                 *           37.7,
+                 *           -122.49,
+                 *           37.71
+                 *         ],
+                 *         "status": "archived",
+                 *         "created_at": "2026-01-05T01:00:00.000Z",
+                 *         "updated_at": "2026-01-05T03:00:00.000Z"
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -3876,6 +4198,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "project.deleted";
+                    data?: components["schemas"]["Project"];
                 };
             };
         };
@@ -3913,12 +4236,54 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "project.archived",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "id": "proj_cpn7g1n76j40zpy591rjehchc7",
+                 *         "name": "Redwood Creek restoration",
+                 *         "slug": "redwood-creek-restoration",
+                 *         "description": "Riparian replanting along the lower creek",
+                 *         "geometry": {
+                 *           "type": "Polygon",
+                 *           "coordinates": [
+                 *             [
+                 *               [
+                 *                 -122.5,
+                 *                 37.7
+                 *               ],
+                 *               [
+                 *                 -122.49,
+                 *                 37.7
+                 *               ],
+                 *               [
+                 *                 -122.49,
+                 *                 37.71
+                 *               ],
+                 *               [
+                 *                 -122.5,
+                 *                 37.71
+                 *               ],
+                 *               [
+                 *                 -122.5,
+                 *                 37.7
+                 *               ]
+                 *             ]
+                 *           ]
+                 *         },
+                 *         "area_hectares": 97.8753,
+                 *         "bbox": [
+                 *           -122.5,
+                 *           37.7,
+                 *           -122.49,
+                 *           37.71
+                 *         ],
+                 *         "status": "archived",
+                 *         "created_at": "2026-01-05T01:00:00.000Z",
+                 *         "updated_at": "2026-01-05T03:00:00.000Z"
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -3926,6 +4291,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "project.archived";
+                    data?: components["schemas"]["Project"];
                 };
             };
         };
@@ -3963,12 +4329,54 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "project.restored",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "id": "proj_cpn7g1n76j40zpy591rjehchc7",
+                 *         "name": "Redwood Creek restoration",
+                 *         "slug": "redwood-creek-restoration",
+                 *         "description": "Riparian replanting along the lower creek",
+                 *         "geometry": {
+                 *           "type": "Polygon",
+                 *           "coordinates": [
+                 *             [
+                 *               [
+                 *                 -122.5,
+                 *                 37.7
+                 *               ],
+                 *               [
+                 *                 -122.49,
+                 *                 37.7
+                 *               ],
+                 *               [
+                 *                 -122.49,
+                 *                 37.71
+                 *               ],
+                 *               [
+                 *                 -122.5,
+                 *                 37.71
+                 *               ],
+                 *               [
+                 *                 -122.5,
+                 *                 37.7
+                 *               ]
+                 *             ]
+                 *           ]
+                 *         },
+                 *         "area_hectares": 97.8753,
+                 *         "bbox": [
+                 *           -122.5,
+                 *           37.7,
+                 *           -122.49,
+                 *           37.71
+                 *         ],
+                 *         "status": "active",
+                 *         "created_at": "2026-01-05T01:00:00.000Z",
+                 *         "updated_at": "2026-01-05T03:00:00.000Z"
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -3976,6 +4384,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "project.restored";
+                    data?: components["schemas"]["Project"];
                 };
             };
         };
@@ -4013,12 +4422,26 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "asset.created",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "id": "asset_c6we7fv2yqf4kw702f0h078t0p",
+                 *         "project_id": "proj_cpn7g1n76j40zpy591rjehchc7",
+                 *         "name": "Weather station 3",
+                 *         "type": "monitoring_station",
+                 *         "location": {
+                 *           "type": "Point",
+                 *           "coordinates": [
+                 *             -122.495,
+                 *             37.705
+                 *           ]
+                 *         },
+                 *         "status": "active",
+                 *         "created_at": "2026-01-05T02:00:00.000Z"
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -4026,6 +4449,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "asset.created";
+                    data?: components["schemas"]["AssetCreatedEventData"];
                 };
             };
         };
@@ -4063,12 +4487,30 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "asset.updated",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "id": "asset_c6we7fv2yqf4kw702f0h078t0p",
+                 *         "project_id": "proj_cpn7g1n76j40zpy591rjehchc7",
+                 *         "name": "Weather station 3",
+                 *         "type": "monitoring_station",
+                 *         "location": {
+                 *           "type": "Point",
+                 *           "coordinates": [
+                 *             -122.495,
+                 *             37.705
+                 *           ]
+                 *         },
+                 *         "status": "maintenance",
+                 *         "metadata": {
+                 *           "serial": "WS-2291"
+                 *         },
+                 *         "created_at": "2026-01-05T02:00:00.000Z",
+                 *         "updated_at": "2026-01-05T03:00:00.000Z"
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -4076,6 +4518,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "asset.updated";
+                    data?: components["schemas"]["Asset"];
                 };
             };
         };
@@ -4113,12 +4556,30 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "asset.deleted",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "id": "asset_c6we7fv2yqf4kw702f0h078t0p",
+                 *         "project_id": "proj_cpn7g1n76j40zpy591rjehchc7",
+                 *         "name": "Weather station 3",
+                 *         "type": "monitoring_station",
+                 *         "location": {
+                 *           "type": "Point",
+                 *           "coordinates": [
+                 *             -122.495,
+                 *             37.705
+                 *           ]
+                 *         },
+                 *         "status": "maintenance",
+                 *         "metadata": {
+                 *           "serial": "WS-2291"
+                 *         },
+                 *         "created_at": "2026-01-05T02:00:00.000Z",
+                 *         "updated_at": "2026-01-05T03:00:00.000Z"
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -4126,6 +4587,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "asset.deleted";
+                    data?: components["schemas"]["Asset"];
                 };
             };
         };
@@ -4163,12 +4625,27 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "asset.status_changed",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "id": "asset_c6we7fv2yqf4kw702f0h078t0p",
+                 *         "project_id": "proj_cpn7g1n76j40zpy591rjehchc7",
+                 *         "name": "Weather station 3",
+                 *         "type": "monitoring_station",
+                 *         "location": {
+                 *           "type": "Point",
+                 *           "coordinates": [
+                 *             -122.495,
+                 *             37.705
+                 *           ]
+                 *         },
+                 *         "status": "maintenance",
+                 *         "created_at": "2026-01-05T02:00:00.000Z",
+                 *         "previous_status": "active"
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -4176,6 +4653,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "asset.status_changed";
+                    data?: components["schemas"]["AssetStatusChangedEventData"];
                 };
             };
         };
@@ -4213,12 +4691,27 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "member.invited",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "id": "user_gnx8ec3qsjjwwvawzk281pqeh7",
+                 *         "email": "ivy@redwood.example",
+                 *         "name": null,
+                 *         "role": "editor",
+                 *         "permissions": [
+                 *           "projects:read",
+                 *           "projects:write",
+                 *           "assets:read",
+                 *           "assets:write",
+                 *           "members:read"
+                 *         ],
+                 *         "status": "invited",
+                 *         "joined_at": null,
+                 *         "last_active_at": null
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -4226,6 +4719,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "member.invited";
+                    data?: components["schemas"]["Member"];
                 };
             };
         };
@@ -4263,12 +4757,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "member.joined",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "id": "user_gnx8ec3qsjjwwvawzk281pqeh7",
+                 *         "email": "ivy@redwood.example",
+                 *         "name": "Ivy Chen",
+                 *         "role": "editor",
+                 *         "joined_at": "2026-01-05T02:00:00.000Z"
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -4276,6 +4776,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "member.joined";
+                    data?: components["schemas"]["MemberJoinedEventData"];
                 };
             };
         };
@@ -4313,12 +4814,30 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "member.updated",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "id": "user_gnx8ec3qsjjwwvawzk281pqeh7",
+                 *         "email": "ivy@redwood.example",
+                 *         "name": "Ivy Chen",
+                 *         "role": "admin",
+                 *         "permissions": [
+                 *           "projects:read",
+                 *           "projects:write",
+                 *           "assets:read",
+                 *           "assets:write",
+                 *           "members:read",
+                 *           "members:write",
+                 *           "billing:read"
+                 *         ],
+                 *         "status": "active",
+                 *         "joined_at": "2026-01-05T02:00:00.000Z",
+                 *         "last_active_at": "2026-01-05T03:00:00.000Z",
+                 *         "previous_role": "editor"
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -4326,6 +4845,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "member.updated";
+                    data?: components["schemas"]["MemberUpdatedEventData"];
                 };
             };
         };
@@ -4363,12 +4883,29 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "member.removed",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "id": "user_gnx8ec3qsjjwwvawzk281pqeh7",
+                 *         "email": "ivy@redwood.example",
+                 *         "name": "Ivy Chen",
+                 *         "role": "admin",
+                 *         "permissions": [
+                 *           "projects:read",
+                 *           "projects:write",
+                 *           "assets:read",
+                 *           "assets:write",
+                 *           "members:read",
+                 *           "members:write",
+                 *           "billing:read"
+                 *         ],
+                 *         "status": "active",
+                 *         "joined_at": "2026-01-05T02:00:00.000Z",
+                 *         "last_active_at": "2026-01-05T03:00:00.000Z"
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -4376,6 +4913,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "member.removed";
+                    data?: components["schemas"]["Member"];
                 };
             };
         };
@@ -4413,12 +4951,15 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "subscription.created",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "plan": "pro",
+                 *         "external_id": "sub_2026_0042"
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -4426,6 +4967,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "subscription.created";
+                    data?: components["schemas"]["BillingEventData"];
                 };
             };
         };
@@ -4463,12 +5005,16 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "subscription.updated",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "account_id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
+                 *         "plan": "pro",
+                 *         "previous_plan": "free"
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -4476,6 +5022,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "subscription.updated";
+                    data?: components["schemas"]["SubscriptionUpdatedEventData"];
                 };
             };
         };
@@ -4513,12 +5060,15 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "subscription.canceled",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "plan": "pro",
+                 *         "external_id": "sub_2026_0042"
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -4526,6 +5076,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "subscription.canceled";
+                    data?: components["schemas"]["BillingEventData"];
                 };
             };
         };
@@ -4563,12 +5114,16 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "invoice.paid",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "amount": 4900,
+                 *         "currency": "eur",
+                 *         "invoice_number": "2026-0107"
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -4576,6 +5131,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "invoice.paid";
+                    data?: components["schemas"]["BillingEventData"];
                 };
             };
         };
@@ -4613,12 +5169,16 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "invoice.failed",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "amount": 4900,
+                 *         "currency": "eur",
+                 *         "invoice_number": "2026-0107"
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -4626,6 +5186,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "invoice.failed";
+                    data?: components["schemas"]["BillingEventData"];
                 };
             };
         };
@@ -4663,12 +5224,21 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "usage.threshold_reached",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "metric": "hectares",
+                 *         "threshold": 90,
+                 *         "current": 912.4821,
+                 *         "limit": 1000,
+                 *         "period": {
+                 *           "start": "2026-01-01T00:00:00.000Z",
+                 *           "end": "2026-02-01T00:00:00.000Z"
+                 *         }
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -4676,6 +5246,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "usage.threshold_reached";
+                    data?: components["schemas"]["UsageThresholdReachedEventData"];
                 };
             };
         };
@@ -4713,12 +5284,17 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "usage.limit_exceeded",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "metric": "members",
+                 *         "current": 3,
+                 *         "requested": 4,
+                 *         "limit": 3
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -4726,6 +5302,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "usage.limit_exceeded";
+                    data?: components["schemas"]["UsageLimitExceededEventData"];
                 };
             };
         };
@@ -4763,12 +5340,28 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "project.overlap_detected",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "project": {
+                 *           "id": "proj_cpn7g1n76j40zpy591rjehchc7",
+                 *           "name": "Redwood Creek restoration",
+                 *           "slug": "redwood-creek-restoration",
+                 *           "area_hectares": 97.8753,
+                 *           "status": "active"
+                 *         },
+                 *         "overlaps": [
+                 *           {
+                 *             "project_id": "proj_gpzgr5j2m31px2xs6t4hrzzk28",
+                 *             "name": "Upper Redwood Creek",
+                 *             "overlap_hectares": 24.4689
+                 *           }
+                 *         ],
+                 *         "complete": true
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -4776,6 +5369,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "project.overlap_detected";
+                    data?: components["schemas"]["ProjectOverlapDetectedEventData"];
                 };
             };
         };
@@ -4813,12 +5407,15 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_5d1e2f3a4b",
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
                  *       "type": "webhook.test",
-                 *       "created_at": "2026-01-05T10:00:00.000Z",
-                 *       "data": {},
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "webhook_id": "wh_jb9k69k2fj86ycgq4zftg8f7ex",
+                 *         "message": "This is a test event from Canopy."
+                 *       },
                  *       "account": {
-                 *         "id": "acct_7c8d9e0f1a",
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
                  *         "name": "Redwood Trust"
                  *       }
                  *     }
@@ -4826,6 +5423,7 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "webhook.test";
+                    data?: components["schemas"]["WebhookTestEventData"];
                 };
             };
         };
