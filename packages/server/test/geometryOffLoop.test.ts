@@ -8,7 +8,7 @@ import { Geometry, GeometryCheck } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fc from "fast-check"
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { once } from "node:events"
@@ -133,7 +133,8 @@ describe("geometry off the event loop (default pool)", () => {
     assert.isBelow(elapsed, 5_000)
     // It was checked by a worker...
     const after = pool.stats()
-    assert.strictEqual(after.completed + after.abandoned - before.completed - before.abandoned, 1)
+    // (Overlap measures against the projects it meets may have run there too: not counted.)
+    assert.strictEqual(after.completed + after.abandoned - after.measures - (before.completed + before.abandoned - before.measures), 1)
     // ...and meanwhile /health kept answering. On the loop, every probe issued during the check
     // would wait for its end (a median of half the check's time); off it, the loop still parses
     // and serialises the 4 MB bodies and collects their garbage (tens of ms, more on a busy
@@ -145,7 +146,11 @@ describe("geometry off the event loop (default pool)", () => {
 
   it("a large body is parsed in the worker: not JSON → 400; other fields' problems and the boundary's are listed together; a valid one keeps every field", async () => {
     const pool = s.running.geometry!
-    const before = pool.stats().completed
+    const checks = () => {
+      const t = pool.stats()
+      return t.completed + t.abandoned - t.measures // not the overlap measures
+    }
+    const before = checks()
     const big = JSON.stringify({ name: "Parsed off the loop", description: "kept", status: "draft", geometry: circle(20_000) })
     assert.isAbove(big.length, 256 * 1024)
     const broken = await request(s.running.url, "POST", "/v1/projects", { token: s.token, body: big.slice(0, -1), headers: { "content-type": "application/json" } })
@@ -171,7 +176,62 @@ describe("geometry off the event loop (default pool)", () => {
     assert.strictEqual(read.text.length > 256 * 1024, true)
     assert.deepStrictEqual(read.body.data.geometry, created.body.data.geometry)
     // Three bodies went to the worker (the broken one included); none was parsed on the loop.
-    assert.strictEqual(pool.stats().completed - before, 3)
+    assert.strictEqual(checks() - before, 3)
+  })
+
+  it("the geometry workers run below the event loop's priority (Linux: nice 10 per thread), the loop's thread unchanged", async () => {
+    // A boundary through a worker: one has started and answered.
+    const pool = s.running.geometry!
+    const before = pool.stats().completed
+    const r = await s.api.post("/v1/projects", { name: "Priority", geometry: circle(5_000, 0.1, -60, 30) })
+    assert.strictEqual(r.status, 201)
+    assert.strictEqual(pool.stats().completed - before, 1)
+    if (!existsSync("/proc/self/task")) return // threads have no priority of their own here
+    const niceOf = (tid: string) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8")
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]) // field 19, "nice"
+    }
+    const threads = readdirSync("/proc/self/task").map((tid) => ({ tid, nice: niceOf(tid), name: readFileSync(`/proc/self/task/${tid}/comm`, "utf8").trim() }))
+    assert.strictEqual(niceOf(String(process.pid)), 0) // the main thread (the event loop)
+    assert.isAtLeast(threads.filter((t) => t.nice === 10).length, 1, JSON.stringify(threads))
+  })
+
+  it("a boundary checked in the worker is answered from its UTF-8 bytes: the same text as a read, a right Content-Length, and a replay of the same bytes", async () => {
+    const pool = s.running.geometry!
+    const checks = () => {
+      const t = pool.stats()
+      return t.completed + t.abandoned - t.measures
+    }
+    const before = checks()
+    // Away from the other tests' boundaries (no overlap measures), with a non-ASCII name around it.
+    const boundary = circle(20_000, 0.1, 40, -20)
+    const body = JSON.stringify({ name: "Bytes — é 🌲", description: "ünïcode", geometry: boundary })
+    assert.isAbove(body.length, 256 * 1024)
+    const headers = { "content-type": "application/json", "idempotency-key": `bytes-${Date.now()}` }
+    const created = await request(s.running.url, "POST", "/v1/projects", { token: s.token, body, headers })
+    assert.strictEqual(created.status, 201)
+    assert.strictEqual(checks() - before, 1) // parsed and checked in the worker
+    assert.strictEqual(Number(created.headers.get("content-length")), Buffer.byteLength(created.text))
+    assert.deepStrictEqual([created.body.data.name, created.body.data.description], ["Bytes — é 🌲", "ünïcode"])
+    // The boundary's text in the answer is the stored one, character for character.
+    const inline = GeometryCheck.evaluate(boundary)
+    assert.strictEqual(inline._tag, "Valid")
+    const text = inline._tag === "Valid" ? inline.geometry.text : ""
+    assert.include(created.text, `"geometry":${text},`)
+    const read = await s.api.get(`/v1/projects/${created.body.data.id}`)
+    assert.include(read.text, `"geometry":${text},`)
+    const { overlaps: _overlaps, ...createdData } = created.body.data // (a create's own report)
+    assert.deepStrictEqual(createdData, read.body.data)
+    // The key's replay is the first answer, byte for byte.
+    const replay = await request(s.running.url, "POST", "/v1/projects", { token: s.token, body, headers })
+    assert.strictEqual(replay.status, 201)
+    assert.strictEqual(replay.headers.get("idempotent-replayed"), "true")
+    assert.strictEqual(replay.text, created.text)
+    assert.strictEqual(Number(replay.headers.get("content-length")), Buffer.byteLength(replay.text))
+    // A HEAD of the project has no body.
+    const head = await fetch(`${s.running.url}/v1/projects/${created.body.data.id}`, { method: "HEAD", headers: { authorization: `Bearer ${s.token}` } })
+    assert.strictEqual(head.status, 200)
+    assert.strictEqual(await head.text(), "")
   })
 
   it("a large invalid boundary answers 422 with the inline validator's problems and paths", async () => {

@@ -21,7 +21,7 @@ import { type Errors, Geometry, GeometryCheck, RawJson } from "@canopy/core"
 import { Effect } from "effect"
 import { availableParallelism } from "node:os"
 import { Worker } from "node:worker_threads"
-import { type Answer, type BodyAnswer, pack, type Ready, type Request, sizeOf } from "./transfer.ts"
+import { type Answer, type BodyAnswer, bodyTransfer, pack, type Ready, type Request, sizeOf } from "./transfer.ts"
 
 /** Options of the pool. */
 export interface GeometryPoolOptions {
@@ -37,20 +37,27 @@ export interface GeometryPoolOptions {
   readonly prewarm?: boolean
   /** Most time measuring the area two boundaries share may run in a worker, in milliseconds; default twice `budgetMs`. */
   readonly sharedBudgetMs?: number
+  /**
+   * How much lower than the event loop the workers are scheduled (a nice increment, 0–19; Linux,
+   * where threads have priorities of their own); default 10. 0 keeps the process's priority.
+   */
+  readonly niceness?: number
 }
 
 /** The defaults. */
 export const defaults = {
   threshold: 1_000,
   budgetMs: 1_500,
-  queuedPositionsPerWorker: 400_000
+  queuedPositionsPerWorker: 400_000,
+  niceness: 10
 } as const
 
 /** A running pool: the check, figures for tests and operators, and `close`. */
 export interface GeometryPool extends GeometryCheck.GeometryCheckShape {
   /**
    * Workers started (ready or starting), checks running and waiting, checks answered by a worker,
-   * and checks abandoned for their budget.
+   * and checks abandoned for their budget; of those answered or abandoned, how many were overlap
+   * measures (`shared`) rather than checks of a boundary.
    */
   readonly stats: () => {
     readonly workers: number
@@ -58,6 +65,7 @@ export interface GeometryPool extends GeometryCheck.GeometryCheckShape {
     readonly queued: number
     readonly completed: number
     readonly abandoned: number
+    readonly measures: number
   }
   /** Terminates the workers; checks still waiting fail. */
   readonly close: () => Promise<void>
@@ -101,6 +109,7 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
   const size = Math.max(1, Math.floor(or(options.workers, defaultWorkers())))
   const threshold = or(options.threshold, defaults.threshold)
   const budgetMs = Math.max(0, or(options.budgetMs, defaults.budgetMs))
+  const niceness = Math.min(19, Math.max(0, Math.floor(or(options.niceness, defaults.niceness))))
   const maxQueued = Math.max(0, Math.floor(or(options.queuedPositions, defaults.queuedPositionsPerWorker * size)))
   const queuedPositions = () => queue.reduce((n, job) => n + job.positions, 0)
   let prewarm = options.prewarm ?? false
@@ -111,6 +120,7 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
   let seq = 0
   let abandoned = 0
   let completed = 0
+  let measures = 0
   let closed = false
 
   const remove = (slot: Slot) => {
@@ -144,7 +154,7 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
   }
 
   const spawn = () => {
-    const worker = new Worker(workerUrl, { execArgv })
+    const worker = new Worker(workerUrl, { execArgv, workerData: { niceness } })
     const slot: Slot = { worker, ready: false, job: undefined, timer: undefined }
     slots.push(slot)
     worker.on("message", (message: Answer | Ready) => {
@@ -156,6 +166,7 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
         slot.timer = undefined
         slot.job = undefined
         completed++
+        if ("shared" in job.request) measures++
         job.done(message)
       }
       pump()
@@ -169,6 +180,7 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
     remove(slot)
     slot.job = undefined
     abandoned++
+    if (job && "shared" in job.request) measures++
     void slot.worker.terminate()
     job?.done("timeout")
     pump()
@@ -180,6 +192,7 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
     const request = job.request
     slot.worker.postMessage(request, "packed" in request
       ? [request.packed.xy.buffer, request.packed.rings.buffer, request.packed.polygons.buffer] as Array<ArrayBuffer>
+      : "body" in request ? bodyTransfer(request.body)
       : [])
   }
 
@@ -241,8 +254,9 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
       })
     })
 
-  // A body's boundary comes back as its text and measures; only the small rest of the body is
-  // rebuilt on this thread.
+  // A body's boundary comes back as its UTF-8 text and measures; only the small rest of the body
+  // is rebuilt on this thread. The body itself moves to the worker when the HTTP adapter made it
+  // for this request alone (transfer.ts `movableBodies`), else it is copied.
   const parseBody = (bytes: Uint8Array, field: string): Effect.Effect<GeometryCheck.ParsedBody, Errors.RateLimited> =>
     submit<GeometryCheck.ParsedBody>(Math.ceil(bytes.length / BYTES_PER_POSITION), (id) => ({ id, body: bytes, field }), (outcome) => {
       if (outcome === "timeout") return Effect.succeed({ _tag: "TooComplex", problem: GeometryCheck.tooComplexProblem(budgetMs) })
@@ -254,7 +268,8 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
         : f.kind === "value" ? f.value
         : new GeometryCheck.Prepared(f.kind === "invalid"
           ? { _tag: "Invalid", problems: f.problems }
-          : { _tag: "Valid", geometry: new RawJson.RawJson(f.text), area_hectares: f.area_hectares, bbox: f.bbox })
+          // The text for the store, the bytes kept for the response (RawJson.chunks).
+          : { _tag: "Valid", geometry: RawJson.RawJson.fromBytes(f.utf8), area_hectares: f.area_hectares, bbox: f.bbox })
       return Effect.succeed({ _tag: "Parsed", body: f.kind === "absent" ? outcome.rest : { ...(outcome.rest as object), [field]: value } })
     })
 
@@ -275,7 +290,7 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
     check,
     parseBody,
     shared,
-    stats: () => ({ workers: slots.length, running: slots.filter((s) => s.job).length, queued: queue.length, completed, abandoned }),
+    stats: () => ({ workers: slots.length, running: slots.filter((s) => s.job).length, queued: queue.length, completed, abandoned, measures }),
     close: async () => {
       if (closed) return
       closed = true

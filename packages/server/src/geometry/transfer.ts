@@ -42,7 +42,8 @@ export type Answer =
 
 /**
  * A worker's answer to a body: not JSON; or the body without its boundary field, and the field —
- * absent, null, its problems, or its normalised JSON text with the measures.
+ * absent, null, its problems, or its normalised JSON text (UTF-8, its memory moved with the message:
+ * no 3 MB string is copied onto the event loop's heap) with the measures.
  */
 export type BodyAnswer =
   | { readonly id: number; readonly notJson: string }
@@ -53,8 +54,21 @@ export type BodyAnswer =
       | { readonly kind: "absent" }
       | { readonly kind: "value"; readonly value: unknown }
       | { readonly kind: "invalid"; readonly problems: ReadonlyArray<Geometry.Problem> }
-      | { readonly kind: "valid"; readonly text: string; readonly area_hectares: number; readonly bbox: Geometry.BBox }
+      | { readonly kind: "valid"; readonly utf8: Uint8Array; readonly area_hectares: number; readonly bbox: Geometry.BBox }
   }
+
+/**
+ * Request bodies that the HTTP adapter assembled for one request alone (node.ts): their memory
+ * may be moved to a geometry worker (which leaves the body empty on this thread) instead of copied.
+ * A body the pool is not sure of (an embedder's own buffer) is copied.
+ */
+export const movableBodies = new WeakSet<Uint8Array>()
+
+/** The list of what moves with a body's job: its memory, when it is movable and the body spans all of it. */
+export const bodyTransfer = (body: Uint8Array): Array<ArrayBuffer> =>
+  movableBodies.has(body) && body.buffer instanceof ArrayBuffer && body.byteOffset === 0 && body.byteLength === body.buffer.byteLength
+    ? [body.buffer]
+    : []
 
 /** What a worker says once it has loaded and can take jobs. */
 export interface Ready {

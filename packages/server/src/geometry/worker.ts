@@ -4,15 +4,28 @@
  * (pool.ts) terminates it when a job overruns its time budget.
  */
 import { GeometryCheck, RawJson } from "@canopy/core"
-import { parentPort } from "node:worker_threads"
+import { readlinkSync } from "node:fs"
+import { setPriority } from "node:os"
+import { parentPort, workerData } from "node:worker_threads"
 import { type Answer, type BodyAnswer, type Ready, type Request, unpack } from "./transfer.ts"
 
 const port = parentPort
 if (!port) throw new Error("geometry/worker.ts runs as a worker thread")
 
+// Below the event loop's priority: when the cores are contended, the thread answering requests
+// runs first and the validation waits (its time budget still bounds it). Linux schedules threads
+// one by one (this thread's id from /proc); elsewhere the worker keeps the process's priority.
+const niceness = (workerData as { niceness?: number } | undefined)?.niceness ?? 0
+if (niceness > 0) {
+  try {
+    setPriority(Number(readlinkSync("/proc/thread-self").split("/").pop()), niceness)
+  } catch { /* not Linux, or not allowed: same priority as the loop */ }
+}
+
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 const decoder = new TextDecoder("utf-8")
+const encoder = new TextEncoder()
 
 /** A request body: parsed here, its boundary field checked and serialised here; the rest goes back. */
 const parseBody = (request: Extract<Request, { body: Uint8Array }>): BodyAnswer => {
@@ -28,12 +41,15 @@ const parseBody = (request: Extract<Request, { body: Uint8Array }>): BodyAnswer 
   const verdict = GeometryCheck.evaluate(boundary)
   return verdict._tag === "Invalid"
     ? { id: request.id, rest, field: { kind: "invalid", problems: verdict.problems } }
-    : { id: request.id, rest, field: { kind: "valid", text: verdict.geometry.text, area_hectares: verdict.area_hectares, bbox: verdict.bbox } }
+    : { id: request.id, rest, field: { kind: "valid", utf8: encoder.encode(verdict.geometry.text), area_hectares: verdict.area_hectares, bbox: verdict.bbox } }
 }
 
 port.on("message", (request: Request) => {
   if ("body" in request) {
-    port.postMessage(parseBody(request))
+    const answer = parseBody(request)
+    // The boundary's text moves to the event loop's thread: its memory, not a copy of it.
+    const f = "field" in answer ? answer.field : undefined
+    port.postMessage(answer, f?.kind === "valid" ? [f.utf8.buffer as ArrayBuffer] : [])
     return
   }
   if ("shared" in request) {

@@ -7,7 +7,7 @@ import { type CanopyClient, Idempotency, IdempotencyKeys, type Storage } from "@
 import { Effect, Exit } from "effect"
 import type { Route } from "../api/routes.ts"
 import { errorResponse } from "./responses.ts"
-import type { ApiRequest, ApiResponse } from "./types.ts"
+import { type ApiRequest, type ApiResponse, responseText } from "./types.ts"
 
 /** A POST's `Idempotency-Key`, its request's fingerprint and, once claimed, the claim's token. */
 export interface KeyClaim {
@@ -79,7 +79,7 @@ export const keyUsedResponse = (e: KeyUsed, requestId: string, limitHeaders: Rec
 export const settleKey = async (canopy: CanopyClient, accountId: string, claim: KeyClaim, token: string, res: ApiResponse): Promise<string | undefined> => {
   const keep = res.status < 500 && res.status !== 429
   const stored = await canopy.runExit(Effect.flatMap(IdempotencyKeys, (k) => keep
-    ? k.complete(accountId, claim.key, token, { status: res.status, headers: Idempotency.storedHeaders(res.headers), body: res.body ?? null })
+    ? k.complete(accountId, claim.key, token, { status: res.status, headers: Idempotency.storedHeaders(res.headers), body: responseText(res) ?? null })
     : k.release(accountId, claim.key, token)))
   // The work is done either way; a key that could not be updated stays claimed until it is
   // abandoned (Idempotency.ABANDONED_AFTER_MS), then a retry may do the work again.

@@ -67,6 +67,9 @@ export const parseBody = (route: Route, req: ApiRequest) =>
       const check = yield* GeometryCheck.GeometryCheck
       if (!check.parseBody || !hasBoundary(route)) return yield* Effect.yieldNow.pipe(Effect.andThen(parse), Effect.tap(() => Effect.yieldNow))
       const parsed = yield* check.parseBody(bytes, "geometry")
+      // The worker's answer was taken in on a turn of the loop of its own; the request's database
+      // work and response get the next one.
+      yield* Effect.yieldNow
       if (parsed._tag === "Parsed") return parsed.body
       if (parsed._tag === "TooComplex") {
         return yield* new Errors.ValidationError({ message: "The request body is invalid", details: [{ field: "geometry", message: parsed.problem.message }] })
@@ -76,7 +79,7 @@ export const parseBody = (route: Route, req: ApiRequest) =>
   })
 
 /** A body from this size on is parsed apart from the request's other work. */
-const LARGE_BODY_BYTES = 256 * 1024
+export const LARGE_BODY_BYTES = 256 * 1024
 
 /** Whether a route's body has a top-level `geometry` (a project boundary). */
 const hasBoundary = (route: Route) => Object.hasOwn((route.body as { fields?: object } | undefined)?.fields ?? {}, "geometry")

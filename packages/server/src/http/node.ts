@@ -6,6 +6,7 @@
 import { Ids, IpAllowlist } from "@canopy/core"
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
+import { movableBodies } from "../geometry/transfer.ts"
 import { type AccessLogLine, type ApiRequest, type ApiResponse, errorResponse, MAX_BODY_BYTES, withSecurityHeaders } from "./handler.ts"
 
 /** Options of the Node adapter. */
@@ -52,7 +53,12 @@ const readBody = (req: IncomingMessage, limit: number): Promise<{ body: Uint8Arr
       }
       chunks.push(chunk)
     })
-    req.on("end", () => resolve({ body: size === 0 || tooLarge ? undefined : Buffer.concat(chunks), tooLarge }))
+    req.on("end", () => {
+      const body = size === 0 || tooLarge ? undefined : Buffer.concat(chunks)
+      // Made for this request alone: a geometry worker may take its memory rather than a copy.
+      if (body) movableBodies.add(body)
+      resolve({ body, tooLarge })
+    })
     req.on("error", reject)
   })
 }
@@ -60,6 +66,15 @@ const readBody = (req: IncomingMessage, limit: number): Promise<{ body: Uint8Arr
 /** Writes an ApiResponse to a Node response; a streamed body is pulled as the socket drains. */
 export const writeResponse = async (res: ServerResponse, r: ApiResponse): Promise<void> => {
   const headers: Record<string, string | number> = { ...r.headers }
+  if (r.chunks !== undefined && r.stream === undefined) {
+    let length = 0
+    for (const c of r.chunks) length += typeof c === "string" ? Buffer.byteLength(c) : c.byteLength
+    headers["content-length"] = length
+    res.writeHead(r.status, headers)
+    for (const c of r.chunks) res.write(c)
+    res.end()
+    return
+  }
   if (r.stream === undefined) {
     if (r.body !== undefined) headers["content-length"] = Buffer.byteLength(r.body)
     res.writeHead(r.status, headers)
@@ -87,8 +102,12 @@ const writeStream = async (res: ServerResponse, source: AsyncIterable<string | U
         res.end()
         return
       }
+      // The client may have gone while the chunk was being made: a write would wait for a drain
+      // (or a close) that never comes.
+      if (gone || res.destroyed) break
       if (!res.write(next.value)) {
         await new Promise<void>((resolve) => {
+          if (gone || res.destroyed) return resolve()
           const done = () => {
             res.off("drain", done)
             res.off("close", done)

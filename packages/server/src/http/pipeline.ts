@@ -3,11 +3,11 @@
  * → decode → claim the idempotency key → the domain call.
  */
 import { Accounts, type Canopy, Credentials, Errors, Idempotency, Principal, type RateLimit } from "@canopy/core"
-import { Effect } from "effect"
+import { Effect, Scheduler } from "effect"
 import type { Route } from "../api/routes.ts"
 import { writeRefusal } from "../observability/storage.ts"
 import { claimKey, type KeyClaim } from "./idempotency.ts"
-import { BadRequest, decodeQuery, parseBody } from "./input.ts"
+import { BadRequest, decodeQuery, LARGE_BODY_BYTES, parseBody } from "./input.ts"
 import type { ApiRequest } from "./types.ts"
 
 /** What the pipeline learned before it finished or failed: for the log line and the rate-limit headers. */
@@ -49,9 +49,18 @@ export const pipeline: (
     return yield* Effect.fail(new BadRequest(`The Idempotency-Key header ${keyProblem}`, [{ field: "idempotency-key", message: keyProblem }]))
   }
   const query = yield* decodeQuery(route, req.query)
+  // (Read before the body is parsed: a geometry worker may take the body's memory.)
+  const large = (req.body?.length ?? 0) >= LARGE_BODY_BYTES
   const body = yield* parseBody(route, req)
   // The key is claimed once the request is known to be well formed: from here on, what the request
   // answers (below 500, but 429) is its key's response.
   if (idem) yield* claimKey(principal.account_id, idem)
-  return yield* route.run({ principal, params, query, body })
+  const run = route.run({ principal, params, query, body })
+  // A large body's work (a 100,000-position boundary's decode, overlap search, rows and events)
+  // gives the loop a turn more often than the default (every 2,048 operations), so that other
+  // requests are answered in between.
+  return yield* (large ? Effect.provideService(run, Scheduler.MaxOpsBeforeYield, LARGE_BODY_OPS_BEFORE_YIELD) : run)
 })
+
+/** Effect operations a large body's request runs between turns of the event loop. */
+const LARGE_BODY_OPS_BEFORE_YIELD = 64

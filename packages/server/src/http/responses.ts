@@ -7,12 +7,14 @@ import type { Cause } from "effect"
 import type { ApiResponse } from "./types.ts"
 
 /** A JSON response carrying the request id. */
-export const json = (status: number, requestId: string, payload: unknown, headers: Record<string, string> = {}): ApiResponse => ({
-  status,
-  headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId, ...headers },
-  // A project's boundary is held as its JSON text (RawJson): spliced in, never parsed here.
-  body: RawJson.stringify(payload)
-})
+export const json = (status: number, requestId: string, payload: unknown, headers: Record<string, string> = {}): ApiResponse => {
+  // A project's boundary is held as its JSON text (RawJson): spliced in, never parsed here; one
+  // that came from a geometry worker as UTF-8 bytes is written as those bytes (RawJson.chunks).
+  const body = RawJson.chunks(payload)
+  return typeof body === "string"
+    ? { status, headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId, ...headers }, body }
+    : { status, headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId, ...headers }, body: undefined, chunks: body }
+}
 
 /**
  * The policy of an HTML page that sets none of its own (the API reference): nothing loads but its

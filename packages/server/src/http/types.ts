@@ -30,7 +30,18 @@ export interface ApiResponse {
    * (calls `return`) when the client goes away. Set with `body: undefined`.
    */
   readonly stream?: AsyncIterable<string | Uint8Array> | undefined
+  /**
+   * A body already in memory, in pieces written one after another (with a Content-Length): a
+   * large boundary's UTF-8 bytes between the strings around it, never joined into one string.
+   * Set with `body: undefined`; `responseText` joins them where the whole text is wanted.
+   */
+  readonly chunks?: ReadonlyArray<string | Uint8Array> | undefined
 }
+
+/** The whole body of a response that has one in memory (`body`, or its `chunks` joined). */
+export const responseText = (r: ApiResponse): string | undefined =>
+  r.body ?? (r.chunks === undefined ? undefined
+    : Buffer.concat(r.chunks.map((c) => (typeof c === "string" ? Buffer.from(c) : c))).toString("utf8"))
 
 /** One structured access-log line (never a token). */
 export interface AccessLogLine {
