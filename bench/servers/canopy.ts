@@ -12,6 +12,8 @@ const database = where.startsWith("postgres://") ? { databaseUrl: where } : { db
 const big = { requestsPerMinute: 10_000_000, requestsPerDay: null, hectares: 1e12, members: 1_000, apiRequestsPerPeriod: 1e12 }
 const running = await serve({
   port: 0, ...database, log: false, dispatcher: process.env.BENCH_DISPATCHER !== "0",
+  // As `canopy serve` does: the geometry workers start with the server, not with the first large boundary.
+  geometry: { prewarm: true },
   settings: { plans: { free: big, pro: big, enterprise: big }, allowInsecureWebhooks: true }
 })
 process.stdout.write(`${running.port}\n`)

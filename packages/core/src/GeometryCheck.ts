@@ -99,14 +99,14 @@ export interface GeometryCheckShape {
   readonly parseBody?: (bytes: Uint8Array, field: string) => Effect.Effect<ParsedBody, RateLimited>
   /**
    * The area two valid stored boundaries share (`Overlap.sharedHectares`). An implementation with a
-   * time budget answers `TooComplex` when it runs out. Optional: without it, measured inline.
+   * time budget answers `TooComplex` when it runs out (its own, or `limitMs` when that is shorter). Optional: without it, measured inline.
    */
-  readonly shared?: (a: RawJson, b: RawJson) => Effect.Effect<Shared, RateLimited>
+  readonly shared?: (a: RawJson, b: RawJson, limitMs?: number) => Effect.Effect<Shared, RateLimited>
   /**
    * Whether a valid stored boundary covers a position (`Overlap.coversPoint`); `undefined` when
    * the time budget ran out. Optional: without it, tested inline.
    */
-  readonly covers?: (b: RawJson, position: Geometry.Position) => Effect.Effect<boolean | undefined, RateLimited>
+  readonly covers?: (b: RawJson, position: Geometry.Position, limitMs?: number) => Effect.Effect<boolean | undefined, RateLimited>
 }
 
 /** The inline check: `evaluate` and `measureShared` on the calling fiber. */
@@ -117,17 +117,17 @@ export const inline: GeometryCheckShape = {
 }
 
 /** Whether a stored boundary covers a position, through the provided implementation (inline without one). */
-export const covers = (b: RawJson, position: Geometry.Position): Effect.Effect<boolean | undefined, RateLimited> =>
+export const covers = (b: RawJson, position: Geometry.Position, limitMs?: number): Effect.Effect<boolean | undefined, RateLimited> =>
   Effect.gen(function*() {
     const impl = yield* GeometryCheck
-    return yield* (impl.covers ?? inline.covers!)(b, position)
+    return yield* (impl.covers ?? inline.covers!)(b, position, limitMs)
   })
 
 /** The area two stored boundaries share, through the provided implementation (inline without one). */
-export const shared = (a: RawJson, b: RawJson): Effect.Effect<Shared, RateLimited> =>
+export const shared = (a: RawJson, b: RawJson, limitMs?: number): Effect.Effect<Shared, RateLimited> =>
   Effect.gen(function*() {
     const impl = yield* GeometryCheck
-    return yield* (impl.shared ?? inline.shared!)(a, b)
+    return yield* (impl.shared ?? inline.shared!)(a, b, limitMs)
   })
 
 /** The geometry check service; a reference with the inline check, so providing it is optional. */

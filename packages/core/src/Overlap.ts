@@ -7,6 +7,7 @@
  * boundaries of fields and forests (edges of metres to kilometres) that differs from the geodesic
  * crossing by far less than the 4 decimals the API reports. docs/decisions.md, "Overlaps".
  */
+import { Context } from "effect"
 import { intersection, type Geom } from "polyclip-ts"
 import * as Geometry from "./Geometry.ts"
 
@@ -31,10 +32,21 @@ export interface Overlap {
 export const MAX_CANDIDATES = 50
 
 /**
- * Most time one write spends comparing its boundary with others (ms): candidates left when it has
- * passed are not compared, and the report says it is incomplete.
+ * How long after a write began its comparisons may still run (ms): a write is answered within
+ * about 2 s whatever its boundary, its validation included. Comparisons left when it has passed
+ * are not made, and the report says it is incomplete.
  */
-export const TIME_BUDGET_MS = 10_000
+export const WRITE_DEADLINE_MS = 1_700
+
+/** Most time one `intersects` list request spends testing candidates (ms). */
+export const LIST_BUDGET_MS = 2_000
+
+/**
+ * When the current write began (epoch ms), as the host knows it: the HTTP layer sets the time the
+ * request arrived, so that validating a large body before the service counts too. Without it, the
+ * service's own start.
+ */
+export const WriteStarted = Context.Reference<number | undefined>("canopy/Overlap/WriteStarted", { defaultValue: () => undefined })
 
 /** The overlaps found by one write, and whether every candidate was compared. */
 export interface Report {

@@ -39,6 +39,12 @@ const duplicateSlug = conflictOnDuplicate(() => "a project with this slug alread
 const INTERSECTS_CHUNK = 50
 const INTERSECTS_EXAMINED = 500
 
+/** When the current write's comparisons must stop (epoch ms): `Overlap.WRITE_DEADLINE_MS` after it began. */
+const writeDeadline = Effect.gen(function*() {
+  const began = (yield* Overlap.WriteStarted) ?? (yield* Clock.currentTimeMillis)
+  return began + Overlap.WRITE_DEADLINE_MS
+})
+
 /** The box two boxes share, if any. */
 const meet = (a: Geometry.BBox, b: Geometry.BBox): Geometry.BBox | undefined =>
   Overlap.boxesMeet(a, b) ? [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])] : undefined
@@ -94,24 +100,24 @@ const make = (storage: StorageShape) => {
    * and again inside it, where only a neighbour written in between is compared anew: so two
    * concurrent writes cannot both miss each other (the transaction holds the account's lock).
    */
-  const compare = (accountId: string, b: Counted, excludeId: string | undefined, known: Compared = new Map()) =>
+  const compare = (accountId: string, b: Counted, excludeId: string | undefined, deadline: number, known: Compared = new Map()) =>
     Effect.gen(function*() {
       const near = yield* storage.projects.meeting(accountId, b.bbox, { excludeId, limit: Overlap.MAX_CANDIDATES + 1 })
       const out = new Map<string, { readonly name: string; readonly updated_at: string; readonly hectares: number | undefined }>()
-      const started = yield* Clock.currentTimeMillis
       for (const n of near.slice(0, Overlap.MAX_CANDIDATES)) {
-        if ((yield* Clock.currentTimeMillis) - started > Overlap.TIME_BUDGET_MS) {
-          out.set(n.id, { name: n.name, updated_at: n.updated_at, hectares: undefined })
-          continue
-        }
         const seen = known.get(n.id)
         if (seen && seen.updated_at === n.updated_at) {
           out.set(n.id, { name: n.name, ...seen })
           continue
         }
+        const left = deadline - (yield* Clock.currentTimeMillis)
+        if (left <= 0) {
+          out.set(n.id, { name: n.name, updated_at: n.updated_at, hectares: undefined })
+          continue
+        }
         const other = yield* storage.projects.get(accountId, n.id)
         if (!other?.geometry) continue
-        const shared = yield* GeometryCheck.shared(b.geometry, other.geometry)
+        const shared = yield* GeometryCheck.shared(b.geometry, other.geometry, left)
         out.set(n.id, { name: other.name, updated_at: other.updated_at, hectares: shared._tag === "Shared" ? shared.hectares : undefined })
       }
       return { compared: out, truncated: near.length > Overlap.MAX_CANDIDATES }
@@ -134,9 +140,9 @@ const make = (storage: StorageShape) => {
    * any overlap, and a comparison it could not finish). The caller emits `project.overlap_detected`
    * (`reportOverlaps`) after the write's own event.
    */
-  const settleOverlaps = (accountId: string, project: ProjectRow, b: Counted, known: Compared) =>
+  const settleOverlaps = (accountId: string, project: ProjectRow, b: Counted, deadline: number, known: Compared) =>
     Effect.gen(function*() {
-      const report = reportOf(yield* compare(accountId, b, project.id, known))
+      const report = reportOf(yield* compare(accountId, b, project.id, deadline, known))
       const account = yield* storage.accounts.get(accountId)
       if (account?.overlap_policy === "reject" && (report.overlaps.length > 0 || !report.complete)) {
         return yield* new Conflict({
@@ -151,7 +157,7 @@ const make = (storage: StorageShape) => {
    * A page of the list filtered by `intersects`: candidates come from the spatial index (the
    * geometry's box) in the list's order, `INTERSECTS_CHUNK` at a time, each tested exactly
    * (through `GeometryCheck`, off the event loop for large boundaries). At most
-   * `INTERSECTS_EXAMINED` candidates (or `Overlap.TIME_BUDGET_MS` / 2) per request: a page may
+   * `INTERSECTS_EXAMINED` candidates (or `Overlap.LIST_BUDGET_MS`) per request: a page may
    * then hold fewer rows than asked, with `resume` — the cursor after the last candidate examined.
    * The total is exact only when every candidate was examined from the start.
    */
@@ -170,7 +176,7 @@ const make = (storage: StorageShape) => {
     let uncertain = false
     const started = yield* Clock.currentTimeMillis
     while (!exhausted && matches.length <= w.limit) {
-      if (examined >= INTERSECTS_EXAMINED || (yield* Clock.currentTimeMillis) - started > Overlap.TIME_BUDGET_MS / 2) break
+      if (examined >= INTERSECTS_EXAMINED || (yield* Clock.currentTimeMillis) - started > Overlap.LIST_BUDGET_MS) break
       // The candidates without their boundaries' text; each boundary is read when it is tested.
       const chunk = yield* storage.projects.list(accountId, { ...q, bbox: box, limit: INTERSECTS_CHUNK, offset: 0, after, omitGeometry: true })
       for (const row of chunk.rows) {
@@ -210,12 +216,12 @@ const make = (storage: StorageShape) => {
   /** Applies a status change and patch under the hectare guard, emitting the transition's event. */
   const change = (
     principal: Principal, id: string, command: Lifecycle.Command, patch: (p: ProjectRow) => Partial<ProjectRow>,
-    overlapsOf?: (before: ProjectRow, after: ProjectRow) => Counted | undefined
+    overlapsOf?: (before: ProjectRow, after: ProjectRow) => Counted | undefined, deadline = 0
   ) => Effect.gen(function*() {
     // The heavy comparison before the transaction, against the row as it is now; settled inside.
     const current = overlapsOf ? yield* storage.projects.get(principal.account_id, id) : undefined
     const early = current && overlapsOf ? overlapsOf(current, { ...current, ...patch(current) }) : undefined
-    const known = early ? (yield* compare(principal.account_id, early, id)).compared : new Map()
+    const known = early ? (yield* compare(principal.account_id, early, id, deadline)).compared : new Map()
     return yield* provide(UsageGuard.guarded(principal.account_id, Effect.gen(function*() {
       const before = yield* load(principal.account_id, id)
       const t = yield* refuse(Lifecycle.transition(before.status, command))
@@ -226,7 +232,7 @@ const make = (storage: StorageShape) => {
       const usage = stats.hectares - countedArea(before) + countedArea(after)
       yield* UsageGuard.check(principal.account_id, "hectares", stats.hectares, usage)
       const counted = overlapsOf?.(before, after)
-      const report = counted ? yield* settleOverlaps(principal.account_id, after, counted, known) : undefined
+      const report = counted ? yield* settleOverlaps(principal.account_id, after, counted, deadline, known) : undefined
       const saved = yield* storage.projects.update(principal.account_id, id, fields).pipe(duplicateSlug)
       if (!saved) return yield* new NotFound({ resource: "project", id })
       yield* emit(principal.account_id, t.event, toResource(saved))
@@ -238,13 +244,14 @@ const make = (storage: StorageShape) => {
 
   return Projects.of({
     create: Effect.fn("Projects.create")(function*(principal, input) {
+      const deadline = yield* writeDeadline
       yield* authorize(principal, "projects.create")
       const { body, geometry } = yield* decodeCreate(input)
       const t = Result.getOrThrow(Lifecycle.transition(null, { _tag: "Create", status: body.status }))
       const m = geometry ?? noGeometry
       const status = t.state ?? "active"
       const counted = countedOf({ ...m, status })
-      const known = counted ? (yield* compare(principal.account_id, counted, undefined)).compared : new Map()
+      const known = counted ? (yield* compare(principal.account_id, counted, undefined, deadline)).compared : new Map()
       return yield* provide(UsageGuard.guarded(principal.account_id, Effect.gen(function*() {
         const now = yield* nowIso
         const description = body.description ?? null
@@ -257,7 +264,7 @@ const make = (storage: StorageShape) => {
         }
         const stats = yield* storage.projects.stats(principal.account_id)
         yield* UsageGuard.check(principal.account_id, "hectares", stats.hectares, stats.hectares + countedArea(row))
-        const report = counted ? yield* settleOverlaps(principal.account_id, row, counted, known) : undefined
+        const report = counted ? yield* settleOverlaps(principal.account_id, row, counted, deadline, known) : undefined
         yield* storage.projects.insert(row).pipe(duplicateSlug)
         const creator = principal.user_id ? yield* storage.members.get(principal.account_id, principal.user_id) : undefined
         yield* emit(principal.account_id, "project.created",
@@ -290,6 +297,7 @@ const make = (storage: StorageShape) => {
     }),
 
     update: Effect.fn("Projects.update")(function*(principal, id, input) {
+      const deadline = yield* writeDeadline
       yield* authorize(principal, "projects.update")
       const { body, geometry } = yield* decodeUpdate(input)
       const m = geometry === undefined ? undefined : (geometry ?? noGeometry)
@@ -301,7 +309,7 @@ const make = (storage: StorageShape) => {
           ...(body.slug !== undefined ? { slug: body.slug } : {}),
           ...(m ?? {})
         }
-      }, (before, after) => (m?.geometry || (before.status === "archived" && after.status !== "archived")) ? countedOf(after) : undefined)
+      }, (before, after) => (m?.geometry || (before.status === "archived" && after.status !== "archived")) ? countedOf(after) : undefined, deadline)
     }),
 
     archive: Effect.fn("Projects.archive")(function*(principal, id) {
@@ -310,8 +318,9 @@ const make = (storage: StorageShape) => {
     }),
 
     restore: Effect.fn("Projects.restore")(function*(principal, id) {
+      const deadline = yield* writeDeadline
       yield* authorize(principal, "projects.restore")
-      return yield* change(principal, id, { _tag: "Restore" }, () => ({}), (_, after) => countedOf({ ...after, status: "active" }))
+      return yield* change(principal, id, { _tag: "Restore" }, () => ({}), (_, after) => countedOf({ ...after, status: "active" }), deadline)
     }),
 
     delete: Effect.fn("Projects.delete")(function*(principal, id) {

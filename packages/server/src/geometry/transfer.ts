@@ -32,12 +32,15 @@ export type Request =
   | { readonly id: number; readonly body: Uint8Array; readonly field: string }
   /** Two valid stored boundaries (JSON text): the area they share. */
   | { readonly id: number; readonly shared: readonly [string, string] }
+  /** A valid stored boundary (JSON text) and a position: whether the boundary covers it. */
+  | { readonly id: number; readonly covers: string; readonly position: readonly [number, number] }
 
 /** A worker's answer: the problems (paths relative to the value), or the measures. */
 export type Answer =
   | { readonly id: number; readonly problems: ReadonlyArray<Geometry.Problem> }
   | { readonly id: number; readonly area_hectares: number; readonly bbox: Geometry.BBox }
   | { readonly id: number; readonly sharedHectares: number }
+  | { readonly id: number; readonly covered: boolean }
   | BodyAnswer
 
 /**

@@ -52,6 +52,10 @@ port.on("message", (request: Request) => {
     port.postMessage(answer, f?.kind === "valid" ? [f.utf8.buffer as ArrayBuffer] : [])
     return
   }
+  if ("covers" in request) {
+    port.postMessage({ id: request.id, covered: GeometryCheck.measureCovers(new RawJson.RawJson(request.covers), request.position) } satisfies Answer)
+    return
+  }
   if ("shared" in request) {
     const [a, b] = request.shared
     const shared = GeometryCheck.measureShared(new RawJson.RawJson(a), new RawJson.RawJson(b))

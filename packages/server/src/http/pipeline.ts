@@ -2,7 +2,7 @@
  * The work of a `/v1` request once routed: authenticate → meter (rate limit + usage) → authorise
  * → decode → claim the idempotency key → the domain call.
  */
-import { Accounts, type Canopy, Credentials, Errors, Idempotency, Principal, type RateLimit } from "@canopy/core"
+import { Accounts, type Canopy, Credentials, Errors, Idempotency, Overlap, Principal, type RateLimit } from "@canopy/core"
 import { Effect, Scheduler } from "effect"
 import type { Route } from "../api/routes.ts"
 import { writeRefusal } from "../observability/storage.ts"
@@ -28,6 +28,9 @@ export const pipeline: (
   route: Route, params: Record<string, string>, bearer: string, req: ApiRequest, seen: Seen,
   onMeteringRefused: ((operation: string, reason: string) => void) | undefined
 ) {
+  // A write's overlap comparisons stop a fixed time after the request began (its body's
+  // validation included), so that it is answered in about 2 s whatever its boundary.
+  const began = Date.now()
   const principal = yield* (yield* Credentials).authenticate(bearer, { ip: req.ip })
   seen.accountId = principal.account_id
   // A database that refuses writes (full disk, read-only) cannot meter: a read goes on unmetered
@@ -55,7 +58,7 @@ export const pipeline: (
   // The key is claimed once the request is known to be well formed: from here on, what the request
   // answers (below 500, but 429) is its key's response.
   if (idem) yield* claimKey(principal.account_id, idem)
-  const run = route.run({ principal, params, query, body })
+  const run = Effect.provideService(route.run({ principal, params, query, body }), Overlap.WriteStarted, began)
   // A large body's work (a 100,000-position boundary's decode, overlap search, rows and events)
   // gives the loop a turn more often than the default (every 2,048 operations), so that other
   // requests are answered in between.
