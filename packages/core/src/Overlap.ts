@@ -73,7 +73,14 @@ export const boxesMeet = (a: Geometry.BBox, b: Geometry.BBox): boolean =>
  * edge): run it where a time budget applies for large ones (`GeometryCheck.overlap`).
  */
 export const sharedHectares = (a: Geometry.Boundary, b: Geometry.Boundary): number => {
-  if (!boxesMeet(Geometry.bbox(a), Geometry.bbox(b))) return 0
+  const ab = Geometry.bbox(a)
+  const bb = Geometry.bbox(b)
+  if (!boxesMeet(ab, bb)) return 0
+  // Only what lies in the box both boxes share can be shared: each ring is cut to that box first
+  // (linear), so two large boundaries that overlap at their edges are clipped on a few positions.
+  const box: Geometry.BBox = [Math.max(ab[0], bb[0]), Math.max(ab[1], bb[1]), Math.min(ab[2], bb[2]), Math.min(ab[3], bb[3])]
+  a = cutToBox(a, box)
+  b = cutToBox(b, box)
   let failure: unknown
   // Boundaries that nearly coincide (the same field drawn twice, one reprojected) can defeat the
   // clipper's floating point ("Unable to complete output ring"): it is retried on positions
@@ -87,6 +94,46 @@ export const sharedHectares = (a: Geometry.Boundary, b: Geometry.Boundary): numb
     }
   }
   throw failure
+}
+
+/**
+ * Sutherland–Hodgman: a ring cut to an axis-aligned box. The result has the same area inside the
+ * box (where a concave ring leaves the box and comes back, it runs along the box's edge — zero
+ * area, which the clipper handles); rings with nothing inside are dropped.
+ */
+const cutRing = (ring: Geometry.Ring, [w, s, e, n]: Geometry.BBox): Array<[number, number]> => {
+  let points: Array<[number, number]> = ring.slice(0, -1).map((p) => [p[0], p[1]])
+  const edges: ReadonlyArray<[(p: [number, number]) => boolean, (p: [number, number], q: [number, number]) => [number, number]]> = [
+    [(p) => p[0] >= w, (p, q) => [w, p[1] + ((q[1] - p[1]) * (w - p[0])) / (q[0] - p[0])]],
+    [(p) => p[0] <= e, (p, q) => [e, p[1] + ((q[1] - p[1]) * (e - p[0])) / (q[0] - p[0])]],
+    [(p) => p[1] >= s, (p, q) => [p[0] + ((q[0] - p[0]) * (s - p[1])) / (q[1] - p[1]), s]],
+    [(p) => p[1] <= n, (p, q) => [p[0] + ((q[0] - p[0]) * (n - p[1])) / (q[1] - p[1]), n]]
+  ]
+  for (const [inside, cross] of edges) {
+    if (points.length === 0) break
+    const out: Array<[number, number]> = []
+    for (let i = 0; i < points.length; i++) {
+      const p = points[i]!
+      const q = points[(i + 1) % points.length]!
+      const pin = inside(p)
+      const qin = inside(q)
+      if (pin) out.push(p)
+      if (pin !== qin) out.push(cross(p, q))
+    }
+    points = out
+  }
+  return points.length >= 3 ? [...points, points[0]!] : []
+}
+
+/** A boundary with every ring cut to a box (polygons whose shell falls outside dropped). */
+const cutToBox = (g: Geometry.Boundary, box: Geometry.BBox): Geometry.MultiPolygon => {
+  const polygons: Array<Array<Geometry.Ring>> = []
+  for (const rings of g.type === "Polygon" ? [g.coordinates] : g.coordinates) {
+    const shell = cutRing(rings[0]!, box)
+    if (shell.length === 0) continue
+    polygons.push([shell, ...rings.slice(1).map((h) => cutRing(h, box)).filter((h) => h.length > 0)])
+  }
+  return { type: "MultiPolygon", coordinates: polygons }
 }
 
 /** Whether a position lies inside a ring (even-odd rule in the lon/lat plane), or on one of its edges. */

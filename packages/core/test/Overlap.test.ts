@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as fc from "fast-check"
+import { intersection } from "polyclip-ts"
 import { Geometry, Overlap } from "../src/index.ts"
 
 const rect = (w: number, s: number, e: number, n: number): Geometry.Polygon =>
@@ -38,6 +39,23 @@ describe("Overlap", () => {
       const w = Math.max(aw, bw), s = Math.max(as, bs), e = Math.min(ae, be), n = Math.min(an, bn)
       assert.closeTo(ab, w < e && s < n ? Geometry.areaHectares(rect(w, s, e, n)) : 0, 1e-6)
     }), { numRuns: 200 })
+  })
+
+  it("property: concave shapes cut to the shared box first measure what the clipper measures on the whole shapes", () => {
+    // stars: concave rings whose parts leave the shared box and come back
+    const star = fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 5, max: 40 }), fc.array(fc.integer({ min: 20, max: 100 }), { minLength: 6, maxLength: 24 }))
+      .map(([x, y, r, radii]): Geometry.Polygon => {
+        const ring = radii.map((k, i) => {
+          const t = (2 * Math.PI * i) / radii.length
+          return [x / 1000 + (r * k / 100000) * Math.cos(t), 45 + y / 1000 + (r * k / 100000) * Math.sin(t)] as const
+        })
+        return { type: "Polygon", coordinates: [[...ring, ring[0]!]] }
+      })
+    fc.assert(fc.property(star, star, (a, b) => {
+      const whole = intersection(a.coordinates as never, b.coordinates as never)
+      const expected = whole.length === 0 ? 0 : Geometry.areaHectares({ type: "MultiPolygon", coordinates: whole })
+      assert.closeTo(Overlap.sharedHectares(a, b), expected, 1e-6 + expected * 1e-9)
+    }), { numRuns: 300 })
   })
 
   it("a point is covered inside a shell and on any edge, not inside a hole", () => {
