@@ -51,6 +51,21 @@ func ExampleProjectsService_ListAll() {
 	}
 }
 
+func ExampleProjectListParams_intersects() {
+	ctx := context.Background()
+	client := canopy.NewClient(os.Getenv("CANOPY_API_KEY"))
+
+	// the projects whose boundary covers a point; pages may be empty while has_more is true,
+	// and ListAll goes on across them
+	containing, err := client.Projects.ListAll(ctx, &canopy.ProjectListParams{
+		Intersects: canopy.NewPoint(-122.45, 37.76),
+	}).Collect()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(containing), "projects cover the point")
+}
+
 func ExampleError() {
 	ctx := context.Background()
 	client := canopy.NewClient(os.Getenv("CANOPY_API_KEY"))

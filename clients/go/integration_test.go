@@ -488,6 +488,58 @@ func TestLiveServerScenario(t *testing.T) {
 			t.Fatalf("details %+v do not name bbox", e.Details)
 		}
 
+		// the intersects filter, tested exactly against the boundaries (west spans 40–40.02°E, east 40.01–40.03°E)
+		hits := func(g json.Marshaler) []string {
+			t.Helper()
+			it := client.Projects.ListAll(ctx, &ProjectListParams{Intersects: g, Sort: String("name"), Order: String("asc")})
+			list, err := it.Collect()
+			if err != nil {
+				t.Fatalf("intersects %T %+v: %v", g, g, err)
+			}
+			out := []string{}
+			for _, p := range list {
+				out = append(out, p.ID)
+			}
+			return out
+		}
+		if got := hits(NewPoint(40.005, -9.99)); len(got) != 1 || got[0] != west.ID {
+			t.Fatalf("point in the west square only = %v, want [%s]", got, west.ID)
+		}
+		if got := hits(NewPoint(40.025, -9.99)); len(got) != 1 || got[0] != east.ID {
+			t.Fatalf("point in the east square only = %v, want [%s]", got, east.ID)
+		}
+		if got := hits(NewPoint(40.015, -9.99)); len(got) != 2 || got[0] != east.ID || got[1] != west.ID {
+			t.Fatalf("point in both = %v, want [%s %s]", got, east.ID, west.ID)
+		}
+		if got := hits(NewPoint(40, -9.99)); len(got) != 1 || got[0] != west.ID {
+			t.Fatalf("point on the west square's edge = %v, want [%s]", got, west.ID)
+		}
+		// inside the bbox of both squares' union but outside both boundaries: an exact test, not a box test
+		if got := hits(NewPoint(40.035, -9.99)); len(got) != 0 {
+			t.Fatalf("point east of both = %v", got)
+		}
+		if got := hits(square(40.021, -9.995, 0.001)); len(got) != 1 || got[0] != east.ID {
+			t.Fatalf("small polygon inside the east square = %v, want [%s]", got, east.ID)
+		}
+		if got := hits(square(39.99, -10, 0.01)); len(got) != 0 {
+			t.Fatalf("polygon sharing only the west square's edge = %v (want none)", got)
+		}
+		if got := hits(json.RawMessage(`{"type": "Point", "coordinates": [40.005, -9.99]}`)); len(got) != 1 || got[0] != west.ID {
+			t.Fatalf("raw point = %v, want [%s]", got, west.ID)
+		}
+		_, err = client.Projects.List(ctx, &ProjectListParams{Intersects: NewPoint(40.005, -9.99), ListParams: ListParams{Page: Int(2)}})
+		if e, ok := AsError(err); !ok || !IsValidation(err) {
+			t.Fatalf("intersects with page 2: %v", err)
+		} else if _, named := e.DetailFor("query.page"); !named {
+			t.Fatalf("details %+v do not name page", e.Details)
+		}
+		_, err = client.Projects.List(ctx, &ProjectListParams{Intersects: json.RawMessage(`{"type":"LineString","coordinates":[[0,0],[1,1]]}`)})
+		if e, ok := AsError(err); !ok || !IsValidation(err) {
+			t.Fatalf("intersects with a LineString: %v", err)
+		} else if _, named := e.DetailFor("query.intersects"); !named {
+			t.Fatalf("details %+v do not name intersects", e.Details)
+		}
+
 		// overlap_policy reject: an overlapping boundary is refused with 409 and nothing is stored
 		strict, err := client.Account.Update(ctx, &AccountUpdateParams{OverlapPolicy: String(OverlapPolicyReject)})
 		if err != nil || strict.OverlapPolicy != OverlapPolicyReject || strict.Name != "Go client renamed" {

@@ -2,12 +2,15 @@ package canopy
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strconv"
 )
 
 // Iter walks every item of a list, fetching pages as needed: it follows meta.next_cursor (and,
-// from a server without cursors, page numbers).
+// from a server without cursors, page numbers). A page may hold no items while meta.has_more is
+// true (a projects list filtered by Intersects tests a bounded number of candidates per request):
+// Next goes on to the following page until the list ends.
 //
 //	it := client.Projects.ListAll(ctx, &canopy.ProjectListParams{})
 //	for it.Next() {
@@ -32,6 +35,11 @@ func newIter[T any](ctx context.Context, query url.Values, fetch func(ctx contex
 		ctx = context.Background()
 	}
 	return &Iter[T]{ctx: ctx, fetch: fetch, query: query}
+}
+
+// failedIter is an iterator that yields nothing and reports err (params that cannot be encoded).
+func failedIter[T any](err error) *Iter[T] {
+	return &Iter[T]{ctx: context.Background(), err: err, done: true}
 }
 
 // Next advances to the next item, fetching the next page when the current one is used up. It
@@ -62,9 +70,8 @@ func (it *Iter[T]) Next() bool {
 		it.meta = &list.Meta
 		it.page = list.Data
 		it.index = 0
-		if len(list.Data) == 0 {
-			it.done = true
-		}
+		// An empty page ends the list only when the server says so: advance (above, on the next
+		// turn) follows next_cursor whenever there is one, and stops otherwise.
 	}
 }
 
@@ -79,6 +86,11 @@ func (it *Iter[T]) advance() bool {
 		q[k] = v
 	}
 	if m.NextCursor != nil && *m.NextCursor != "" {
+		if it.query.Get("cursor") == *m.NextCursor {
+			// the same cursor again would fetch the same page forever
+			it.err = fmt.Errorf("canopy: the server returned the cursor it was asked for (%q); stopping", *m.NextCursor)
+			return false
+		}
 		q.Del("page")
 		q.Set("cursor", *m.NextCursor)
 		it.query = q

@@ -13,8 +13,12 @@ type ProjectsService struct{ c *Client }
 
 // List returns one page of projects.
 func (s *ProjectsService) List(ctx context.Context, params *ProjectListParams, opts ...RequestOption) (*List[Project], error) {
+	q, err := params.values()
+	if err != nil {
+		return nil, err
+	}
 	var out List[Project]
-	if err := s.c.doList(ctx, "/projects", params.values(), &out, opts); err != nil {
+	if err := s.c.doList(ctx, "/projects", q, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -22,7 +26,11 @@ func (s *ProjectsService) List(ctx context.Context, params *ProjectListParams, o
 
 // ListAll iterates over every project matching params, page after page.
 func (s *ProjectsService) ListAll(ctx context.Context, params *ProjectListParams, opts ...RequestOption) *Iter[Project] {
-	return newIter(ctx, params.values(), func(ctx context.Context, q url.Values) (*List[Project], error) {
+	q, err := params.values()
+	if err != nil {
+		return failedIter[Project](err)
+	}
+	return newIter(ctx, q, func(ctx context.Context, q url.Values) (*List[Project], error) {
 		var out List[Project]
 		err := s.c.doList(ctx, "/projects", q, &out, opts)
 		return &out, err

@@ -1,6 +1,7 @@
 package canopy
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -216,14 +217,23 @@ type ProjectListParams struct {
 	// BBox keeps the projects whose bounding box shares at least one point with the box (edges
 	// included); projects without a boundary never match.
 	BBox *BBox
+	// Intersects keeps the projects whose boundary meets a GeoJSON geometry, tested exactly: a
+	// *Point finds those whose boundary covers it (inside or on an edge, not in a hole); a
+	// *Geometry (Polygon or MultiPolygon, at most 1,000 positions) those sharing area with it
+	// (sharing only an edge or a corner is no area). Any other json.Marshaler writing GeoJSON
+	// (e.g. a json.RawMessage) is sent as it is, compacted. Projects without a boundary never
+	// match. With it, one request tests at most 500 candidates, so a page may hold fewer rows
+	// than PerPage, even none, while HasMore is true: walk it with ListAll or NextCursor (Page
+	// beyond 1 is refused).
+	Intersects json.Marshaler
 	// Sort is name, created_at or area_hectares; Order is asc or desc.
 	Sort  *string
 	Order *string
 }
 
-func (p *ProjectListParams) values() url.Values {
+func (p *ProjectListParams) values() (url.Values, error) {
 	if p == nil {
-		return url.Values{}
+		return url.Values{}, nil
 	}
 	v := p.ListParams.values()
 	setOpt(v, "status", p.Status)
@@ -231,9 +241,44 @@ func (p *ProjectListParams) values() url.Values {
 	if p.BBox != nil {
 		v.Set("bbox", p.BBox.String())
 	}
+	if p.Intersects != nil && !isNilPointer(p.Intersects) {
+		g, err := compactGeoJSON(p.Intersects)
+		if err != nil {
+			return nil, err
+		}
+		v.Set("intersects", g)
+	}
 	setOpt(v, "sort", p.Sort)
 	setOpt(v, "order", p.Order)
-	return v
+	return v, nil
+}
+
+// compactGeoJSON is the JSON of a geometry for the intersects query, without insignificant
+// whitespace.
+func compactGeoJSON(m json.Marshaler) (string, error) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return "", fmt.Errorf("canopy: encoding intersects: %w", err)
+	}
+	var out bytes.Buffer
+	if err := json.Compact(&out, b); err != nil {
+		return "", fmt.Errorf("canopy: encoding intersects: %w", err)
+	}
+	return out.String(), nil
+}
+
+// isNilPointer reports whether m holds a nil pointer (a typed nil such as (*Point)(nil)), which
+// means no filter.
+func isNilPointer(m json.Marshaler) bool {
+	switch g := m.(type) {
+	case *Point:
+		return g == nil
+	case *Geometry:
+		return g == nil
+	case json.RawMessage:
+		return len(g) == 0
+	}
+	return false
 }
 
 // ListMeta is the meta object of a list.

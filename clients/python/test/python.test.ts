@@ -141,6 +141,19 @@ describe("Python client: webhook signatures", () => {
   })
 })
 
+describe("Python client: paging across empty pages, intersects on the wire", () => {
+  it("follows has_more across pages of no rows and sends intersects as compact JSON", async () => {
+    const r = await runPython(py(), join(pkg, "test/test_pagination.py"), {})
+    expect(r.stderr).toBe("")
+    const out = lastJson(r.stdout)
+    expect(out.error ? `${out.error}\n${out.trace ?? ""}` : "").toBe("")
+    expect(out.ok).toBe(true)
+    expect(out.checks).toBe(15)
+    expect(out.sent.mapping).toEqual([JSON.stringify({ type: "MultiPolygon", coordinates: [[[[0, 0], [1, 0], [1, 1], [0, 0]]]] })])
+    expect(out.sent.none).toBeNull()
+  })
+})
+
 describe("Python client: scenario against a live canopy serve", () => {
   let dir: string
   let server: { child: ChildProcess; url: string; stderr: () => string } | undefined
@@ -223,12 +236,16 @@ describe("Python client: scenario against a live canopy serve", () => {
     expect(s.webhook_manage.test_status).toBe("success")
   })
 
-  it("overlaps reported with the other project and its shared hectares, bbox filter, overlap_policy reject", () => {
+  it("overlaps reported with the other project and its shared hectares, bbox and intersects filters, overlap_policy reject", () => {
     const s = result.steps.overlaps
     expect(s.other).toBe(s.west)
     expect(s.overlap_hectares).toBeGreaterThan(0)
     expect(Math.abs(s.overlap_hectares - s.half_area)).toBeLessThanOrEqual(s.half_area * 0.01)
     expect(s.bbox).toEqual({ west: [s.west], east: [s.project], both: [s.project, s.west], none: [] })
+    expect(s.intersects).toEqual({
+      west: [s.west], east: [s.project], both: [s.project, s.west], edge: [s.west], outside: [],
+      polygon: [s.project], touching: [], text: [s.west]
+    })
     expect(s.rejected_status).toBe(409)
     expect(s.events).toBe(1)
   })

@@ -27,6 +27,7 @@ from canopy import (
     ConflictError,
     InternalServerError,
     NotFoundError,
+    Point,
     Polygon,
     ProjectOverlapEventData,
     RateLimitError,
@@ -384,6 +385,40 @@ def main() -> None:
     bad_box = expect_raises(ValidationError, lambda: client.projects.list(bbox=(0, 10, 1, 5)), "south > north")
     check(any(d["field"] == "query.bbox" for d in bad_box.details), f"bbox in details: {bad_box.details}")
 
+    # intersects: tested exactly against the boundaries (west spans 50-50.02 E, east 50.01-50.03 E)
+    def meeting(geometry: Any) -> List[str]:
+        return [p["id"] for p in client.projects.list_all(intersects=geometry, sort="name", order="asc")]
+
+    def pt(lon: float, lat: float) -> Point:
+        return {"type": "Point", "coordinates": [lon, lat]}
+
+    hits = {
+        "west": meeting(pt(50.005, -9.99)),
+        "east": meeting(pt(50.025, -9.99)),
+        "both": meeting(pt(50.015, -9.99)),
+        "edge": meeting(pt(50.0, -9.99)),
+        "outside": meeting(pt(50.035, -9.99)),
+        "polygon": meeting(rect(50.021, -9.995, 0.001)),
+        "touching": meeting(rect(49.99, -10.0, 0.01)),
+        "text": meeting('{"type":"Point","coordinates":[50.005,-9.99]}'),
+    }
+    check(hits["west"] == [west["id"]], f"point in the west square: {hits['west']}")
+    check(hits["east"] == [east["id"]], f"point in the east square: {hits['east']}")
+    check(hits["both"] == [east["id"], west["id"]], f"point in both: {hits['both']}")
+    check(hits["edge"] == [west["id"]], f"point on the west square's edge: {hits['edge']}")
+    check(hits["outside"] == [], f"point outside both: {hits['outside']}")
+    check(hits["polygon"] == [east["id"]], f"polygon inside the east square: {hits['polygon']}")
+    check(hits["touching"] == [], f"polygon sharing only an edge: {hits['touching']}")
+    check(hits["text"] == [west["id"]], f"intersects as JSON text: {hits['text']}")
+    paged = expect_raises(ValidationError, lambda: client.projects.list(intersects=pt(50.005, -9.99), page=2), "intersects with page 2")
+    check(any(d["field"] == "query.page" for d in paged.details), f"page in details: {paged.details}")
+    line = expect_raises(
+        ValidationError,
+        lambda: client.projects.list(intersects={"type": "LineString", "coordinates": [[0, 0], [1, 1]]}),
+        "intersects with a LineString",
+    )
+    check(any(d["field"] == "query.intersects" for d in line.details), f"intersects in details: {line.details}")
+
     strict = client.account.update(overlap_policy="reject")
     check(strict["overlap_policy"] == "reject" and strict["name"] == renamed["name"], f"overlap_policy reject, name kept: {strict}")
     try:
@@ -408,6 +443,7 @@ def main() -> None:
     steps["overlaps"] = {
         "project": east["id"], "other": shared["project_id"], "west": west["id"], "overlap_hectares": shared["overlap_hectares"],
         "half_area": half, "bbox": {"west": only_west, "east": only_east, "both": both, "none": nothing},
+        "intersects": hits,
         "rejected_status": refused.status, "events": len(detected),
     }
 

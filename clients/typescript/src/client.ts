@@ -79,17 +79,27 @@ const empty = async (call: Promise<Result>): Promise<void> => {
   if (!r.response.ok) throw errorFromResponse(r.response, r.error)
 }
 
-/** Every item of every page, following `meta.next_cursor` (filters, sort and order carry over). */
+/**
+ * Every item of every page, following `meta.next_cursor` (filters, sort and order carry over).
+ * A page may hold no rows while `has_more` is true (a projects list filtered by `intersects`
+ * tests a bounded number of candidates per request): only `has_more` and `next_cursor` end the walk.
+ */
 async function* paginate<Q extends { cursor?: string; page?: unknown }, T>(
   query: Q | undefined,
-  fetchPage: (q: Q) => Promise<{ data: ReadonlyArray<T>; meta: { next_cursor?: string | null | undefined } }>
+  fetchPage: (q: Q) => Promise<{ data: ReadonlyArray<T>; meta: { next_cursor?: string | null | undefined; has_more?: boolean | undefined } }>
 ): AsyncGenerator<T, void, undefined> {
   let q = { ...query } as Q
+  const followed = new Set<string>()
   for (;;) {
     const page = await fetchPage(q)
     yield* page.data
     const next = page.meta.next_cursor
-    if (!next || page.data.length === 0) return
+    if (!next || page.meta.has_more === false) return
+    if (followed.has(next)) {
+      // the same cursor again would fetch the same pages forever
+      throw new CanopyError({ status: null, code: "PAGINATION_ERROR", message: `the server answered a cursor already followed (${next}); stopping` })
+    }
+    followed.add(next)
     const { page: _page, ...rest } = q
     q = { ...rest, cursor: next } as Q
   }
@@ -137,8 +147,10 @@ export class Canopy {
 
   readonly projects = {
     /**
-     * One page of projects (`per_page`, `status`, `search`, `bbox` as `"west,south,east,north"`, `sort`, `order`,
-     * `page` or `cursor`).
+     * One page of projects (`per_page`, `status`, `search`, `bbox` as `"west,south,east,north"`, `intersects` as
+     * GeoJSON text — `JSON.stringify({ type: "Point", coordinates: [lon, lat] })`, or a Polygon or MultiPolygon —,
+     * `sort`, `order`, `page` or `cursor`). With `intersects`, a page may hold fewer rows than `per_page`, even
+     * none, while `meta.has_more` is true: walk it with `listAll` or `cursor` (`page` > 1 is refused).
      */
     list: (query?: ProjectListParams, options?: RequestOptions): Promise<ProjectList> =>
       unwrap(this.api.GET("/v1/projects", { params: { query: query ?? {} }, ...init(options) })),

@@ -242,6 +242,24 @@ describe("@canopy/client: scenario against a live canopy serve", () => {
     expect(badBox).toBeInstanceOf(ValidationError)
     expect((badBox as ValidationError).details.map((d) => d.field)).toContain("query.bbox")
 
+    // intersects, tested exactly against the boundaries (west spans 60–60.02°E, east 60.01–60.03°E)
+    const meeting = async (geometry: object) => {
+      const ids: Array<string> = []
+      for await (const p of client.projects.listAll({ intersects: JSON.stringify(geometry), sort: "name", order: "asc" })) ids.push(p.id)
+      return ids
+    }
+    const pt = (lon: number, lat: number) => ({ type: "Point", coordinates: [lon, lat] })
+    expect(await meeting(pt(60.005, -9.99))).toEqual([west.id])
+    expect(await meeting(pt(60.025, -9.99))).toEqual([east.id])
+    expect(await meeting(pt(60.015, -9.99))).toEqual([east.id, west.id])
+    expect(await meeting(pt(60, -9.99))).toEqual([west.id])
+    expect(await meeting(pt(60.035, -9.99))).toEqual([])
+    expect(await meeting(rect(60.021, -9.995, 0.001))).toEqual([east.id])
+    expect(await meeting(rect(59.99, -10, 0.01))).toEqual([])
+    const paged = await client.projects.list({ intersects: JSON.stringify(pt(60.005, -9.99)), page: 2 }).catch((e: unknown) => e)
+    expect(paged).toBeInstanceOf(ValidationError)
+    expect((paged as ValidationError).details.map((d) => d.field)).toContain("query.page")
+
     const policy: OverlapPolicy = "reject"
     const strict = await client.account.update({ overlap_policy: policy })
     expect([strict.overlap_policy, strict.name]).toEqual(["reject", `TS scenario ${run}`])

@@ -241,6 +241,10 @@ class Page(Generic[T]):
     """One page of a list: ``data``, ``meta`` and the way to the next page (by cursor).
 
     Iterating a page yields its items; :meth:`auto_paging_iter` walks every following page too.
+    A page may hold fewer items than ``per_page``, even none, while ``has_more`` is true (a
+    projects list filtered by ``intersects`` tests a bounded number of candidates per request):
+    only ``has_more`` and ``next_cursor`` say whether the list goes on, and the iterators follow
+    them across such pages.
     """
 
     def __init__(self, data: List[T], meta: ListMeta, fetch: Optional[Callable[[str], "Page[T]"]] = None) -> None:
@@ -268,10 +272,17 @@ class Page(Generic[T]):
         return self._fetch(cursor)
 
     def iter_pages(self) -> Iterator["Page[T]"]:
-        """This page and every following one."""
+        """This page and every following one (empty pages with ``has_more`` included)."""
         page: Optional[Page[T]] = self
+        followed: set[str] = set()
         while page is not None:
             yield page
+            cursor = page.next_cursor if page.has_more else None
+            if cursor is not None:
+                if cursor in followed:
+                    # the same cursor again would fetch the same pages forever
+                    raise CanopyError(f"the server answered a cursor already followed ({cursor!r}); stopping")
+                followed.add(cursor)
             page = page.next_page()
 
     def auto_paging_iter(self) -> Iterator[T]:

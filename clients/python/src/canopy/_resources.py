@@ -8,6 +8,7 @@ or ``None`` for ``204 No Content``. In ``update`` methods an argument left out i
 
 from __future__ import annotations
 
+import json
 import urllib.parse
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
@@ -48,6 +49,17 @@ def _bbox(value: Optional[BBox]) -> Optional[str]:
     if len(numbers) != 4:
         raise ValueError("bbox takes four numbers: west, south, east, north")
     return ",".join(repr(float(n)) for n in numbers)
+
+
+Intersects = Union[str, Mapping[str, Any]]
+"""A GeoJSON Point, Polygon or MultiPolygon: a mapping (sent as compact JSON) or its JSON text."""
+
+
+def _intersects(value: Optional[Intersects]) -> Optional[str]:
+    """The ``intersects`` query value: compact GeoJSON from a mapping, or a string as it is."""
+    if value is None or isinstance(value, str):
+        return value
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def _clean(fields: Mapping[str, object]) -> Dict[str, Any]:
@@ -106,6 +118,7 @@ class Projects(_Resource):
         status: Optional[str] = None,
         search: Optional[str] = None,
         bbox: Optional[BBox] = None,
+        intersects: Optional[Intersects] = None,
         sort: Optional[str] = None,
         order: Optional[str] = None,
     ) -> Page[Project]:
@@ -113,10 +126,18 @@ class Projects(_Resource):
         :meth:`list_all` to walk them all.
 
         ``bbox`` (``(west, south, east, north)`` in degrees, or that as a comma-separated string)
-        keeps the projects whose bounding box shares at least one point with the box."""
+        keeps the projects whose bounding box shares at least one point with the box.
+
+        ``intersects`` (a GeoJSON mapping, sent as compact JSON, or its JSON text) is tested
+        exactly against the boundaries: a ``Point`` keeps the projects whose boundary covers it
+        (inside or on an edge, not in a hole), a ``Polygon`` or ``MultiPolygon`` (at most 1,000
+        positions) those sharing area with it. One request tests at most 500 candidates, so a
+        page may hold fewer rows than ``per_page``, even none, while ``has_more`` is true: walk
+        it by cursor (``auto_paging_iter``, :meth:`list_all`); ``page`` > 1 is refused."""
         query: Dict[str, QueryValue] = {
             "page": page, "per_page": per_page, "cursor": cursor, "status": status,
-            "search": search, "bbox": _bbox(bbox), "sort": sort, "order": order,
+            "search": search, "bbox": _bbox(bbox), "intersects": _intersects(intersects),
+            "sort": sort, "order": order,
         }
         return cast(Page[Project], self._list("/projects", query))
 
@@ -127,11 +148,15 @@ class Projects(_Resource):
         status: Optional[str] = None,
         search: Optional[str] = None,
         bbox: Optional[BBox] = None,
+        intersects: Optional[Intersects] = None,
         sort: Optional[str] = None,
         order: Optional[str] = None,
     ) -> Iterator[Project]:
-        """Every matching project, fetching pages (by cursor) as the iteration goes."""
-        return self.list(per_page=per_page, status=status, search=search, bbox=bbox, sort=sort, order=order).auto_paging_iter()
+        """Every matching project, fetching pages (by cursor) as the iteration goes, across
+        pages that hold no rows while ``has_more`` is true (see :meth:`list`)."""
+        return self.list(
+            per_page=per_page, status=status, search=search, bbox=bbox, intersects=intersects, sort=sort, order=order,
+        ).auto_paging_iter()
 
     def get(self, project_id: str) -> Project:
         return cast(Project, self._get(f"/projects/{_seg(project_id)}"))
