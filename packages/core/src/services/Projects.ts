@@ -117,6 +117,12 @@ const make = (storage: StorageShape) => {
         }
         const other = yield* storage.projects.get(accountId, n.id)
         if (!other?.geometry) continue
+        // The same boundary stored twice (a duplicate import: the classic double count) shares
+        // all of it: no clipping needed. (Stored texts are normalised, so equal shapes are equal text.)
+        if (other.geometry.text === b.geometry.text) {
+          out.set(n.id, { name: other.name, updated_at: other.updated_at, hectares: other.area_hectares })
+          continue
+        }
         const shared = yield* GeometryCheck.shared(b.geometry, other.geometry, left)
         out.set(n.id, { name: other.name, updated_at: other.updated_at, hectares: shared._tag === "Shared" ? shared.hectares : undefined })
       }

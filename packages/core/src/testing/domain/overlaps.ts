@@ -78,6 +78,9 @@ export const overlapsCases = (it: DomainIt, { tick }: SuiteClock): void => {
       assert.isFalse(Object.hasOwn(yield* projects.get(admin, a.id), "overlaps"))
       const draft = yield* projects.create(admin, { name: "Draft", status: "draft", geometry: rect(20, 10, 20.001, 10.001) })
       assert.deepStrictEqual(draft.overlaps?.overlaps.map((o) => o.project_id), [a.id])
+      // the same boundary entered twice shares all of its hectares
+      const copy = yield* projects.create(admin, { name: "Copy of A", status: "draft", geometry: rect(20, 10, 20.01, 10.01) })
+      assert.deepStrictEqual(copy.overlaps?.overlaps.find((o) => o.project_id === a.id), { project_id: a.id, name: "A", overlap_hectares: a.area_hectares })
     }))
 
   it.effect("overlaps: under the reject policy an overlapping write is refused (409) and changes nothing", () =>
