@@ -49,6 +49,17 @@ export const projects = (c: Context): S.ProjectsShape => {
           and r.account_lo <= a.k and r.account_hi >= a.k ${countedOnly ? sql`and r.counted_hi >= 1` : sql``})`
 
   /**
+   * Projects of a box counted up to one past `SEARCH_COUNT_LIMIT`, driven by the R*Tree (a join,
+   * so the count stops with its limit instead of first collecting every match of the box).
+   */
+  const boxCount = (accountId: string, clauses: Array<Fragment>, b: Box) =>
+    count(sql`select count(*) as n from (select 1 from projects_rtree r
+        join (select rowid as k from accounts where id = ${accountId}) a on r.account_lo <= a.k and r.account_hi >= a.k
+        join projects on projects.rowid = r.id
+        where r.west <= ${b[2]} and r.east >= ${b[0]} and r.south <= ${b[3]} and r.north >= ${b[1]}
+        and ${sql.and([...clauses, boxMeets(b)])} limit ${S.SEARCH_COUNT_LIMIT + 1}) c`)
+
+  /**
    * A filtered project list (a search term, a box, or both). The page: first by walking the sort
    * index (at most `FILTER_WALK` rows, testing each row), which fills the page whenever more than
    * about one row in 200 matches; otherwise through the filters' indexes (trigram, spatial), sorting
@@ -85,6 +96,8 @@ export const projects = (c: Context): S.ProjectsShape => {
       }
       const n = q.bbox === undefined
         ? yield* searchCount(accountId, clauses.length > 1, q.search!)
+        : dialect === "sqlite" && q.search === undefined
+        ? yield* boxCount(accountId, clauses, q.bbox)
         : yield* count(sql`select count(*) as n from (select 1 from projects
             where ${sql.and([...clauses, ...indexed, ...tests])} limit ${S.SEARCH_COUNT_LIMIT + 1}) c`)
       return {
