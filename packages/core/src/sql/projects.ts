@@ -89,7 +89,15 @@ export const projects = (c: Context): S.ProjectsShape => {
       if (rows.length < want) {
         const walked = yield* count(sql`select count(*) as n from (select 1 from projects where ${from} limit ${FILTER_WALK}) c`)
         if (walked >= FILTER_WALK) {
-          rows = yield* all<S.ProjectRow>("projects", sql`select ${listColumns(q)} from projects where id in (
+          rows = dialect === "pg" && q.bbox !== undefined
+            // PostgreSQL estimates the box test poorly and would walk the sort index testing every
+            // row: the matches are taken from the GiST index first (a materialised set), then sorted.
+            ? yield* all<S.ProjectRow>("projects", sql`with m as materialized (
+                select id, ${sql(column)} from projects where ${sql.and([sql`account_id = ${accountId}`, boxMeets(q.bbox)])})
+                select ${listColumns(q)} from projects where id in (
+                  select id from projects where id in (select id from m) and ${sql.and([...after, ...tests])}
+                  order by ${order} limit ${want}) order by ${order}`)
+            : yield* all<S.ProjectRow>("projects", sql`select ${listColumns(q)} from projects where id in (
               select id from projects where ${sql.and([...after, ...indexed, ...tests])}
               order by ${order} limit ${want}) order by ${order}`)
         }
