@@ -6,7 +6,6 @@
  */
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Ajv2020 } from "ajv/dist/2020.js"
-import addFormats from "ajv-formats"
 import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -15,8 +14,9 @@ import { promisify } from "node:util"
 import openapiTS, { astToString } from "openapi-typescript"
 import { routes } from "../src/api/routes.ts"
 import { BOWTIE, kml, NORTH, shapefileZip, utf8 } from "./gis/fixtures.ts"
-import { type Reply, request, square, startTestServer, type TestServer } from "./harness.ts"
-import { startReceiver } from "./receiver.ts"
+import { type Reply, request, square, type TestServer } from "./harness.ts"
+import { type OpenApiFixture, startOpenApiFixture } from "./openapiFixture.ts"
+import type { startReceiver } from "./receiver.ts"
 
 const run = promisify(execFile)
 const redocly = join(import.meta.dirname, "../../../node_modules/.bin/redocly")
@@ -26,18 +26,15 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>
 let doc: any
 let ajv: Ajv2020
 
+let fixture: OpenApiFixture | undefined
+
 beforeAll(async () => {
-  receiver = await startReceiver()
-  server = await startTestServer({ allowInsecureWebhooks: true, deliveryTimeoutMs: 2_000 })
-  doc = (await request(server.url, "GET", "/v1/openapi.json")).body
-  ajv = new Ajv2020({ strict: false, allErrors: true })
-  ;(addFormats as unknown as (a: Ajv2020) => void)(ajv)
-  ajv.addSchema(doc, "openapi")
+  fixture = await startOpenApiFixture()
+  ;({ server, receiver, doc, ajv } = fixture)
 }, 60_000)
 
 afterAll(async () => {
-  await server?.stop()
-  await receiver?.close()
+  await fixture?.stop()
 })
 
 const pointer = (...parts: Array<string>) => parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")

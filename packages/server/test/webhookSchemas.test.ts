@@ -7,27 +7,24 @@
  */
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
-import addFormats from "ajv-formats"
-import { client, request, square, startTestServer, type TestServer } from "./harness.ts"
-import { startReceiver } from "./receiver.ts"
+import { client, square, type TestServer } from "./harness.ts"
+import { type OpenApiFixture, startOpenApiFixture } from "./openapiFixture.ts"
+import type { startReceiver } from "./receiver.ts"
 
 let server: TestServer
 let receiver: Awaited<ReturnType<typeof startReceiver>>
 let doc: any
 let ajv: Ajv2020
 
+let fixture: OpenApiFixture | undefined
+
 beforeAll(async () => {
-  receiver = await startReceiver()
-  server = await startTestServer({ allowInsecureWebhooks: true, deliveryTimeoutMs: 2_000 })
-  doc = (await request(server.url, "GET", "/v1/openapi.json")).body
-  ajv = new Ajv2020({ strict: false, allErrors: true })
-  ;(addFormats as unknown as (a: Ajv2020) => void)(ajv)
-  ajv.addSchema(doc, "openapi")
+  fixture = await startOpenApiFixture()
+  ;({ server, receiver, doc, ajv } = fixture)
 }, 60_000)
 
 afterAll(async () => {
-  await server?.stop()
-  await receiver?.close()
+  await fixture?.stop()
 })
 
 const validators = new Map<string, ValidateFunction>()

@@ -1,0 +1,34 @@
+/**
+ * What the OpenAPI tests share: a server that may deliver to a local webhook receiver, the
+ * document it serves, and an Ajv (JSON Schema 2020-12, formats) holding that document as `openapi`.
+ */
+import { Ajv2020 } from "ajv/dist/2020.js"
+import addFormats from "ajv-formats"
+import { request, startTestServer, type TestServer } from "./harness.ts"
+import { startReceiver } from "./receiver.ts"
+
+/** The running pieces, and `stop`. */
+export interface OpenApiFixture {
+  readonly server: TestServer
+  readonly receiver: Awaited<ReturnType<typeof startReceiver>>
+  readonly doc: any
+  readonly ajv: Ajv2020
+  readonly stop: () => Promise<void>
+}
+
+/** Starts the receiver and the server, fetches the document and loads it into Ajv. */
+export const startOpenApiFixture = async (): Promise<OpenApiFixture> => {
+  const receiver = await startReceiver()
+  const server = await startTestServer({ allowInsecureWebhooks: true, deliveryTimeoutMs: 2_000 })
+  const doc = (await request(server.url, "GET", "/v1/openapi.json")).body
+  const ajv = new Ajv2020({ strict: false, allErrors: true })
+  ;(addFormats as unknown as (a: Ajv2020) => void)(ajv)
+  ajv.addSchema(doc, "openapi")
+  return {
+    server, receiver, doc, ajv,
+    stop: async () => {
+      await server.stop()
+      await receiver.close()
+    }
+  }
+}
