@@ -7,7 +7,8 @@
  * `BENCH_SECONDS`, default 3), each printed with its ratio to the 1,000-project figure of the same
  * run. Then the event-loop lag: GET /health every 10 ms while hostile star polygons of 24,000 and
  * 100,000 positions are posted. `BENCH_POSTGRES=1` repeats the tables at 1,000 and 100,000 on an
- * embedded PostgreSQL. `BENCH_STAR_TIMEOUT` (seconds, default 60) bounds the wait for a star;
+ * embedded PostgreSQL (`BENCH_ONLY=postgres`: those alone, without SQLite's tables and stars);
+ * `BENCH_ONLY=star`: only the stars. `BENCH_STAR_TIMEOUT` (seconds, default 60) bounds the wait for a star;
  * `BENCH_SCALE=1k` stops at 1,000 projects (a quick check of the benchmark itself).
  *
  * How the data is made (bench/scale/data.ts, bench/scale/seed.ts):
@@ -429,8 +430,8 @@ export const run = async () => {
   }
   process.once("SIGINT", onSignal)
   try {
-    await runSqlite(dir, sizes)
-    if (process.env.BENCH_POSTGRES === "1") await runPostgres(sizes.filter((s) => s <= 100_000))
+    if (process.env.BENCH_ONLY !== "postgres") await runSqlite(dir, sizes)
+    if (process.env.BENCH_POSTGRES === "1" || process.env.BENCH_ONLY === "postgres") await runPostgres(sizes.filter((s) => s <= 100_000))
   } finally {
     process.off("SIGINT", onSignal)
     for (const c of [...live]) await stopServer(c, "SIGKILL")

@@ -322,7 +322,16 @@ export const migrations = {
   "10_oauth_allowed_origins": ddl(() => [
     `alter table oauth_clients add column allowed_origins text not null default '[]'`
   ]),
-  "11_spatial_index": spatial
+  "11_spatial_index": spatial,
+  // PostgreSQL: trigram indexes over the text alone, beside the per-account ones. In an account
+  // that holds most of the table, the account's entry in the combined GIN index lists every row
+  // and dominates the scan (100,000 projects: 516 index pages, 8.8 ms for a term in 1% of names;
+  // 25 pages, 1.0 ms on the text alone, the account then checked on the rows the search rechecks
+  // anyway). The planner picks per query: a small account among many keeps the combined index.
+  "12_search_text_index": ddl((_, dialect) => dialect === "sqlite" ? [] : [
+    `create index projects_search_text on projects using gin (search_text gin_trgm_ops)`,
+    `create index assets_search_text on assets using gin (search_text gin_trgm_ops)`
+  ])
 }
 
 /** Applies pending migrations (under PostgreSQL's table lock, or SQLite's write lock); returns what ran. */

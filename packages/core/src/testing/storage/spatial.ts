@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import * as fc from "fast-check"
 import type { BBox } from "../../Geometry.ts"
 import { boxesMeet } from "../../Overlap.ts"
-import { type ProjectQuery, type ProjectRow, Storage, type StorageShape } from "../../Storage.ts"
+import { type ProjectQuery, type ProjectRow, SEARCH_COUNT_LIMIT, Storage, type StorageShape } from "../../Storage.ts"
 import { projectRow } from "../fixtures.ts"
 import { iso, newAccountRow } from "./helpers.ts"
 
@@ -96,6 +96,15 @@ export const spatialCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       const page = yield* s.projects.list(a.id, { sort: "created_at", order: "desc", bbox: [0, 0, 2, 2], limit: 2, offset: 2 })
       assert.deepStrictEqual(page.rows.map((r) => r.name), ["near 2", "near 1"])
       assert.strictEqual(page.total, 5)
+      // A box holding more than SEARCH_COUNT_LIMIT projects: pages from the sort-order walk, the total capped.
+      const byCreated = [...far, ...near].sort((x, y) => x.created_at < y.created_at ? 1 : x.created_at > y.created_at ? -1 : x.id < y.id ? 1 : -1)
+      const wide = yield* s.projects.list(a.id, { sort: "created_at", order: "desc", bbox: [0, 0, 101, 11], limit: 3, offset: 0 })
+      assert.deepStrictEqual(wide.rows.map((r) => r.id), byCreated.slice(0, 3).map((r) => r.id))
+      assert.isTrue(wide.hasMore)
+      assert.deepStrictEqual([wide.total, wide.totalExact], [SEARCH_COUNT_LIMIT, false])
+      const last = wide.rows[2]!
+      const next = yield* s.projects.list(a.id, { sort: "created_at", order: "desc", bbox: [0, 0, 101, 11], limit: 3, offset: 0, after: { value: last.created_at, id: last.id } })
+      assert.deepStrictEqual(next.rows.map((r) => r.id), byCreated.slice(3, 6).map((r) => r.id))
     }))
 
   it.effect("meeting: counted projects of the account near a box, kept in step with updates and deletes, bounded by limit", () =>
