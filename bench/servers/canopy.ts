@@ -14,6 +14,8 @@ const running = await serve({
   port: 0, ...database, log: false, dispatcher: process.env.BENCH_DISPATCHER !== "0",
   // As `canopy serve` does: the geometry workers start with the server, not with the first large boundary.
   geometry: { prewarm: true },
+  // /metrics to anyone on loopback: the star benchmark reads the server's own event-loop delay there.
+  metrics: "public",
   settings: { plans: { free: big, pro: big, enterprise: big }, allowInsecureWebhooks: true }
 })
 process.stdout.write(`${running.port}\n`)

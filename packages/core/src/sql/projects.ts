@@ -88,9 +88,9 @@ export const projects = (c: Context): S.ProjectsShape => {
         // PostgreSQL estimates the box test poorly and would walk the sort index testing every
         // row: the matches are taken from the GiST index first (a materialised set), then sorted.
         ? all<S.ProjectRow>("projects", planned(sql`with m as materialized (
-            select id, ${sql(column)} from projects where ${sql.and([sql`account_id = ${accountId}`, boxMeets(q.bbox)])})
+            select id, ${sql(column)} from projects where ${sql.and([...clauses, ...tests])})
             select ${listColumns(q)} from projects where id in (
-              select id from projects where id in (select id from m) and ${sql.and([...after, ...tests])}
+              select id from m ${q.after === undefined ? sql`` : sql`where ${sql.and(keyset(column, desc, q.after))}`}
               order by ${order} limit ${want}) order by ${order}`))
         : all<S.ProjectRow>("projects", planned(sql`select ${listColumns(q)} from projects where id in (
           select id from projects where ${sql.and([...after, ...indexed, ...tests])}
