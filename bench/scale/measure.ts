@@ -5,6 +5,7 @@
  */
 import autocannon from "autocannon"
 import { Agent, request as httpRequest } from "node:http"
+import { Worker } from "node:worker_threads"
 
 export interface Answer { readonly status: number; readonly body: string; readonly ms: number }
 
@@ -30,6 +31,30 @@ export const call = (url: string, opts: { method?: string; token?: string; body?
     req.on("error", reject)
     req.end(opts.body)
   })
+
+/**
+ * One request made from a worker thread, prepared (the worker started, the body handed over)
+ * before `run` sends it; the answer's body comes back only when short (≤ 4,000 characters).
+ */
+export const callOffThread = async (url: string, opts: Parameters<typeof call>[1] = {}) => {
+  const worker = new Worker(new URL("./callWorker.ts", import.meta.url), { workerData: { url, opts } })
+  await new Promise<void>((resolve, reject) => {
+    worker.once("message", () => resolve())
+    worker.once("error", reject)
+  })
+  return {
+    run: () =>
+      new Promise<Answer>((resolve, reject) => {
+        worker.once("message", (m: { ok: true; status: number; ms: number; body: string } | { ok: false; message: string }) => {
+          void worker.terminate()
+          if (m.ok) resolve({ status: m.status, ms: m.ms, body: m.body })
+          else reject(new Error(m.message))
+        })
+        worker.once("error", reject)
+        worker.postMessage("go")
+      })
+  }
+}
 
 export const quantile = (sorted: ReadonlyArray<number>, q: number): number =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!
