@@ -32,6 +32,13 @@ export interface Overlap {
 export const MAX_CANDIDATES = 50
 
 /**
+ * Longest boundary text (characters) the store compares with its neighbours' to recognise
+ * duplicates without reading them out; a longer one is compared after each neighbour is read
+ * (sending megabytes with every candidate query would cost more than it saves).
+ */
+export const SAME_BOUNDARY_MAX_CHARS = 1_000_000
+
+/**
  * How long after a write began its comparisons may still run (ms): a write is answered within
  * about 2 s whatever its boundary, its validation included. Comparisons left when it has passed
  * are not made, and the report says it is incomplete.

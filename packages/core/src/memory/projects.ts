@@ -44,7 +44,12 @@ export const projects = (db: Ctx): S.ProjectsShape => ({
       for (const p of db.t.projects.values()) {
         if (found.length >= options.limit) break
         if (p.account_id !== accountId || p.status === "archived" || p.id === options.excludeId) continue
-        if (p.bbox !== null && boxesMeet(p.bbox, b)) found.push({ id: p.id, name: p.name, updated_at: p.updated_at })
+        if (p.bbox !== null && boxesMeet(p.bbox, b)) {
+          found.push({
+            id: p.id, name: p.name, updated_at: p.updated_at, area_hectares: p.area_hectares,
+            same_boundary: options.sameBoundary !== undefined && p.geometry?.text === options.sameBoundary
+          })
+        }
       }
       return found
     }),

@@ -102,12 +102,20 @@ const make = (storage: StorageShape) => {
    */
   const compare = (accountId: string, b: Counted, excludeId: string | undefined, deadline: number, known: Compared = new Map()) =>
     Effect.gen(function*() {
-      const near = yield* storage.projects.meeting(accountId, b.bbox, { excludeId, limit: Overlap.MAX_CANDIDATES + 1 })
+      // The same boundary stored twice (a duplicate import: the classic double count) shares all
+      // of it: the store tells which neighbours hold this very text, so they are never read out or
+      // clipped. (Stored texts are normalised: equal shapes are equal text.)
+      const sameBoundary = b.geometry.text.length <= Overlap.SAME_BOUNDARY_MAX_CHARS ? b.geometry.text : undefined
+      const near = yield* storage.projects.meeting(accountId, b.bbox, { excludeId, limit: Overlap.MAX_CANDIDATES + 1, sameBoundary })
       const out = new Map<string, { readonly name: string; readonly updated_at: string; readonly hectares: number | undefined }>()
       for (const n of near.slice(0, Overlap.MAX_CANDIDATES)) {
         const seen = known.get(n.id)
         if (seen && seen.updated_at === n.updated_at) {
           out.set(n.id, { name: n.name, ...seen })
+          continue
+        }
+        if (n.same_boundary) {
+          out.set(n.id, { name: n.name, updated_at: n.updated_at, hectares: n.area_hectares })
           continue
         }
         const left = deadline - (yield* Clock.currentTimeMillis)
@@ -117,8 +125,6 @@ const make = (storage: StorageShape) => {
         }
         const other = yield* storage.projects.get(accountId, n.id)
         if (!other?.geometry) continue
-        // The same boundary stored twice (a duplicate import: the classic double count) shares
-        // all of it: no clipping needed. (Stored texts are normalised, so equal shapes are equal text.)
         if (other.geometry.text === b.geometry.text) {
           out.set(n.id, { name: other.name, updated_at: other.updated_at, hectares: other.area_hectares })
           continue

@@ -169,9 +169,14 @@ export const projects = (c: Context): S.ProjectsShape => {
           sql`account_id = ${accountId}`, sql`status <> 'archived'`, boxIndexed(accountId, b, true), boxMeets(b),
           ...(options.excludeId !== undefined ? [sql`id <> ${options.excludeId}`] : [])
         ]
+        const same = options.sameBoundary === undefined ? sql`0` : sql`(geometry = ${options.sameBoundary})`
         return orStorage(Effect.map(
-          planned(sql`select id, name, updated_at from projects where ${sql.and(clauses)} limit ${options.limit}`),
-          (rows) => rows.map((r) => ({ id: String(r.id), name: String(r.name), updated_at: String(r.updated_at) }))))
+          planned(sql`select id, name, updated_at, area_hectares, ${same} as same_boundary from projects
+            where ${sql.and(clauses)} limit ${options.limit}`),
+          (rows) => rows.map((r) => ({
+            id: String(r.id), name: String(r.name), updated_at: String(r.updated_at),
+            area_hectares: Number(r.area_hectares), same_boundary: r.same_boundary === true || Number(r.same_boundary) === 1
+          }))))
       },
       stats: (accountId) =>
         Effect.map(totals(accountId), (t) => ({

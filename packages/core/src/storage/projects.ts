@@ -73,6 +73,9 @@ export interface BoxNeighbour {
   readonly id: string
   readonly name: string
   readonly updated_at: string
+  readonly area_hectares: number
+  /** Its stored boundary's text is exactly `sameBoundary`'s (false when none was given). */
+  readonly same_boundary: boolean
 }
 
 /** Project counts and hectares of one account. */
@@ -99,11 +102,13 @@ export interface ProjectsShape {
      * Active and draft projects of the account, other than `excludeId`, whose bbox shares at least
      * one point with `bbox`: at most `limit` of them (which ones, when more meet it, is the store's
      * choice). Through a spatial index: the cost follows the projects near the box, not the
-     * account's size or other accounts'.
+     * account's size or other accounts'. With `sameBoundary` (a boundary's stored text), each says
+     * whether its boundary is that very text, compared by the store (no boundary is read out).
      */
     readonly meeting: (accountId: string, bbox: readonly [number, number, number, number], options: {
       readonly excludeId?: string | undefined
       readonly limit: number
+      readonly sameBoundary?: string | undefined
     }) => Fx<ReadonlyArray<BoxNeighbour>>
   }
 

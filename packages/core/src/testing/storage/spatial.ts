@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import * as fc from "fast-check"
 import type { BBox } from "../../Geometry.ts"
 import { boxesMeet } from "../../Overlap.ts"
+import { RawJson } from "../../RawJson.ts"
 import { type ProjectQuery, type ProjectRow, SEARCH_COUNT_LIMIT, Storage, type StorageShape } from "../../Storage.ts"
 import { projectRow } from "../fixtures.ts"
 import { iso, newAccountRow } from "./helpers.ts"
@@ -124,7 +125,8 @@ export const spatialCases = (it: Vitest.MethodsNonLive<Storage>): void => {
         Effect.map(s.projects.meeting(a.id, box, { excludeId: self.id, limit }), (rows) => names(rows))
       assert.deepStrictEqual(yield* meeting([0.9, 0.9, 1.5, 1.5]), ["draft", "near"])
       const found = yield* s.projects.meeting(a.id, [0, 0, 1, 1], { limit: 10 })
-      assert.deepStrictEqual(found.find((r) => r.id === near.id), { id: near.id, name: "near", updated_at: near.updated_at })
+      assert.deepStrictEqual(found.find((r) => r.id === near.id),
+        { id: near.id, name: "near", updated_at: near.updated_at, area_hectares: near.area_hectares, same_boundary: false })
       assert.lengthOf(yield* s.projects.meeting(a.id, [0, 0, 1, 1], { limit: 1 }), 1)
       // archiving and moving leave the candidates; restoring and moving back bring them again
       yield* s.projects.update(a.id, near.id, { status: "archived" })
@@ -138,5 +140,21 @@ export const spatialCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       yield* s.projects.delete(a.id, archived.id)
       assert.deepStrictEqual(yield* meeting([0.9, 0.9, 1.5, 1.5]), [])
       assert.deepStrictEqual(yield* meeting([5, 5, 5, 5]), ["far"])
+    }))
+
+  it.effect("meeting with sameBoundary: true exactly for the neighbours storing that very text", () =>
+    Effect.gen(function*() {
+      const s = yield* Storage
+      const a = yield* newAccountRow(s)
+      const square = (d: number) => `{"type":"Polygon","coordinates":[[[0,0],[${d},0],[${d},${d}],[0,${d}],[0,0]]]}`
+      const p = (name: string, text: string | null, area = 1) =>
+        projectRow(a.id, { name, bbox: [0, 0, 1, 1], area_hectares: area, geometry: text === null ? null : new RawJson(text) })
+      const rows = [p("twin", square(1), 12.5), p("twin too", square(1)), p("other", square(0.5)), p("spaced", square(1).replace(",", ", ")), p("none", null)]
+      for (const r of rows) yield* s.projects.insert(r)
+      const found = yield* s.projects.meeting(a.id, [0, 0, 1, 1], { limit: 10, sameBoundary: square(1) })
+      assert.deepStrictEqual(found.filter((r) => r.same_boundary).map((r) => r.name).sort(), ["twin", "twin too"])
+      assert.strictEqual(found.find((r) => r.name === "twin")!.area_hectares, 12.5)
+      assert.lengthOf(found, 5)
+      assert.isTrue((yield* s.projects.meeting(a.id, [0, 0, 1, 1], { limit: 10 })).every((r) => !r.same_boundary))
     }))
 }
