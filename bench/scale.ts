@@ -3,7 +3,8 @@
  * one account with 1,000, then 100,000 and — with `BENCH_SCALE=1m` — 1,000,000 projects; each
  * endpoint of issue 13's table measured over real HTTP against the packaged server
  * (bench/servers/canopy.ts: `serve()` with full authentication, rate limiting and usage
- * counting), as the p50 of sequential single requests and as req/s (autocannon, 10 connections,
+ * counting), as the p50 of sequential single requests (in four rounds taken in turns with the
+ * other sizes) and as req/s (autocannon, 10 connections,
  * `BENCH_SECONDS`, default 3), each printed with its ratio to the 1,000-project figure of the same
  * run. Then the event-loop lag: GET /health every 10 ms while hostile star polygons of 24,000 and
  * 100,000 positions are posted. `BENCH_POSTGRES=1` repeats the tables at 1,000 and 100,000 on an
@@ -46,7 +47,7 @@
 import { postgresStorage } from "@canopy/adapter-postgres"
 import { sqliteStorage } from "@canopy/adapter-sqlite"
 import Database from "better-sqlite3"
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { once } from "node:events"
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -56,7 +57,7 @@ import { startEmbeddedPostgres } from "../packages/adapter-postgres/test/embedde
 import { type CursorPlan, type DbRow, midCursor } from "./scale/cursor.ts"
 import { Geometry } from "@canopy/core"
 import { projectGeometry, SEARCH_TERM, thousandVertexPolygon } from "./scale/data.ts"
-import { call, idle, type Load, load, type Refusals, type Single, single } from "./scale/measure.ts"
+import { call, idle, type Load, load, mergeSingles, type Refusals, type Single, single } from "./scale/measure.ts"
 import { type Base, extendPostgres, extendSqlite, seedBase } from "./scale/seed.ts"
 import { starLag } from "./scale/star.ts"
 
@@ -187,9 +188,23 @@ const merge = (loads: ReadonlyArray<Load>): Load => {
   return { rps: sum((l) => l.rps), non2xx: sum((l) => l.non2xx), errors: sum((l) => l.errors), refused }
 }
 
-/** A read endpoint: sequential p50, then req/s; a refusal of the first request is reported instead of figures. */
-const read = (path: (t: Target, i: number) => string | undefined, check?: (t: Target, body: string) => string | undefined) =>
-  async (t: Target): Promise<Figure> => {
+/**
+ * How one endpoint is measured on one size: `prepare` once (a refusal of the first request is
+ * shown instead of figures), then `round`s of sequential single requests — taken in turns with the
+ * other sizes, so a machine that slows down for a while skews every size alike — then `load`.
+ */
+interface Endpoint {
+  readonly prepare: (t: Target) => Promise<{ readonly instead?: string; readonly notes: Array<string> }>
+  readonly round: (t: Target, share: number) => Promise<Single>
+  readonly load: (t: Target) => Promise<Load>
+}
+
+/** Rounds of single requests per endpoint (each size's samples split between them). */
+const ROUNDS = 4
+
+/** A read endpoint: its first answer checked, sequential p50, then req/s. */
+const read = (path: (t: Target, i: number) => string | undefined, check?: (t: Target, body: string) => string | undefined): Endpoint => ({
+  prepare: async (t) => {
     const notes: Array<string> = []
     const first = path(t, 0)
     if (first === undefined) return { instead: "n/a", notes }
@@ -201,12 +216,11 @@ const read = (path: (t: Target, i: number) => string | undefined, check?: (t: Ta
     }
     const extra = check?.(t, a.body)
     if (extra) notes.push(extra)
-    const s = await single((i) => ({ url: `${t.url}${path(t, i)!}`, token: t.token }))
-    await idle(t.url)
-    const l = await load(t.url, { seconds: SECONDS, connections: CONNECTIONS, token: t.token, requests: [{ path: (i) => path(t, i)! }] })
-    await idle(t.url)
-    return { single: s, load: l, notes }
-  }
+    return { notes }
+  },
+  round: (t, share) => single((i) => ({ url: `${t.url}${path(t, i)!}`, token: t.token }), { max: 200 / share, budgetMs: 5_000 / share }),
+  load: (t) => load(t.url, { seconds: SECONDS, connections: CONNECTIONS, token: t.token, requests: [{ path: (i) => path(t, i)! }] })
+})
 
 /** Checks `meta.total`: exact, or — where the server says it stopped counting — at most the true count. */
 const total = (expected: (n: number) => number) => (t: Target, body: string) => {
@@ -218,32 +232,37 @@ const total = (expected: (n: number) => number) => (t: Target, body: string) => 
 }
 
 /** Writes: 1,000-vertex polygons; p50 over up to 100 sequential creates, then writes/s. */
-const create = async (t: Target): Promise<Figure> => {
-  const s = await single(() => ({ url: `${t.url}/v1/projects`, method: "POST", token: t.token, body: writeBody() }), { max: 100, budgetMs: 10_000, warmup: 5 })
-  await idle(t.url)
-  const l = await load(t.url, { seconds: SECONDS, connections: CONNECTIONS, token: t.token, requests: [{ method: "POST", path: () => "/v1/projects", body: () => writeBody() }] })
-  await idle(t.url)
-  return { single: s, load: l, notes: [] }
+const create: Endpoint = {
+  prepare: () => Promise.resolve({ notes: [] }),
+  round: (t, share) =>
+    single(() => ({ url: `${t.url}/v1/projects`, method: "POST", token: t.token, body: writeBody() }), { max: 100 / share, budgetMs: 10_000 / share, warmup: 5 }),
+  load: (t) => load(t.url, { seconds: SECONDS, connections: CONNECTIONS, token: t.token, requests: [{ method: "POST", path: () => "/v1/projects", body: () => writeBody() }] })
 }
 
 /** Archive ⇄ restore: one project alternating sequentially, then one project per connection. */
-const archive = async (t: Target): Promise<Figure> => {
-  const ensureActive = async (id: string) => {
-    const a = await call(`${t.url}/v1/projects/${id}`, { token: t.token })
-    if ((JSON.parse(a.body) as { status?: string }).status === "archived") await call(`${t.url}/v1/projects/${id}/restore`, { method: "POST", token: t.token })
+const ensureActive = async (t: Target, id: string) => {
+  const a = await call(`${t.url}/v1/projects/${id}`, { token: t.token })
+  if ((JSON.parse(a.body) as { status?: string }).status === "archived") await call(`${t.url}/v1/projects/${id}/restore`, { method: "POST", token: t.token })
+}
+const archive: Endpoint = {
+  prepare: () => Promise.resolve({ notes: [] }),
+  round: async (t, share) => {
+    const one = t.facts.active[0]!
+    let k = 0
+    const s = await single(() => ({ url: `${t.url}/v1/projects/${one}/${k++ % 2 === 0 ? "archive" : "restore"}`, method: "POST", token: t.token }), { max: 200 / share, budgetMs: 5_000 / share })
+    await ensureActive(t, one)
+    return s
+  },
+  load: async (t) => {
+    const perConnection = t.facts.active.slice(1)
+    const loads = await Promise.all(perConnection.slice(0, CONNECTIONS).map((id) => load(t.url, {
+      seconds: SECONDS, connections: 1, token: t.token,
+      requests: [{ method: "POST", path: () => `/v1/projects/${id}/archive` }, { method: "POST", path: () => `/v1/projects/${id}/restore` }]
+    })))
+    await idle(t.url)
+    for (const id of perConnection) await ensureActive(t, id)
+    return merge(loads)
   }
-  const [one, ...perConnection] = t.facts.active
-  let k = 0
-  const s = await single(() => ({ url: `${t.url}/v1/projects/${one}/${k++ % 2 === 0 ? "archive" : "restore"}`, method: "POST", token: t.token }), { max: 200, budgetMs: 5_000 })
-  await ensureActive(one!)
-  await idle(t.url)
-  const loads = await Promise.all(perConnection.slice(0, CONNECTIONS).map((id) => load(t.url, {
-    seconds: SECONDS, connections: 1, token: t.token,
-    requests: [{ method: "POST", path: () => `/v1/projects/${id}/archive` }, { method: "POST", path: () => `/v1/projects/${id}/restore` }]
-  })))
-  await idle(t.url)
-  for (const id of perConnection) await ensureActive(id)
-  return { single: s, load: merge(loads), notes: [] }
 }
 
 const CURSOR = "cursor page at n/2, per_page=100"
@@ -252,7 +271,7 @@ const CURSOR = "cursor page at n/2, per_page=100"
 const AMAZON_CORNER = [-70, -12, -65, -9] as const
 
 /** Every endpoint of the table, in order. */
-const endpoints: ReadonlyArray<readonly [string, (t: Target) => Promise<Figure>]> = [
+const endpoints: ReadonlyArray<readonly [string, Endpoint]> = [
   ["GET /v1/projects/{id}", read((t, i) => `/v1/projects/${t.facts.ids[i % t.facts.ids.length]}`)],
   ["list page 1 (default sort)", read(() => "/v1/projects", total((n) => n))],
   ["sort=area_hectares&order=desc", read(() => "/v1/projects?sort=area_hectares&order=desc", total((n) => n))],
@@ -262,12 +281,14 @@ const endpoints: ReadonlyArray<readonly [string, (t: Target) => Promise<Figure>]
   ["bbox=Amazon corner (~1%)", read(() => `/v1/projects?bbox=${AMAZON_CORNER.join(",")}`)],
   ["bbox=one project's box (0.1%)", read(() => `/v1/projects?bbox=${Geometry.bbox(projectGeometry(1) as Geometry.Boundary).join(",")}`)],
   ["page at offset n/2, per_page=100", read((t) => `/v1/projects?page=${Math.floor(t.facts.count / 2 / 100) + 1}&per_page=100`)],
-  [CURSOR, async (t) => {
-    const plan = t.cursor!
-    if (plan.kind === "none") return { instead: "n/a", notes: [plan.note] }
-    const f = await read(() => plan.path)(t)
-    f.notes.push(plan.kind === "next" ? plan.note : `${plan.how}${plan.verified ? ", position checked" : ", POSITION NOT CONFIRMED"}`)
-    return f
+  [CURSOR, {
+    ...read((t) => (t.cursor!.kind === "none" ? undefined : t.cursor!.path)),
+    prepare: async (t) => {
+      const plan = t.cursor!
+      if (plan.kind === "none") return { instead: "n/a", notes: [plan.note] }
+      const f = await read(() => plan.path).prepare(t)
+      return { ...f, notes: [...f.notes, plan.kind === "next" ? plan.note : `${plan.how}${plan.verified ? ", position checked" : ", POSITION NOT CONFIRMED"}`] }
+    }
   }],
   ["GET /v1/account/usage", read(() => "/v1/account/usage")],
   ["POST /v1/projects (1,000 vertices)", create],
@@ -275,8 +296,9 @@ const endpoints: ReadonlyArray<readonly [string, (t: Target) => Promise<Figure>]
 ]
 
 /**
- * Measures every endpoint on every size's server, sizes interleaved per endpoint (each size's
- * figure is taken minutes at most from the others', so a busy machine skews ratios less).
+ * Measures every endpoint on every size's server: its single requests in `ROUNDS` rounds taken in
+ * turns across the sizes (the order reversed every other round), so a machine busy for a while
+ * skews every size alike; then each size's req/s.
  */
 const measure = async (targets: ReadonlyArray<Target>): Promise<Array<Table>> => {
   const tables = targets.map((): Table => new Map())
@@ -284,8 +306,31 @@ const measure = async (targets: ReadonlyArray<Target>): Promise<Array<Table>> =>
     await idle(t.url)
     t.cursor = await midCursor(t.url, t.token, t.facts.prev, t.facts.firstIds)
   }
-  for (const [label, measureOne] of endpoints) {
-    for (const [k, t] of targets.entries()) tables[k]!.set(label, await measureOne(t))
+  for (const [label, endpoint] of endpoints) {
+    const prepared = []
+    for (const t of targets) prepared.push(await endpoint.prepare(t))
+    const rounds = targets.map((): Array<Single> => [])
+    for (let r = 0; r < ROUNDS; r++) {
+      // Sizes in turn, the order reversed every other round.
+      const order = [...targets.keys()]
+      if (r % 2 === 1) order.reverse()
+      for (const k of order) {
+        if (prepared[k]!.instead !== undefined) continue
+        await idle(targets[k]!.url)
+        rounds[k]!.push(await endpoint.round(targets[k]!, ROUNDS))
+      }
+    }
+    for (const [k, t] of targets.entries()) {
+      const { instead, notes } = prepared[k]!
+      if (instead !== undefined) {
+        tables[k]!.set(label, { instead, notes })
+        continue
+      }
+      await idle(t.url)
+      const l = await endpoint.load(t)
+      await idle(t.url)
+      tables[k]!.set(label, { single: mergeSingles(rounds[k]!), load: l, notes })
+    }
   }
   return tables
 }
@@ -369,6 +414,9 @@ const runSqlite = async (dir: string, sizes: ReadonlyArray<number>) => {
     for (const s of servers) await stopServer(s.child)
     for (const f of files) for (const suffix of ["", "-wal", "-shm"]) rmSync(`${f}${suffix}`, { force: true })
   }
+  // The benchmark's own gigabytes (the 1,000,000-project file written, copied and deleted) are
+  // flushed to disk first, so that their write-back does not land in the stars' window.
+  spawnSync("sync")
   await starLag(starFile, base.token, { startServer, stopServer, say, fmt, ms, timeoutS: STAR_TIMEOUT_S })
 }
 

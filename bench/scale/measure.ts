@@ -61,6 +61,8 @@ export const quantile = (sorted: ReadonlyArray<number>, q: number): number =>
 
 export interface Single {
   readonly p50: number
+  /** Every sample (ms), sorted. */
+  readonly times: ReadonlyArray<number>
   readonly samples: number
   /** The samples asked for (fewer were taken if they were slow). */
   readonly target: number
@@ -110,7 +112,21 @@ export const single = async (
     times.push(a.ms)
   }
   times.sort((a, b) => a - b)
-  return { p50: quantile(times, 0.5), samples: times.length, target: max, refused }
+  return { p50: quantile(times, 0.5), times, samples: times.length, target: max, refused }
+}
+
+/** Rounds of `single` taken at different moments, as one figure (the p50 of all their samples). */
+export const mergeSingles = (rounds: ReadonlyArray<Single>): Single => {
+  const times = rounds.flatMap((r) => r.times).sort((a, b) => a - b)
+  const refused: Refusals = new Map()
+  for (const r of rounds) {
+    for (const [k, v] of r.refused) {
+      const seen = refused.get(k)
+      if (seen) seen.count += v.count
+      else refused.set(k, { ...v })
+    }
+  }
+  return { p50: quantile(times, 0.5), times, samples: times.length, target: rounds.reduce((a, r) => a + r.target, 0), refused }
 }
 
 export interface Load {
