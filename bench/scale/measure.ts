@@ -115,18 +115,26 @@ export const single = async (
   return { p50: quantile(times, 0.5), times, samples: times.length, target: max, refused }
 }
 
-/** Rounds of `single` taken at different moments, as one figure (the p50 of all their samples). */
-export const mergeSingles = (rounds: ReadonlyArray<Single>): Single => {
-  const times = rounds.flatMap((r) => r.times).sort((a, b) => a - b)
+/** Several runs' refusals, counted together. */
+export const mergeRefusals = (all: ReadonlyArray<Refusals>): Refusals => {
   const refused: Refusals = new Map()
-  for (const r of rounds) {
-    for (const [k, v] of r.refused) {
+  for (const m of all) {
+    for (const [k, v] of m) {
       const seen = refused.get(k)
       if (seen) seen.count += v.count
       else refused.set(k, { ...v })
     }
   }
-  return { p50: quantile(times, 0.5), times, samples: times.length, target: rounds.reduce((a, r) => a + r.target, 0), refused }
+  return refused
+}
+
+/** Rounds of `single` taken at different moments, as one figure (the p50 of all their samples). */
+export const mergeSingles = (rounds: ReadonlyArray<Single>): Single => {
+  const times = rounds.flatMap((r) => r.times).sort((a, b) => a - b)
+  return {
+    p50: quantile(times, 0.5), times, samples: times.length, target: rounds.reduce((a, r) => a + r.target, 0),
+    refused: mergeRefusals(rounds.map((r) => r.refused))
+  }
 }
 
 export interface Load {
