@@ -9,17 +9,17 @@ on stdout and exits 1.
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import queue
 import socket
 import sys
-import threading
 import time
 import traceback
 import uuid
 from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar, cast
+
+from local_server import LocalServer, QuietHandler
 
 from canopy import (
     APIConnectionError,
@@ -77,12 +77,12 @@ def square(lon: float, side: float = 0.01) -> Polygon:
 Delivery = Tuple[bytes, Dict[str, str], Any]
 
 
-class Receiver:
+class Receiver(LocalServer):
     def __init__(self) -> None:
         self.deliveries: "queue.Queue[Delivery]" = queue.Queue()
         outer = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
                 length = int(self.headers.get("Content-Length") or "0")
                 raw = self.rfile.read(length)
@@ -90,16 +90,7 @@ class Receiver:
                 self.send_response(204)
                 self.end_headers()
 
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+        super().__init__(Handler, "/hook")
 
     def wait_for(self, pred: Callable[[Dict[str, Any]], bool], timeout: float = 20.0) -> Delivery:
         deadline = time.monotonic() + timeout
@@ -118,12 +109,8 @@ class Receiver:
             if isinstance(event, dict) and pred(cast(Dict[str, Any], event)):
                 return raw, headers, message
 
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
-
-class FlakyEndpoint:
+class FlakyEndpoint(LocalServer):
     """A local endpoint (not Canopy) that answers 503 twice, then 201, recording the requests:
     shows the client's 5xx retries with backoff reuse one Idempotency-Key."""
 
@@ -131,35 +118,17 @@ class FlakyEndpoint:
         self.seen: List[Dict[str, str]] = []
         outer = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_POST(self) -> None:  # noqa: N802
                 self.rfile.read(int(self.headers.get("Content-Length") or "0"))
                 outer.seen.append({k.lower(): v for k, v in self.headers.items()})
                 if len(outer.seen) <= 2:
                     body = b'{"error":{"code":"INTERNAL_ERROR","message":"try again","details":[]},"meta":{"request_id":"req_local"}}'
-                    self.send_response(503)
+                    self.send_json(503, body)
                 else:
-                    body = b'{"data":{"id":"proj_local","name":"x"},"meta":{"request_id":"req_ok"}}'
-                    self.send_response(201)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                    self.send_json(201, b'{"data":{"id":"proj_local","name":"x"},"meta":{"request_id":"req_ok"}}')
 
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(Handler)
 
 
 def main() -> None:

@@ -7,13 +7,13 @@ Prints one JSON line ``{"ok": true, "checks": N, ...}``; exits 1 with ``{"ok": f
 
 from __future__ import annotations
 
-import http.server
 import json
 import sys
-import threading
 import traceback
 import urllib.parse
 from typing import Any, Dict, List, Optional
+
+from local_server import LocalServer, QuietHandler
 
 from canopy import Canopy, CanopyError, Point, Polygon
 
@@ -36,7 +36,7 @@ def page(names: List[str], next_cursor: Optional[str]) -> Dict[str, Any]:
     }
 
 
-class PagedServer:
+class PagedServer(LocalServer):
     """Answers GET /projects with ``pages[cursor]`` ("" for no cursor), recording each query."""
 
     def __init__(self) -> None:
@@ -44,7 +44,7 @@ class PagedServer:
         self.queries: List[Dict[str, List[str]]] = []
         outer = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
                 parsed = urllib.parse.urlsplit(self.path)
                 query = urllib.parse.parse_qs(parsed.query, keep_blank_values=True)
@@ -57,27 +57,9 @@ class PagedServer:
                     status = 400
                     body = {"error": {"code": "VALIDATION_ERROR", "message": f"unknown cursor {cursor}", "details": []},
                             "meta": {"request_id": "req_local"}}
-                raw = json.dumps(body).encode("utf-8")
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
+                self.send_json(status, json.dumps(body).encode("utf-8"))
 
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(Handler)
 
 
 def main() -> Dict[str, Any]:

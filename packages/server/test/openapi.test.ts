@@ -4,7 +4,7 @@
  * route table, a success and errors, over a real socket, match the document's response schemas
  * and headers (Ajv, JSON Schema 2020-12).
  */
-import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -15,7 +15,7 @@ import openapiTS, { astToString } from "openapi-typescript"
 import { routes } from "../src/api/routes.ts"
 import { BOWTIE, kml, NORTH, shapefileZip, utf8 } from "./gis/fixtures.ts"
 import { type Reply, request, square, type TestServer } from "./harness.ts"
-import { type OpenApiFixture, startOpenApiFixture } from "./openapiFixture.ts"
+import { useOpenApiFixture } from "./openapiFixture.ts"
 import type { startReceiver } from "./receiver.ts"
 
 const run = promisify(execFile)
@@ -26,16 +26,7 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>
 let doc: any
 let ajv: Ajv2020
 
-let fixture: OpenApiFixture | undefined
-
-beforeAll(async () => {
-  fixture = await startOpenApiFixture()
-  ;({ server, receiver, doc, ajv } = fixture)
-}, 60_000)
-
-afterAll(async () => {
-  await fixture?.stop()
-})
+useOpenApiFixture((f) => ({ server, receiver, doc, ajv } = f))
 
 const pointer = (...parts: Array<string>) => parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")
 

@@ -3,6 +3,7 @@
  * document it serves, and an Ajv (JSON Schema 2020-12, formats) holding that document as `openapi`.
  */
 import { Ajv2020 } from "ajv/dist/2020.js"
+import { afterAll, beforeAll } from "vitest"
 import addFormats from "ajv-formats"
 import { request, startTestServer, type TestServer } from "./harness.ts"
 import { startReceiver } from "./receiver.ts"
@@ -31,4 +32,16 @@ export const startOpenApiFixture = async (): Promise<OpenApiFixture> => {
       await receiver.close()
     }
   }
+}
+
+/** The fixture for one test file: started before its tests (handed to `use`), stopped after them. */
+export const useOpenApiFixture = (use: (fixture: OpenApiFixture) => void): void => {
+  let fixture: OpenApiFixture | undefined
+  beforeAll(async () => {
+    fixture = await startOpenApiFixture()
+    use(fixture)
+  }, 60_000)
+  afterAll(async () => {
+    await fixture?.stop()
+  })
 }

@@ -5,10 +5,10 @@
  * with Ajv against its type's webhook request body; so is the `webhook.test` body a real receiver
  * got, and every example of the section.
  */
-import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
 import { client, square, type TestServer } from "./harness.ts"
-import { type OpenApiFixture, startOpenApiFixture } from "./openapiFixture.ts"
+import { useOpenApiFixture } from "./openapiFixture.ts"
 import type { startReceiver } from "./receiver.ts"
 
 let server: TestServer
@@ -16,16 +16,7 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>
 let doc: any
 let ajv: Ajv2020
 
-let fixture: OpenApiFixture | undefined
-
-beforeAll(async () => {
-  fixture = await startOpenApiFixture()
-  ;({ server, receiver, doc, ajv } = fixture)
-}, 60_000)
-
-afterAll(async () => {
-  await fixture?.stop()
-})
+useOpenApiFixture((f) => ({ server, receiver, doc, ajv } = f))
 
 const validators = new Map<string, ValidateFunction>()
 /** The validator of a webhook's request body (the envelope with that type's data). */
