@@ -49,6 +49,8 @@ export const makeContext = Effect.gen(function*() {
    * scan (measured at 100,000 projects: 209 ms instead of 12 ms).
    */
   const planned = (statement: SqlStatement<Row>): Statement => dialect === "pg" ? statement.unprepared : statement
+  /** A statement run as prepared (the default). */
+  const prepared = (statement: SqlStatement<Row>): Statement => statement
   /** `insert into table (…) values (…)` of a whole row. */
   const insert = (table: Table, row: object) => sql`insert into ${sql(table)} ${sql.insert(toDb(table, row))}`
 
@@ -78,7 +80,7 @@ export const makeContext = Effect.gen(function*() {
       : sql`(${sql(column)}, id) > (${after.value}, ${after.id})`]
 
   /** Matching rows counted up to `limit` (one more, to know whether it stopped there). */
-  const cappedCount = (table: Table, where: Fragment, limit: number, run = (s: SqlStatement<Row>): Statement => s) =>
+  const cappedCount = (table: Table, where: Fragment, limit: number, run = prepared) =>
     Effect.map(count(run(sql`select count(*) as n from (select 1 from ${sql(table)} where ${where} limit ${limit + 1}) c`)),
       (n) => ({ total: Math.min(n, limit), totalExact: n <= limit }))
 
@@ -97,7 +99,7 @@ export const makeContext = Effect.gen(function*() {
     } = {}
   ) =>
     Effect.gen(function*() {
-      const run = options.valueDependent ? planned : (s: SqlStatement<Row>): Statement => s
+      const run = options.valueDependent ? planned : prepared
       const where = sql.and([...clauses, ...keyset(column, desc, q.after)])
       const skip = q.after === undefined && q.offset > 0 ? sql`offset ${q.offset}` : sql``
       const fetched = yield* all<A>(table,
