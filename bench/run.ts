@@ -8,3 +8,4 @@ if (!only || only === "geometry") geometry()
 if (!only || only === "http") await http()
 if (!only || only === "webhooks") await webhooks()
 if (only === "scale") await (await import("./scale.ts")).run() // heavy: only when asked for
+if (only === "soak") await (await import("./soak.ts")).run() // minutes: only when asked for
