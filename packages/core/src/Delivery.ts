@@ -8,7 +8,7 @@
 import * as RetrySchedule from "./RetrySchedule.ts"
 import * as Signature from "./Signature.ts"
 
-/** How long a receiver has to answer (spec). */
+/** How long a receiver has to answer (spec): the default of `Settings.deliveryTimeoutMs`. */
 export const TIMEOUT_MS = 5_000
 /** An endpoint failing for this long, with at least `DISABLE_AFTER_ATTEMPTS` attempts, is disabled. */
 export const DISABLE_AFTER_MS = 5 * 86_400_000

@@ -16,8 +16,6 @@ export const types = [
 export type EventType = (typeof types)[number]
 /** The test event sent by `POST /webhooks/{id}/test`; not subscribable. */
 export const TEST_EVENT = "webhook.test"
-/** A webhook subscription entry: an event type or `*`. */
-export type Subscription = EventType | "*"
 
 /** Whether a string is an event type of the catalogue. */
 export const isEventType = (s: string): s is EventType => (types as ReadonlyArray<string>).includes(s)

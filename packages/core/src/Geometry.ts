@@ -192,9 +192,6 @@ export const validate = (value: unknown, options?: { readonly field?: string }):
   return problems(value).map((p) => ({ field: formatPath([...(prefix ? [prefix] : []), ...p.path]), message: p.message }))
 }
 
-/** Whether a value is a valid boundary. */
-export const isBoundary = (value: unknown): value is Boundary => problems(value).length === 0
-
 const polygonsOf = (g: Boundary): ReadonlyArray<ReadonlyArray<Ring>> =>
   g.type === "Polygon" ? [g.coordinates] : g.coordinates
 

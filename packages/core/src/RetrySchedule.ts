@@ -2,7 +2,7 @@
  * Webhook retry schedule (spec): attempt 1 immediately, then 1 min, 5 min, 30 min, 2 h and 24 h
  * after each failure; after the 6th failed attempt the delivery is failed for good.
  */
-import { Duration, Schedule } from "effect"
+import { Duration } from "effect"
 
 /** Delay before each attempt, counted from the previous failure (attempt 1: from enqueue). */
 export const delays: ReadonlyArray<Duration.Duration> = [
@@ -30,9 +30,3 @@ export const next = (attempt: number, failedAt: Date, retryAfterSeconds?: number
   const asked = retryAfterSeconds !== undefined && Number.isFinite(retryAfterSeconds) ? retryAfterSeconds * 1000 : 0
   return new Date(failedAt.getTime() + Math.min(Math.max(scheduled, asked), ceiling))
 }
-
-/** The same schedule as an Effect `Schedule`: recurs 5 times after the first try, with the spec's delays. */
-export const schedule = delays
-  .slice(1)
-  .map((d) => Schedule.duration(d))
-  .reduce((acc, s) => acc.pipe(Schedule.concat(s)))

@@ -4,6 +4,7 @@
  * other values.
  */
 import { Context } from "effect"
+import * as Delivery from "./Delivery.ts"
 import * as Plans from "./Plans.ts"
 
 /** The settings. */
@@ -14,7 +15,7 @@ export interface SettingsShape {
   readonly invitationTtlMs: number
   /** Skip rewriting `last_used_at` when it is more recent than this (ms): saves a write per request. */
   readonly lastUsedResolutionMs: number
-  /** How long a webhook receiver has to answer (ms); the spec says 5 s. */
+  /** How long a webhook receiver has to answer (ms); default `Delivery.TIMEOUT_MS` (the spec's 5 s). */
   readonly deliveryTimeoutMs: number
   /** How long a dispatcher holds a claimed delivery (ms): well above the timeout. */
   readonly deliveryLeaseMs: number
@@ -26,7 +27,7 @@ export const defaults: SettingsShape = {
   allowInsecureWebhooks: false,
   invitationTtlMs: 7 * 86_400_000,
   lastUsedResolutionMs: 60_000,
-  deliveryTimeoutMs: 5_000,
+  deliveryTimeoutMs: Delivery.TIMEOUT_MS,
   deliveryLeaseMs: 30_000
 }
 

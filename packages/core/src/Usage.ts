@@ -8,8 +8,6 @@
 export const thresholds = [75, 90, 100] as const
 /** An alert threshold. */
 export type Threshold = (typeof thresholds)[number]
-/** Metrics with limits. */
-export type Metric = "hectares" | "members" | "api_requests"
 
 /** The thresholds that `value` has reached against `limit` and that have not fired yet this period. */
 export const reached = (value: number, limit: number, fired: ReadonlyArray<number>): ReadonlyArray<Threshold> =>

@@ -52,18 +52,6 @@ const parse = (raw: string) => {
   return ipaddr.isValid(ip) ? ipaddr.parse(ip) : undefined
 }
 
-/** Why an IPv4 address may not receive webhooks, or undefined when it may (or is not IPv4). */
-export const blockedIpv4 = (ip: string): string | undefined => {
-  const address = parse(ip)
-  return address?.kind() === "ipv4" ? blocked(address) : undefined
-}
-
-/** Why an IPv6 address may not receive webhooks, or undefined when it may (or is not IPv6). */
-export const blockedIpv6 = (ip: string): string | undefined => {
-  const address = parse(ip)
-  return address?.kind() === "ipv6" ? blocked(address) : undefined
-}
-
 /** Why an address (v4 or v6) may not receive webhooks, or undefined when it may or is not an IP literal. */
 export const blockedAddress = (ip: string): string | undefined => {
   const address = parse(ip)

@@ -1,6 +1,4 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Clock, Effect, Fiber } from "effect"
-import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
 import { RetrySchedule } from "../src/index.ts"
 
@@ -31,18 +29,4 @@ describe("RetrySchedule", () => {
       assert.isAtMost(d, 1440 * MIN)
     }))
   })
-
-  it.effect("the Effect Schedule retries at 0, 1m, 6m, 36m, 2h36m, 26h36m", () => Effect.gen(function*() {
-    const attempts: Array<number> = []
-    const task = Effect.gen(function*() {
-      attempts.push(yield* Clock.currentTimeMillis)
-      return yield* Effect.fail("boom" as const)
-    })
-    const fiber = yield* Effect.forkChild(task.pipe(Effect.retry(RetrySchedule.schedule), Effect.flip))
-    yield* TestClock.adjust("59 seconds")
-    assert.strictEqual(attempts.length, 1)
-    for (const d of RetrySchedule.delays) yield* TestClock.adjust(d)
-    assert.strictEqual(yield* Fiber.join(fiber), "boom")
-    assert.deepStrictEqual(attempts, [0, 1, 6, 36, 156, 1596].map((m) => m * MIN))
-  }))
 })
