@@ -60,6 +60,12 @@ export const parseBody = (route: Route, req: ApiRequest) =>
       }
     })
     if (bytes.length < LARGE_BODY_BYTES) return parse
+    // Nesting is refused before a large body is parsed: a geometry worker hands the parsed rest of
+    // the body back by structured clone, whose recursion a deeply nested value overflows. (A small
+    // body cannot nest that deep; the core's request decoding refuses its nesting past the limit.)
+    if (nestsDeeperThan(bytes, Schemas.MAX_DEPTH)) {
+      return Effect.fail(new Errors.ValidationError({ message: "The request body is invalid", details: [{ field: "body", message: `nests deeper than ${Schemas.MAX_DEPTH} levels` }] }))
+    }
     // A large body with a boundary (100,000 positions: 25 ms to parse, 27 to serialise, and GC of
     // 200,000 arrays) is parsed where the boundary is checked, off the event loop, when the host
     // provides that; otherwise the parse at least has a turn of the loop of its own.
@@ -83,3 +89,27 @@ export const LARGE_BODY_BYTES = 256 * 1024
 
 /** Whether a route's body has a top-level `geometry` (a project boundary). */
 const hasBoundary = (route: Route) => Object.hasOwn((route.body as { fields?: object } | undefined)?.fields ?? {}, "geometry")
+
+/**
+ * Whether JSON text nests objects and arrays more than `max` levels deep (the body itself is level
+ * 1, so `max` = `Schemas.MAX_DEPTH` matches the core's own rule): one pass over the bytes, without
+ * parsing or recursion, skipping strings. About 2 ms a megabyte.
+ */
+export const nestsDeeperThan = (bytes: Uint8Array, max: number): boolean => {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!
+    if (inString) {
+      if (b === 0x5c) i++ // a backslash: the next byte is escaped
+      else if (b === 0x22) inString = false
+    } else if (b === 0x22) {
+      inString = true
+    } else if (b === 0x7b || b === 0x5b) {
+      if (++depth > max) return true
+    } else if (b === 0x7d || b === 0x5d) {
+      depth--
+    }
+  }
+  return false
+}

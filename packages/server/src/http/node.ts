@@ -28,37 +28,79 @@ export const clientAddress = (socketAddress: string, forwardedFor: string | unde
   return hops[0] ?? socket
 }
 
-const noBody = Promise.resolve({ body: undefined, tooLarge: false })
+/**
+ * An oversize body is read and thrown away, up to this many bytes past the limit or for this long,
+ * while its 413 is answered: a client still sending when the server closed the connection would
+ * get a reset instead of the answer. A larger or slower body has the connection closed on it.
+ */
+export const DRAIN_LIMITS = { bytes: 2 * MAX_BODY_BYTES, ms: 5_000 } as const
 
-const readBody = (req: IncomingMessage, limit: number): Promise<{ body: Uint8Array | undefined; tooLarge: boolean }> => {
+/** A body as read: its bytes, or that it was too large and when the rest of it has been drained. */
+interface ReadBody {
+  readonly body: Uint8Array | undefined
+  readonly tooLarge: boolean
+  /** Resolves once an oversize body ended, or its drain reached `DRAIN_LIMITS`. */
+  readonly drained?: Promise<void>
+}
+
+const noBody: Promise<ReadBody> = Promise.resolve({ body: undefined, tooLarge: false })
+
+/** Reads and discards what is left of a request, up to `DRAIN_LIMITS`; resolves when done either way. */
+const drain = (req: IncomingMessage, alreadyRead: number): Promise<void> =>
+  new Promise((resolve) => {
+    let read = alreadyRead
+    const done = () => {
+      clearTimeout(timer)
+      req.off("data", count)
+      req.off("end", done)
+      req.off("close", done)
+      req.off("error", done)
+      resolve()
+    }
+    const count = (chunk: Buffer) => {
+      read += chunk.length
+      if (read > DRAIN_LIMITS.bytes) done()
+    }
+    const timer = setTimeout(done, DRAIN_LIMITS.ms)
+    if (req.complete) return done()
+    req.on("data", count)
+    req.on("end", done)
+    req.on("close", done)
+    req.on("error", done)
+    req.resume()
+  })
+
+const readBody = (req: IncomingMessage, limit: number): Promise<ReadBody> => {
   // HTTP/1.1: a request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3).
   if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) return noBody
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers["content-length"] ?? NaN)
     if (declared > limit) {
-      req.resume()
-      resolve({ body: undefined, tooLarge: true })
+      resolve({ body: undefined, tooLarge: true, drained: drain(req, 0) })
       return
     }
     const chunks: Array<Buffer> = []
     let size = 0
-    let tooLarge = false
-    req.on("data", (chunk: Buffer) => {
-      if (tooLarge) return
+    const onData = (chunk: Buffer) => {
       size += chunk.length
-      if (size > limit) {
-        tooLarge = true
-        chunks.length = 0
+      if (size <= limit) {
+        chunks.push(chunk)
         return
       }
-      chunks.push(chunk)
-    })
-    req.on("end", () => {
-      const body = size === 0 || tooLarge ? undefined : Buffer.concat(chunks)
+      // Over the limit while arriving (chunked, or more than declared): answered now, the rest drained.
+      chunks.length = 0
+      req.off("data", onData)
+      req.off("end", onEnd)
+      resolve({ body: undefined, tooLarge: true, drained: drain(req, size) })
+    }
+    const onEnd = () => {
+      const body = size === 0 ? undefined : Buffer.concat(chunks)
       // Made for this request alone: a geometry worker may take its memory rather than a copy.
       if (body) movableBodies.add(body)
-      resolve({ body, tooLarge })
-    })
+      resolve({ body, tooLarge: false })
+    }
+    req.on("data", onData)
+    req.on("end", onEnd)
     req.on("error", reject)
   })
 }
@@ -134,7 +176,7 @@ export const toNodeHandler = (handle: (req: ApiRequest) => Promise<ApiResponse>,
     const url = new URL(req.url ?? "/", "http://localhost")
     let path = url.pathname
     if (base && (path === base || path.startsWith(`${base}/`))) path = path.slice(base.length) || "/"
-    const { body, tooLarge } = await readBody(req, MAX_BODY_BYTES)
+    const { body, drained, tooLarge } = await readBody(req, MAX_BODY_BYTES)
     const headers: Record<string, string | undefined> = {}
     for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(", ") : v
     const response = await handle({
@@ -146,9 +188,26 @@ export const toNodeHandler = (handle: (req: ApiRequest) => Promise<ApiResponse>,
       bodyTooLarge: tooLarge,
       ip: clientAddress(req.socket.remoteAddress ?? "", headers["x-forwarded-for"], trusted)
     })
-    if (tooLarge) res.setHeader("connection", "close")
+    if (drained) return answerOversize(res, response, drained)
     await writeResponse(res, response)
   }
+}
+
+/**
+ * The answer to an oversize body (its 413), with `Connection: close`: written at once, ended (and
+ * the connection closed) only once the rest of the body was drained, so that a client still
+ * sending reads the answer rather than a reset.
+ */
+const answerOversize = async (res: ServerResponse, r: ApiResponse, drained: Promise<void>): Promise<void> => {
+  if (r.body === undefined && (r.chunks !== undefined || r.stream !== undefined)) {
+    await drained
+    return writeResponse(res, { ...r, headers: { ...r.headers, connection: "close" } })
+  }
+  const body = r.body ?? ""
+  res.writeHead(r.status, { ...r.headers, "content-length": Buffer.byteLength(body), connection: "close" })
+  res.write(body)
+  await drained
+  res.end()
 }
 
 /** What a refusal by Node's HTTP parser answers, by the error's code (as Node's own default does). */
