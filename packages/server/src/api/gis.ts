@@ -1,21 +1,24 @@
 /**
- * Boundaries in and out over the API (issue 17, point 2; docs/gis.md, "Endpoints"): create a
- * project from a GIS file, replace a project's boundary from one, and export one project or a
- * filtered list as a GeoJSON FeatureCollection or KML. The file is read by the conversion layer
- * (`importBoundary`, off the event loop: gis/offload.ts); the boundary then goes through the
- * normal Projects create/update, so validation, limits, events and idempotency apply unchanged.
+ * Boundaries in and out over the API (docs/gis.md, "Endpoints"): create a project from a GIS
+ * file, replace a project's boundary from one, and export one project or a filtered list as a
+ * GeoJSON FeatureCollection or KML. Every file, the dashboard's upload included, takes one path
+ * (`importFile`): the permission and the project first, then the import workers with their
+ * budgets (gis/offload.ts); the boundary then goes through the normal Projects create/update, so
+ * validation, limits, events and idempotency apply unchanged.
  */
-import { type Canopy, Errors, Principal, Projects, Schemas } from "@canopy/core"
-import { Effect, Schema } from "effect"
+import { type Canopy, Errors, Overlap, Principal, Projects, Schemas } from "@canopy/core"
+import { Clock, Effect, Schema } from "effect"
 // The export writers and the formats' names only: the readers (and their parsers) load on first
 // use, so the server's heap — and its garbage collections — stay small.
 import {
   type ExportEnd, type ExportProject, featureChunk, featureCollectionChunks, featureCollectionHead, featureCollectionTail, GEOJSON_MEDIA_TYPE,
   KML_MEDIA_TYPE, kmlChunks, kmlHead, kmlPlacemark, kmlTail
 } from "../gis/export.ts"
-import { FILE_FIELD, FORM_LIMITS, readForm } from "../gis/multipart.ts"
-import { type ImportProblem, MEDIA_TYPES } from "../gis/types.ts"
+import { FILE_FIELD, FORM_LIMITS, type FormFile, readForm } from "../gis/multipart.ts"
 import { importPool } from "../gis/offload.ts"
+import { type ImportProblem, type ImportSuccess, MEDIA_TYPES } from "../gis/types.ts"
+import { answerDependsOnLoad } from "../http/idempotency.ts"
+import { BadRequest } from "../http/input.ts"
 
 /** Media types an import accepts as its body (the file itself). */
 export const IMPORT_MEDIA_TYPES: ReadonlyArray<string> = [
@@ -118,40 +121,52 @@ export const ExportProjectsQuery = Schema.Struct({
 const details = (problems: ReadonlyArray<ImportProblem>) =>
   problems.map((p) => ({ field: p.field, message: p.source ? `${p.message} (${p.source})` : p.message }))
 
+/** What a file route is about to do with the file: create a project, or replace the boundary of one. */
+export type FileTarget = { readonly create: true } | { readonly projectId: string }
+
 /**
- * Reads the uploaded file into a boundary, or fails with the 422 listing every problem. The
- * module's limits bound the work (its `maxBytes` is above the pipeline's body limit).
+ * The one way a file becomes a boundary, for the API and the dashboard alike: the permission
+ * first (a credential that may not write learns nothing of its file), then the project (another
+ * account's or a missing one is a 404), and only then the file, read by the import workers
+ * within their budgets. Fails with the 422 listing every problem; a read that ran out of time
+ * frees the request's Idempotency-Key (its answer depends on the load).
  */
-const readBoundary = (body: unknown) => {
-  const raw = body as RawBody
-  return Effect.flatMap(importPool().read(raw.bytes, { mediaType: raw.mediaType || undefined, filename: raw.filename }), (result) =>
-    result.ok
-      ? Effect.succeed(result.geometry)
-      : Effect.fail(new Errors.ValidationError({
-        message: `The file is not a boundary Canopy can import${result.format ? ` (read as ${result.format})` : ""}`,
-        details: details(result.problems)
-      })))
-}
+export const importFile = (principal: Principal.Principal, target: FileTarget, file: RawBody) =>
+  Effect.gen(function*() {
+    yield* Principal.authorize(principal, "create" in target ? "projects.create" : "projects.update")
+    // (Looked up as the account itself: the caller's permission is projects:write; it may lack read.)
+    if ("projectId" in target) yield* (yield* Projects).get(Principal.system(principal.account_id), target.projectId)
+    const result = yield* importPool().read(file.bytes, { mediaType: file.mediaType || undefined, filename: file.filename }, principal.account_id)
+    if (result.ok) return result as ImportSuccess
+    if ("overBudget" in result && result.overBudget === "time") yield* answerDependsOnLoad
+    return yield* new Errors.ValidationError({
+      message: `The file is not a boundary Canopy can import${result.format ? ` (read as ${result.format})` : ""}`,
+      details: details(result.problems)
+    })
+  })
+
+/**
+ * Runs a write of a file's boundary with its overlap comparisons' deadline starting now (once the
+ * file is read): reading the file is not charged to the comparisons.
+ */
+export const writeAfterRead = <A, E, R>(write: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.provideService(write, Overlap.WriteStarted, now))
 
 type Run<A> = Effect.Effect<A, unknown, Canopy.Services>
 
 export const importProject = (principal: Principal.Principal, query: Readonly<Record<string, string>>, body: unknown): Run<Schemas.Project> =>
   Effect.gen(function*() {
-    const geometry = yield* readBoundary(body)
+    const read = yield* importFile(principal, { create: true }, body as RawBody)
     const projects = yield* Projects
     // `rawBodyOf` made sure one of the two is there
     const name = query.name ?? (body as RawBody).name
-    return yield* projects.create(principal, { ...query, ...(name !== undefined ? { name } : {}), geometry })
+    return yield* writeAfterRead(projects.create(principal, { ...query, ...(name !== undefined ? { name } : {}), geometry: read.geometry }))
   })
 
 export const replaceBoundary = (principal: Principal.Principal, id: string, body: unknown): Run<Schemas.Project> =>
   Effect.gen(function*() {
-    const projects = yield* Projects
-    // Another account's or a missing project is a 404 before the file is read. (Looked up as the
-    // account itself: the caller's permission is projects:write, checked before; it may lack read.)
-    yield* projects.get(Principal.system(principal.account_id), id)
-    const geometry = yield* readBoundary(body)
-    return yield* projects.update(principal, id, { geometry })
+    const read = yield* importFile(principal, { projectId: id }, body as RawBody)
+    return yield* writeAfterRead((yield* Projects).update(principal, id, { geometry: read.geometry }))
   })
 
 const fileName = (base: string, format: "geojson" | "kml") => `${base.replace(/[^A-Za-z0-9._-]+/g, "-").slice(0, 100) || "projects"}.${format}`
@@ -187,6 +202,13 @@ interface ProjectPage {
  */
 export const exportProjects = (principal: Principal.Principal, query: Readonly<Record<string, string>>): Run<FileAnswer> =>
   Effect.gen(function*() {
+    // The export is walked with `cursor` (the file's `next_cursor`): a page number would skip rows
+    // yet end as a complete file.
+    if (query.page !== undefined) {
+      return yield* Effect.fail(new BadRequest("Invalid query parameters", [
+        { field: "query.page", message: "is not accepted by the export: resume a truncated export with cursor=<next_cursor>" }
+      ]))
+    }
     const projects = yield* Projects
     const { cursor, format: _format, ...filters } = query
     const format = query.format === "kml" ? "kml" : "geojson"
@@ -273,6 +295,13 @@ type BodyProblem = { readonly ok: false; readonly message: string; readonly deta
 /** The import's path (its query's `name` may come from the form instead). */
 const IMPORT_PATH = /\/projects\/import\/?$/
 
+/** A form's file part as the import reads it: its part's media type is a hint only when it names one of `accepted`. */
+export const formFile = (file: FormFile, accepted: ReadonlyArray<string> = IMPORT_MEDIA_TYPES): RawBody => {
+  const part = file.mediaType?.split(";")[0]!.trim().toLowerCase()
+  // (browsers send application/octet-stream, text/plain, … for extensions they do not know)
+  return { bytes: file.bytes, mediaType: part && accepted.includes(part) ? part : "", filename: file.filename }
+}
+
 /**
  * A route with `rawBody`: the file's bytes and media type, or the 400's message and details.
  * The body is the file itself, with one of the route's media types, or a `multipart/form-data`
@@ -300,14 +329,7 @@ export const rawBodyOf = (
     if (form.truncated.includes("name")) {
       return { ok: false, message: "The multipart form's name field is too long", details: [{ field: "name", message: `must be at most ${FORM_LIMITS.fieldBytes} bytes` }] }
     }
-    const part = form.file.mediaType?.split(";")[0]!.trim().toLowerCase()
-    body = {
-      bytes: form.file.bytes,
-      // a part's type is a hint only when it names a format (browsers send application/octet-stream, text/plain, …)
-      mediaType: part && accepted.includes(part) ? part : "",
-      filename: form.file.filename,
-      name: form.fields.name
-    }
+    body = { ...formFile(form.file, accepted), name: form.fields.name }
   } else {
     if (bytes.length > 0 && !accepted.includes(mediaType)) {
       const allowed = [...accepted, MULTIPART_MEDIA_TYPE].join(", ")

@@ -1,7 +1,9 @@
 /**
  * A GIS import worker thread: runs `importBoundary` on the bytes it is sent, one file at a time,
- * and answers the result. The pool (offload.ts) terminates it when an import overruns its budget.
+ * and answers the result with the memory the thread holds after it. The pool (offload.ts)
+ * terminates it when an import overruns its budget, and replaces it when it holds too much.
  */
+import { getHeapStatistics } from "node:v8"
 import { parentPort } from "node:worker_threads"
 import { importBoundary } from "./index.ts"
 import type { ImportHint, ImportLimits, ImportResult } from "./types.ts"
@@ -18,12 +20,21 @@ export interface ImportJob {
 export interface ImportAnswer {
   readonly id: number
   readonly result: ImportResult
+  /** Bytes this thread holds after the job: its V8 heap and external memory (buffers and WebAssembly memory among them). */
+  readonly memoryBytes: number
 }
 
 const port = parentPort
 if (!port) throw new Error("gis/importWorker.ts runs as a worker thread")
 
+/** The thread's memory: its heap as reserved, plus what lives outside it (buffers, WebAssembly memory). */
+const memoryHeld = () => {
+  const heap = getHeapStatistics()
+  return heap.total_heap_size + heap.malloced_memory + process.memoryUsage().external
+}
+
 port.on("message", (job: ImportJob) => {
-  void importBoundary(job.bytes, job.hint, { limits: job.limits }).then((result) => port.postMessage({ id: job.id, result } satisfies ImportAnswer))
+  void importBoundary(job.bytes, job.hint, { limits: job.limits }).then((result) =>
+    port.postMessage({ id: job.id, result, memoryBytes: memoryHeld() } satisfies ImportAnswer))
 })
 port.postMessage({ ready: true })

@@ -1,32 +1,62 @@
 /**
- * `importBoundary` off the event loop, for the import endpoints: parsing a file is synchronous CPU
- * work (up to a few hundred ms for the largest allowed files, ~1 s for the first GeoPackage of a
- * process), so files are read in worker threads.
+ * `importBoundary` off the event loop, for every file upload (the API's import and boundary
+ * replacement, the dashboard's upload): reading a file is synchronous CPU work whose cost follows
+ * what the file holds, not its size, so every file is read in a worker thread with a time and a
+ * memory budget (`IMPORT_BUDGETS`), never on the loop.
  *
- * - Small text files (GeoJSON or KML under `INLINE_BYTES`) are read inline: a few milliseconds,
- *   less than the trip to a worker. Zips and GeoPackages always go to a worker (a small zip may
- *   inflate to `maxUncompressedBytes`).
- * - At most `workers` imports run at once (default 2); at most `maxQueued` wait (default 8). More
- *   are refused with `GeometryCheck.busy()` (429 `RATE_LIMITED` with Retry-After): the server is
- *   saturated, the request was fine.
- * - An import that overruns its budget (default 20 s) is abandoned: its worker is terminated and
- *   the answer is a problem on `file`. Nothing runs unbounded: the module's own limits
- *   (`DEFAULT_LIMITS`, lowered per call) bound the work of every import, inline or not.
+ * - At most `workers` imports run at once; at most `queued` wait, and at most `perAccount` of one
+ *   account are running or waiting. More are refused with 429 `RATE_LIMITED` with Retry-After:
+ *   the server is saturated, the request was fine.
+ * - An import that overruns `timeMs` is abandoned: its worker is terminated and the answer is a
+ *   problem on `file` marked `overBudget: "time"` (it depends on the load: a retry may pass).
+ * - A worker's V8 heap is capped (`heapMb`, `youngMb`): a file whose reading exhausts it ends that
+ *   worker only (`ERR_WORKER_OUT_OF_MEMORY`), and the answer is a problem on `file` marked
+ *   `overBudget: "memory"`. Any other death of a worker during a job is a problem on `file` too.
+ * - After each job the worker reports its memory (its heap and external memory, buffers and
+ *   WebAssembly memory included); a worker holding more than `recycleAboveMb` is replaced, so
+ *   that one large file does not leave the process holding its memory.
  * - Workers start on first use (~0.4 s) and are kept; idle workers do not keep the process alive.
  */
-import { Errors, GeometryCheck } from "@canopy/core"
+import { Errors } from "@canopy/core"
 import { Effect } from "effect"
 import { Worker } from "node:worker_threads"
 import type { ImportAnswer, ImportJob } from "./importWorker.ts"
-import type { ImportHint, ImportLimits, ImportResult } from "./types.ts"
+import type { ImportFailure, ImportHint, ImportLimits, ImportResult } from "./types.ts"
 
-/** Text files below this size are read on the event loop. */
-export const INLINE_BYTES = 64 * 1024
+/** The budgets of the import workers. */
+export const IMPORT_BUDGETS = {
+  /** Files read at once (one worker each). */
+  workers: 2,
+  /** Files waiting for a worker; more are a 429. */
+  queued: 8,
+  /** Files of one account running or waiting; more are a 429. */
+  perAccount: 4,
+  /** Longest one file may be read (ms); past it the worker is terminated and the answer is a 422. */
+  timeMs: 20_000,
+  /** A worker's old-generation heap ceiling (MiB); a file that needs more is a 422. */
+  heapMb: 256,
+  /** A worker's young-generation ceiling (MiB). */
+  youngMb: 32,
+  /** A worker holding more than this after a job (heap and external memory, MiB) is replaced. */
+  recycleAboveMb: 128
+} as const
+
+/** A file refused for its budget: what it answers, and which budget it passed. */
+export interface OverBudget extends ImportFailure {
+  /** `time`: the read ran past `timeMs` (depends on the load); `memory`: it exhausted the worker's heap. */
+  readonly overBudget: "time" | "memory"
+}
+
+/** What a read answers: the import's result, or a refusal for its budget. */
+export type PoolResult = ImportResult | OverBudget
 
 export interface ImportPoolOptions {
   readonly workers?: number
   readonly maxQueued?: number
+  readonly perAccount?: number
   readonly budgetMs?: number
+  readonly heapMb?: number
+  readonly recycleAboveMb?: number
 }
 
 interface Slot {
@@ -38,65 +68,88 @@ interface Slot {
 
 interface Pending {
   readonly job: ImportJob
-  readonly done: (r: ImportResult | Error) => void
+  readonly owner: string
+  readonly done: (r: PoolResult | Error) => void
 }
 
 const fromSources = import.meta.url.endsWith(".ts")
 const workerUrl = new URL(fromSources ? "./importWorker.ts" : "./importWorker.js", import.meta.url)
 const execArgv = fromSources ? ["--conditions=source", "--disable-warning=ExperimentalWarning"] : []
 
-const isSmallText = (bytes: Uint8Array) => {
-  if (bytes.length >= INLINE_BYTES) return false
-  for (const b of bytes) {
-    if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0xef || b === 0xbb || b === 0xbf) continue // blanks, BOM
-    return b === 0x7b /* { */ || b === 0x3c /* < */
-  }
-  return true
-}
+const MB = 1024 * 1024
+
+const overBudget = (kind: "time" | "memory", message: string): OverBudget => ({ ok: false, overBudget: kind, problems: [{ field: "file", message }] })
+
+const busy = () => new Errors.RateLimited({ message: "Too many files are being read right now; retry after 1 s", retryAfter: 1 })
 
 /** A pool of import workers. */
 export const makeImportPool = (options: ImportPoolOptions = {}) => {
-  const size = Math.max(1, options.workers ?? 2)
-  const maxQueued = Math.max(0, options.maxQueued ?? 8)
-  const budgetMs = options.budgetMs ?? 20_000
+  const size = Math.max(1, options.workers ?? IMPORT_BUDGETS.workers)
+  const maxQueued = Math.max(0, options.maxQueued ?? IMPORT_BUDGETS.queued)
+  const perAccount = Math.max(1, options.perAccount ?? IMPORT_BUDGETS.perAccount)
+  const budgetMs = options.budgetMs ?? IMPORT_BUDGETS.timeMs
+  const heapMb = options.heapMb ?? IMPORT_BUDGETS.heapMb
+  const recycleAbove = (options.recycleAboveMb ?? IMPORT_BUDGETS.recycleAboveMb) * MB
   const slots: Array<Slot> = []
   const queue: Array<Pending> = []
+  /** Jobs running or waiting, per owner. */
+  const held = new Map<string, number>()
+  const counts = { jobs: 0, recycled: 0, outOfMemory: 0, timedOut: 0 }
   let seq = 0
 
   const remove = (slot: Slot) => {
     const i = slots.indexOf(slot)
     if (i >= 0) slots.splice(i, 1)
     if (slot.timer) clearTimeout(slot.timer)
+    slot.timer = undefined
   }
   const reference = () => {
     for (const s of slots) (s.job || (!s.ready && queue.length > 0) ? s.worker.ref() : s.worker.unref())
   }
-  const failed = (slot: Slot, error: Error) => {
-    if (!slots.includes(slot)) return
-    remove(slot)
+  /** The slot's job ends with `result`: the job is answered, and the slot is free (or gone). */
+  const finish = (slot: Slot, result: PoolResult | Error) => {
     const job = slot.job
     slot.job = undefined
-    job?.done(error)
+    if (slot.timer) clearTimeout(slot.timer)
+    slot.timer = undefined
+    job?.done(result)
+  }
+  const died = (slot: Slot, error: Error) => {
+    if (!slots.includes(slot)) return
+    remove(slot)
+    if (slot.job) {
+      const oom = (error as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY"
+      if (oom) counts.outOfMemory++
+      finish(slot, oom
+        ? overBudget("memory", `reading the file needs more than the ${heapMb} MiB of memory an import may use`)
+        : { ok: false, problems: [{ field: "file", message: "could not read the file (its reader stopped)" }] })
+    }
+    // a worker that could not start: the waiting imports fail with it (a fault of the server)
     if (!slot.ready) for (const waiting of queue.splice(0)) waiting.done(error)
+    void slot.worker.terminate()
     pump()
   }
   const spawn = () => {
-    const worker = new Worker(workerUrl, { execArgv })
+    const worker = new Worker(workerUrl, {
+      execArgv,
+      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: IMPORT_BUDGETS.youngMb }
+    })
     const slot: Slot = { worker, ready: false, job: undefined, timer: undefined }
     slots.push(slot)
     worker.on("message", (m: ImportAnswer | { ready: true }) => {
       if ("ready" in m) slot.ready = true
       else if (slot.job && m.id === slot.job.job.id) {
-        const job = slot.job
-        clearTimeout(slot.timer)
-        slot.timer = undefined
-        slot.job = undefined
-        job.done(m.result)
+        finish(slot, m.result)
+        if (m.memoryBytes > recycleAbove) {
+          counts.recycled++
+          remove(slot)
+          void worker.terminate()
+        }
       }
       pump()
     })
-    worker.on("error", (e) => failed(slot, e))
-    worker.on("exit", (code) => failed(slot, new Error(`GIS import worker exited with code ${code}`)))
+    worker.on("error", (e) => died(slot, e))
+    worker.on("exit", (code) => died(slot, new Error(`GIS import worker exited with code ${code}`)))
   }
   function pump() {
     for (;;) {
@@ -106,11 +159,10 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
       queue.shift()
       idle.job = next
       idle.timer = setTimeout(() => {
-        const job = idle.job
+        counts.timedOut++
         remove(idle)
-        idle.job = undefined
         void idle.worker.terminate()
-        job?.done({ ok: false, problems: [{ field: "file", message: `the file took longer than ${budgetMs / 1000} s to read` }] })
+        finish(idle, overBudget("time", `the file took longer than ${budgetMs / 1000} s to read`))
         pump()
       }, budgetMs)
       idle.worker.postMessage(next.job)
@@ -119,27 +171,46 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
     while (slots.length < Math.min(size, slots.length - starting + Math.max(starting, queue.length))) spawn()
     reference()
   }
+  const release = (owner: string) => {
+    const n = (held.get(owner) ?? 1) - 1
+    if (n > 0) held.set(owner, n)
+    else held.delete(owner)
+  }
 
-  /** Reads a file (inline when it is a small text file, else in a worker). */
-  const read = (bytes: Uint8Array, hint: ImportHint, limits: Partial<ImportLimits> = {}): Effect.Effect<ImportResult, Errors.RateLimited> =>
-    isSmallText(bytes)
-      ? Effect.promise(async () => (await import("./index.ts")).importBoundary(bytes, hint, { limits }))
-      : Effect.suspend(() => {
-        const busy = !slots.some((s) => s.ready && !s.job) && queue.length >= maxQueued
-        if (busy) return Effect.fail(GeometryCheck.busy())
-        return Effect.callback<ImportResult>((resume) => {
-          const pending: Pending = {
-            job: { id: ++seq, bytes, hint, limits },
-            done: (r) => resume(r instanceof Error ? Effect.die(r) : Effect.succeed(r))
+  /**
+   * Reads a file in a worker. `owner` (an account id) shares the pool: at most `perAccount` of
+   * its files are running or waiting. Fails with RateLimited when the pool or the owner's share is full.
+   */
+  const read = (bytes: Uint8Array, hint: ImportHint, owner = "", limits: Partial<ImportLimits> = {}): Effect.Effect<PoolResult, Errors.RateLimited> =>
+    Effect.suspend(() => {
+      const full = !slots.some((s) => s.ready && !s.job) && queue.length >= maxQueued
+      if (full || (held.get(owner) ?? 0) >= perAccount) return Effect.fail(busy())
+      return Effect.callback<PoolResult>((resume) => {
+        held.set(owner, (held.get(owner) ?? 0) + 1)
+        counts.jobs++
+        let settled = false
+        const pending: Pending = {
+          job: { id: ++seq, bytes, hint, limits },
+          owner,
+          done: (r) => {
+            if (settled) return
+            settled = true
+            release(owner)
+            resume(r instanceof Error ? Effect.die(r) : Effect.succeed(r))
           }
-          queue.push(pending)
-          pump()
-          return Effect.sync(() => {
-            const i = queue.indexOf(pending)
-            if (i >= 0) queue.splice(i, 1)
-          })
+        }
+        queue.push(pending)
+        pump()
+        return Effect.sync(() => {
+          const i = queue.indexOf(pending)
+          if (i >= 0) queue.splice(i, 1)
+          if (!settled) {
+            settled = true
+            release(owner)
+          }
         })
       })
+    })
 
   const close = async () => {
     for (const s of slots.splice(0)) {
@@ -147,9 +218,22 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
       await s.worker.terminate()
     }
   }
-  return { read, close, stats: () => ({ workers: slots.length, running: slots.filter((s) => s.job).length, queued: queue.length }) }
+  /** Workers, jobs running and waiting now, and counts since the pool began. */
+  const stats = () => ({ workers: slots.length, running: slots.filter((s) => s.job).length, queued: queue.length, ...counts })
+  return { read, close, stats }
 }
 
-/** The process's pool, started on first use. */
-let shared: ReturnType<typeof makeImportPool> | undefined
-export const importPool = () => (shared ??= makeImportPool())
+/** A pool of import workers. */
+export type ImportPool = ReturnType<typeof makeImportPool>
+
+let shared: ImportPool | undefined
+
+/** The process's pool (`IMPORT_BUDGETS`), started on first use. */
+export const importPool = (): ImportPool => (shared ??= makeImportPool())
+
+/** Replaces the process's pool (other budgets, e.g. in a test); resolves once the previous one is closed. */
+export const replaceImportPool = async (pool: ImportPool): Promise<void> => {
+  const previous = shared
+  shared = pool
+  await previous?.close()
+}

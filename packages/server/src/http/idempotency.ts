@@ -4,7 +4,7 @@
  * once the request is answered.
  */
 import { type CanopyClient, Idempotency, IdempotencyKeys, type Storage } from "@canopy/core"
-import { Effect, Exit } from "effect"
+import { Context, Effect, Exit } from "effect"
 import type { Route } from "../api/routes.ts"
 import { errorResponse } from "./responses.ts"
 import { type ApiRequest, type ApiResponse, responseText } from "./types.ts"
@@ -14,7 +14,21 @@ export interface KeyClaim {
   readonly key: string
   readonly fingerprint: string
   token?: string
+  /** Set when the answer depends on the server's load (a budget ran out): the key is freed, as after a 429. */
+  loadDependent?: boolean
 }
+
+/** The current request's claimed key (the pipeline provides it once claimed). */
+export const ClaimedKey = Context.Reference<KeyClaim | undefined>("canopy/http/ClaimedKey", { defaultValue: () => undefined })
+
+/**
+ * Says that the current request's answer depends on the load, not on the request (a file whose
+ * reading ran out of time): its key is freed once answered, so that a retry does the work.
+ */
+export const answerDependsOnLoad: Effect.Effect<void> = Effect.gen(function*() {
+  const claim = yield* ClaimedKey
+  if (claim) claim.loadDependent = true
+})
 
 /**
  * A POST's idempotency key was already used: its stored response to replay, or why the request is
@@ -72,12 +86,12 @@ export const keyUsedResponse = (e: KeyUsed, requestId: string, limitHeaders: Rec
 }
 
 /**
- * Once a claimed key's request is answered: keeps the answer for replays, or frees the key (a 5xx
- * or 429 says "try again", so the key is left for the retry to do the work). Resolves to the
- * failure to log when the key could not be updated, else undefined.
+ * Once a claimed key's request is answered: keeps the answer for replays, or frees the key (a 5xx,
+ * a 429 or an answer that depends on the load says "try again", so the key is left for the retry
+ * to do the work). Resolves to the failure to log when the key could not be updated, else undefined.
  */
 export const settleKey = async (canopy: CanopyClient, accountId: string, claim: KeyClaim, token: string, res: ApiResponse): Promise<string | undefined> => {
-  const keep = res.status < 500 && res.status !== 429
+  const keep = res.status < 500 && res.status !== 429 && !claim.loadDependent
   const stored = await canopy.runExit(Effect.flatMap(IdempotencyKeys, (k) => keep
     ? k.complete(accountId, claim.key, token, { status: res.status, headers: Idempotency.storedHeaders(res.headers), body: responseText(res) ?? null })
     : k.release(accountId, claim.key, token)))

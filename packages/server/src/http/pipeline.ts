@@ -6,7 +6,7 @@ import { Accounts, type Canopy, Credentials, Errors, Idempotency, Overlap, Princ
 import { Effect, Scheduler } from "effect"
 import type { Route } from "../api/routes.ts"
 import { writeRefusal } from "../observability/storage.ts"
-import { claimKey, type KeyClaim } from "./idempotency.ts"
+import { ClaimedKey, claimKey, type KeyClaim } from "./idempotency.ts"
 import { BadRequest, decodeQuery, LARGE_BODY_BYTES, parseBody } from "./input.ts"
 import type { ApiRequest } from "./types.ts"
 
@@ -29,7 +29,8 @@ export const pipeline: (
   onMeteringRefused: ((operation: string, reason: string) => void) | undefined
 ) {
   // A write's overlap comparisons stop a fixed time after the request began (its body's
-  // validation included), so that it is answered in about 2 s whatever its boundary.
+  // validation included), so that it is answered in about 2 s whatever its boundary. (A file
+  // route starts it again once its file is read: api/gis.ts.)
   const began = Date.now()
   const principal = yield* (yield* Credentials).authenticate(bearer, { ip: req.ip })
   seen.accountId = principal.account_id
@@ -58,7 +59,10 @@ export const pipeline: (
   // The key is claimed once the request is known to be well formed: from here on, what the request
   // answers (below 500, but 429) is its key's response.
   if (idem) yield* claimKey(principal.account_id, idem)
-  const run = Effect.provideService(route.run({ principal, params, query, body }), Overlap.WriteStarted, began)
+  const run = route.run({ principal, params, query, body }).pipe(
+    Effect.provideService(Overlap.WriteStarted, began),
+    Effect.provideService(ClaimedKey, idem?.token ? idem : undefined)
+  )
   // A large body's work (a 100,000-position boundary's decode, overlap search, rows and events)
   // gives the loop a turn more often than the default (every 2,048 operations), so that other
   // requests are answered in between.

@@ -10,6 +10,8 @@
  */
 import { Assets, type Canopy, Projects, RawJson, type Schemas } from "@canopy/core"
 import { Effect, Exit, Result } from "effect"
+import { formFile, importFile, writeAfterRead } from "../api/gis.ts"
+import { readForm } from "../gis/multipart.ts"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
 import { domainError, escape, same } from "./html.ts"
 import { backPath, can, failure, type Me, type Notice, number, plain, type Shell, time } from "./shell.ts"
@@ -228,36 +230,37 @@ ${mapConfig({ mode: "overview", features: site.path("/dashboard/map/projects.jso
     return me ? handler(req, me) : signIn()
   }
 
-  /** A boundary file for a project (multipart): read by the GIS module, every problem shown before anything is saved. */
+  /**
+   * A boundary file for a project (multipart), through the API's import path (`importFile`): the
+   * session and its CSRF token, then the role and the project, then the import workers; every
+   * problem is shown before anything is saved. Without a session nothing of the body is read.
+   */
   const uploadBoundary = async (req: ApiRequest): Promise<ApiResponse> => {
     const me = await current(req)
-    let fields: FormData | undefined
-    try {
-      fields = await new Response(req.body ?? new Uint8Array(), { headers: { "content-type": req.headers["content-type"] ?? "" } }).formData()
-    } catch {
-      fields = undefined
+    if (!me) return signIn()
+    const form = readForm(req.headers["content-type"] ?? "", req.body ?? new Uint8Array())
+    const fields = form.ok ? form.fields : undefined
+    if (!fields || typeof fields.csrf !== "string" || !same(fields.csrf, me.session.csrf)) return signIn()
+    const id = fields.id ?? ""
+    const back = backPath(fields.back ?? "", `/dashboard/project?id=${encodeURIComponent(id)}`)
+    const file = form.ok ? formFile(form.file) : undefined
+    const name = file?.filename || "the file"
+    if (!file || file.bytes.length === 0) return shell.redirectWith(req, back, invalid("file", "choose a file to upload"))
+    const exit = await run(Effect.gen(function*() {
+      const read = yield* importFile(me.principal, { projectId: id }, file)
+      const saved = yield* writeAfterRead((yield* Projects).update(me.principal, id, { geometry: read.geometry }))
+      return { read, saved }
+    }))
+    if (Exit.isFailure(exit)) {
+      const error = domainError(exit)
+      if (error?._tag !== "ValidationError") return shell.redirectWith(req, back, failure(exit))
+      return shell.redirectWith(req, back, { ok: false, text: `The boundary in ${name} cannot be used; nothing was saved.`, details: error.details })
     }
-    const csrf = fields?.get("csrf")
-    if (!me || typeof csrf !== "string" || !same(csrf, me.session.csrf)) return signIn()
-    const id = String(fields!.get("id") ?? "")
-    const back = backPath(String(fields!.get("back") ?? ""), `/dashboard/project?id=${encodeURIComponent(id)}`)
-    const file = fields!.get("file")
-    if (!(file instanceof File) || file.size === 0) return shell.redirectWith(req, back, invalid("file", "choose a file to upload"))
-    // The readers load on first use (they weigh on the heap every request collects).
-    const { importBoundary } = await import("../gis/index.ts")
-    const read = await importBoundary(new Uint8Array(await file.arrayBuffer()), { filename: file.name, mediaType: file.type || undefined })
-    if (!read.ok) {
-      return shell.redirectWith(req, back, {
-        ok: false, text: `The boundary in ${file.name} cannot be used; nothing was saved.`,
-        details: read.problems.map((p) => ({ field: p.field, message: p.source ? `${p.message} (${p.source})` : p.message }))
-      })
-    }
-    const exit = await run(Effect.flatMap(Projects, (s) => s.update(me.principal, id, { geometry: read.geometry })))
-    if (Exit.isFailure(exit)) return shell.redirectWith(req, back, failure(exit))
+    const { read, saved } = exit.value
     return shell.redirectWith(req, back, {
       ok: true,
-      text: `Boundary replaced from ${file.name} (${FORMAT_NAMES[read.format]}, ${read.features} feature${read.features === 1 ? "" : "s"}, ${read.sourceCrs}): ${number(exit.value.area_hectares)} ha.`,
-      ...((notes) => (notes.length ? { notes } : {}))([...read.warnings, ...(overlapNotes(exit.value).notes ?? [])])
+      text: `Boundary replaced from ${name} (${FORMAT_NAMES[read.format]}, ${read.features} feature${read.features === 1 ? "" : "s"}, ${read.sourceCrs}): ${number(saved.area_hectares)} ha.`,
+      ...((notes) => (notes.length ? { notes } : {}))([...read.warnings, ...(overlapNotes(saved).notes ?? [])])
     })
   }
 
