@@ -198,7 +198,7 @@ const make = (storage: StorageShape) => {
         if (stored !== null) {
           const yes = g.type === "Point"
             ? yield* GeometryCheck.covers(stored, g.coordinates)
-            : yield* Effect.map(GeometryCheck.shared(text!, stored), (s) => (s._tag === "Shared" ? s.hectares > 0 : undefined))
+            : yield* Effect.map(GeometryCheck.shared(text!, stored, started + Overlap.LIST_BUDGET_MS - (yield* Clock.currentTimeMillis)), (s) => (s._tag === "Shared" ? s.hectares > 0 : undefined))
           if (yes === true) matches.push({ ...row, geometry: stored })
           if (yes === undefined) uncertain = true
         }

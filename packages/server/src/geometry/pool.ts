@@ -75,6 +75,8 @@ interface Job {
   readonly positions: number
   /** Most time it may run in a worker (ms). */
   readonly budgetMs: number
+  /** When its caller stops waiting (`performance.now()`), queueing included: a measure with a limit. */
+  readonly deadline: number
   readonly request: Request
   readonly done: (outcome: Answer | "timeout" | Error) => void
 }
@@ -97,10 +99,25 @@ const execArgv = fromSources ? ["--conditions=source", "--disable-warning=Experi
 const BYTES_PER_POSITION = 20
 
 /**
- * Two boundaries whose JSON texts hold fewer characters together are compared inline: clipping
- * ~250 positions against ~250 takes about a millisecond, less than the trip to a worker.
+ * Two boundaries are compared inline only when their texts are short (parsing is linear) and the
+ * product of their position counts — a bound on the edge pairs, hence on the crossings, that the
+ * comparison can meet — is small: ~100 × 100 positions cost well under a millisecond in any shape,
+ * less than the trip to a worker. Everything else (a pair of 300-position combs has 25,600
+ * crossings) is measured in a worker, under a time budget.
  */
 const SHARED_INLINE_CHARS = 20_000
+const SHARED_INLINE_PAIRS = 10_000
+
+/** An upper bound on the positions in a boundary's JSON text (each opens a bracket), counted without parsing it. */
+const positionBound = (text: string): number => {
+  let n = 0
+  for (let i = text.indexOf("["); i >= 0; i = text.indexOf("[", i + 1)) n++
+  return n
+}
+
+/** Whether comparing two boundaries is certainly cheap enough for the event loop. */
+export const sharedInline = (a: string, b: string): boolean =>
+  a.length + b.length < SHARED_INLINE_CHARS && positionBound(a) * positionBound(b) <= SHARED_INLINE_PAIRS
 
 /** The default number of workers: one core is the event loop's. */
 export const defaultWorkers = () => Math.max(1, availableParallelism() - 1)
@@ -190,7 +207,7 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
 
   const dispatch = (slot: Slot, job: Job) => {
     slot.job = job
-    slot.timer = setTimeout(() => abandon(slot), job.budgetMs)
+    slot.timer = setTimeout(() => abandon(slot), Math.min(job.budgetMs, job.deadline - performance.now()))
     const request = job.request
     slot.worker.postMessage(request, "packed" in request
       ? [request.packed.xy.buffer, request.packed.rings.buffer, request.packed.polygons.buffer] as Array<ArrayBuffer>
@@ -205,7 +222,9 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
       const idle = job && slots.find((s) => s.ready && !s.job)
       if (!job || !idle) break
       queue.shift()
-      dispatch(idle, job)
+      // Its caller's limit passed while it waited: answered without running.
+      if (job.deadline <= performance.now()) job.done("timeout")
+      else dispatch(idle, job)
     }
     const starting = slots.filter((s) => !s.ready).length
     const wanted = prewarm ? size : Math.min(size, slots.length - starting + Math.max(starting, queue.length))
@@ -241,13 +260,14 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
 
   /** Queues a job, unless the waiting ones already hold too many positions: then `busy`. */
   const submit = <A>(
-    positions: number, request: (id: number) => Request, settle: (outcome: Answer | "timeout" | Error) => Effect.Effect<A>, jobBudgetMs = budgetMs
+    positions: number, request: (id: number) => Request, settle: (outcome: Answer | "timeout" | Error) => Effect.Effect<A>, jobBudgetMs = budgetMs,
+    limitMs = Infinity
   ) =>
     Effect.suspend(() => {
       const waits = !slots.some((s) => s.ready && !s.job)
       if (closed || (waits && queue.length > 0 && queuedPositions() + positions > maxQueued)) return Effect.fail(GeometryCheck.busy())
       return Effect.callback<A>((resume) => {
-        const job: Job = { positions, budgetMs: jobBudgetMs, request: request(++seq), done: (outcome) => resume(settle(outcome)) }
+        const job: Job = { positions, budgetMs: jobBudgetMs, deadline: performance.now() + limitMs, request: request(++seq), done: (outcome) => resume(settle(outcome)) }
         queue.push(job)
         pump()
         // Interrupted while waiting: leave the queue. (A running job finishes or hits its budget.)
@@ -277,18 +297,19 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
       return Effect.succeed({ _tag: "Parsed", body: f.kind === "absent" ? outcome.rest : { ...(outcome.rest as object), [field]: value } })
     })
 
-  // The area two stored boundaries share: clipping costs grow with both (seconds for 10,000
-  // positions each), so all but small pairs go to a worker with their own budget.
+  // The area two stored boundaries share: its cost follows the crossings of their edges (up to
+  // the product of their sizes), so all but pairs bounded small go to a worker with a budget of
+  // their own, which stops the measure itself, not only the next one.
   const shared = (a: RawJson.RawJson, b: RawJson.RawJson, limitMs?: number): Effect.Effect<GeometryCheck.Shared, Errors.RateLimited> => {
     const allowed = Math.min(sharedBudgetMs, limitMs ?? Infinity)
-    if (a.text.length + b.text.length < SHARED_INLINE_CHARS) return GeometryCheck.inline.shared!(a, b)
+    if (sharedInline(a.text, b.text)) return GeometryCheck.inline.shared!(a, b)
     if (allowed <= 0) return Effect.succeed({ _tag: "TooComplex" } as const)
     return submit<GeometryCheck.Shared>(Math.ceil((a.text.length + b.text.length) / BYTES_PER_POSITION), (id) => ({ id, shared: [a.text, b.text] }), (outcome) =>
       outcome === "timeout" ? Effect.succeed({ _tag: "TooComplex" } as const)
         : outcome instanceof Error ? Effect.die(outcome)
         : !("sharedHectares" in outcome) ? Effect.die(new Error("a geometry worker answered an overlap with something else"))
         : Effect.succeed(Number.isFinite(outcome.sharedHectares) ? { _tag: "Shared", hectares: outcome.sharedHectares } as const : { _tag: "TooComplex" } as const),
-    allowed)
+    allowed, limitMs)
   }
 
   // Whether a stored boundary covers a position: linear, but a large boundary's text is parsed in a
@@ -302,7 +323,7 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
         : outcome instanceof Error ? Effect.die(outcome)
         : !("covered" in outcome) ? Effect.die(new Error("a geometry worker answered a point test with something else"))
         : Effect.succeed(outcome.covered),
-    allowed)
+    allowed, limitMs)
   }
 
   if (prewarm) pump()
