@@ -37,7 +37,7 @@ const read = (format: GisFormat, bytes: Uint8Array, limits: ImportLimits): ReadR
     case "geojson":
       return readGeoJson(decodeText(bytes), limits.maxFeatures)
     case "kml":
-      return readKml(decodeText(bytes), limits.maxFeatures)
+      return readKml(decodeText(bytes), limits)
     case "kmz":
       return readKmz(bytes, limits)
     case "shapefile":

@@ -59,13 +59,20 @@ export interface ImportLimits {
   readonly maxUncompressedBytes: number
   /** Most features read from one file. */
   readonly maxFeatures: number
+  /** Most bytes of one KML document (a .kml upload, or the document a KMZ inflates to). */
+  readonly maxXmlBytes: number
+  /** Most XML elements (and most end tags) of one KML document, counted before it is parsed. */
+  readonly maxXmlElements: number
 }
 
+/** The defaults: a 10,000-placemark KML of Google Earth's markup holds about 100,000 elements. */
 export const DEFAULT_LIMITS: ImportLimits = {
   maxBytes: 25 * 1024 * 1024,
   maxZipEntries: 100,
   maxUncompressedBytes: 100 * 1024 * 1024,
-  maxFeatures: 10_000
+  maxFeatures: 10_000,
+  maxXmlBytes: 16 * 1024 * 1024,
+  maxXmlElements: 200_000
 }
 
 export interface ImportOptions {

@@ -2,10 +2,11 @@
  * Bounded reading of zip archives (KMZ, zipped Shapefiles) with fflate.
  *
  * Two passes over the central directory: the first lists the entries (no inflating), refusing
- * archives with too many entries or whose selected entries declare more than the limit once
- * inflated; the second inflates only the selected entries. fflate inflates each entry into a
- * buffer of the size the archive declares and never grows it, so an entry that lies about its
- * size cannot make more bytes than declared: memory stays bounded by the checked total.
+ * archives with too many entries or with one name listed twice (names compared without case:
+ * several listings of one entry would each be inflated); the second inflates only the selected
+ * entries, counting the bytes each inflation may make as it goes. fflate inflates each entry into
+ * a buffer of the size the archive declares and never grows it, so an entry that lies about its
+ * size cannot make more bytes than declared: memory stays bounded by the counted total.
  */
 import { unzipSync } from "fflate"
 import { FileProblem } from "./types.ts"
@@ -24,27 +25,35 @@ export const looksLikeZip = (bytes: Uint8Array): boolean =>
   bytes.length >= 4 && bytes[0] === ZIP_MAGIC[0] && bytes[1] === ZIP_MAGIC[1] &&
   ((bytes[2] === 0x03 && bytes[3] === 0x04) || (bytes[2] === 0x05 && bytes[3] === 0x06))
 
-class TooMany extends Error {}
-
-/** The archive's entries, from its central directory; refuses more than `maxEntries`. */
+/**
+ * The archive's entries, from its central directory; refuses more than `maxEntries`, and a name
+ * listed more than once.
+ */
 export const listZip = (bytes: Uint8Array, maxEntries: number): ReadonlyArray<ZipEntry> => {
   const entries: Array<ZipEntry> = []
+  const seen = new Set<string>()
   try {
     unzipSync(bytes, {
       filter: (f) => {
-        if (entries.length >= maxEntries) throw new TooMany()
+        if (entries.length >= maxEntries) throw new FileProblem(`the zip archive has more than ${maxEntries} entries`)
+        const key = f.name.toLowerCase()
+        if (seen.has(key)) throw new FileProblem(`the zip archive lists ${JSON.stringify(f.name)} more than once`)
+        seen.add(key)
         entries.push({ name: f.name, compressedSize: f.size, size: f.originalSize, compression: f.compression })
         return false
       }
     })
   } catch (e) {
-    if (e instanceof TooMany) throw new FileProblem(`the zip archive has more than ${maxEntries} entries`)
+    if (e instanceof FileProblem) throw e
     throw new FileProblem(`not a readable zip archive (${e instanceof Error ? e.message : String(e)})`)
   }
   return entries
 }
 
-/** Inflates the named entries, refusing when together they declare more than `maxBytes`. */
+/**
+ * Inflates the named entries, refusing when together they declare more than `maxBytes`; the
+ * bytes handed to the inflater are counted again as it goes, whatever the listing said.
+ */
 export const readZipEntries = (
   bytes: Uint8Array,
   entries: ReadonlyArray<ZipEntry>,
@@ -61,10 +70,22 @@ export const readZipEntries = (
     throw new FileProblem(`the zip archive's entries inflate to ${total} bytes; at most ${maxBytes} are allowed`)
   }
   const wanted = new Set(entries.map((e) => e.name))
+  const inflating = new Set<string>()
+  let inflated = 0
   let files: Record<string, Uint8Array>
   try {
-    files = unzipSync(bytes, { filter: (f) => wanted.has(f.name) && f.originalSize <= maxBytes })
+    files = unzipSync(bytes, {
+      filter: (f) => {
+        if (!wanted.has(f.name)) return false
+        if (inflating.has(f.name)) throw new FileProblem(`the zip archive lists ${JSON.stringify(f.name)} more than once`)
+        inflating.add(f.name)
+        inflated += f.compression === 0 ? f.size : f.originalSize
+        if (inflated > maxBytes) throw new FileProblem(`the zip archive's entries inflate to more than ${maxBytes} bytes`)
+        return true
+      }
+    })
   } catch (e) {
+    if (e instanceof FileProblem) throw e
     throw new FileProblem(`not a readable zip archive (${e instanceof Error ? e.message : String(e)})`)
   }
   const out = new Map<string, Uint8Array>()

@@ -260,7 +260,7 @@ describe("refusals (never a throw)", () => {
     const small = problemsOf(await importBoundary(await zipBomb("doc.kml", 4096), { filename: "small.kmz" }))
     expect(small[0]!.message).toMatch(/not well-formed XML|not a KML document/)
     const problems = problemsOf(await importBoundary(bomb, { filename: "bomb.kmz" }))
-    expect(problems[0]!.message).toMatch(/inflate to 105906176 bytes; at most 104857600 are allowed/)
+    expect(problems[0]!.message).toMatch(/inflates? to 105906176 bytes; at most \d+/)
   })
 
   it("a zip that lies about its entry's size inflates no more than it declares", async () => {

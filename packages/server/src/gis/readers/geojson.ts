@@ -1,6 +1,6 @@
 /**
  * GeoJSON (RFC 7946): a geometry, a Feature or a FeatureCollection. Coordinates are WGS84; a
- * legacy (2008) `crs` member naming EPSG:3857 or another CRS proj4 knows is reprojected.
+ * legacy (2008) `crs` member naming EPSG:3857 or another EPSG code proj4 knows is reprojected.
  */
 import { isWgs84, reprojectGeometry, toWgs84 } from "../reproject.ts"
 import { featureLabel, FileProblem, type ReadResult, type SourceFeature } from "../types.ts"
@@ -9,16 +9,30 @@ const GEOMETRY_TYPES = new Set(["Point", "MultiPoint", "LineString", "MultiLineS
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
-/** The CRS named by a legacy `crs` member, or undefined when there is none. */
+/** `EPSG:3857`, `EPSG::3857`, `urn:ogc:def:crs:EPSG::3857` (or with a version), `http://www.opengis.net/def/crs/EPSG/0/3857`. */
+const EPSG_CODE = /^(?:EPSG:{1,2}|urn:ogc:def:crs:EPSG:[\d.]*:|https?:\/\/www\.opengis\.net\/def\/crs\/EPSG\/[\d.]+\/)(\d{1,6})$/i
+/** Names of WGS84 longitude/latitude. */
+const CRS84 = /^(?:WGS ?84|urn:ogc:def:crs:OGC:1\.3:CRS84|OGC:CRS84|https?:\/\/www\.opengis\.net\/def\/crs\/OGC\/1\.3\/CRS84)$/i
+
+/**
+ * The CRS named by a legacy `crs` member (as `EPSG:<code>`), or undefined when there is none;
+ * anything but an EPSG code or CRS84 (a proj string, WKT) is refused.
+ */
 const legacyCrs = (value: Record<string, unknown>): string | undefined => {
   const crs = value.crs
   if (crs === undefined || crs === null) return undefined
   const name = isObject(crs) && isObject(crs.properties) ? crs.properties.name : undefined
   if (typeof name !== "string") throw new FileProblem("the crs member is not a named CRS; RFC 7946 GeoJSON is in WGS84 and has no crs member", "crs")
-  const m = /^(?:urn:ogc:def:crs:)?EPSG:{1,2}(\d+)$/i.exec(name.trim())
-  return m ? `EPSG:${m[1]}` : name.trim()
+  const trimmed = name.trim()
+  if (CRS84.test(trimmed)) return "EPSG:4326"
+  const m = EPSG_CODE.exec(trimmed)
+  if (!m) {
+    throw new FileProblem(`the crs member names ${JSON.stringify(trimmed.slice(0, 80))}; only EPSG codes are read (EPSG:3857, urn:ogc:def:crs:EPSG::3857) — RFC 7946 GeoJSON is in WGS84 and has no crs member`, "crs")
+  }
+  return `EPSG:${m[1]}`
 }
 
+/** Reads a GeoJSON geometry, Feature or FeatureCollection (at most `maxFeatures` features). */
 export const readGeoJson = (text: string, maxFeatures: number): ReadResult => {
   let value: unknown
   try {

@@ -4,8 +4,13 @@
  * WebAssembly module's own memory: nothing is written to the host's file system. sql.js is loaded
  * on first use only. Geometry blobs are a short GeoPackage header and a WKB geometry, read with wkx.
  *
- * Every feature table of `gpkg_geometry_columns` is read (tables only, not views, so a crafted
- * view cannot make the query expensive), at most `maxFeatures` rows in all.
+ * Every feature table of `gpkg_geometry_columns` is read, at most `maxFeatures` rows in all.
+ * SQLite runs whatever a view or a generated column says when it is read, and sql.js can neither
+ * interrupt a query nor bound its memory, so only stored data is read: the GeoPackage tables
+ * (`gpkg_contents`, `gpkg_geometry_columns`, `gpkg_spatial_ref_sys`) must be plain tables, and a
+ * column read (from those or a feature table) must be neither generated nor have a computed
+ * default; a feature table that is a view is skipped. Every query has a `LIMIT`, and each
+ * geometry's size is checked with `length()` before it is read.
  */
 import type { Database, SqlJsStatic } from "sql.js"
 import wkx from "wkx"
@@ -58,6 +63,94 @@ const rows = (db: Database, sql: string, params: Array<string | number> = []): A
   }
 }
 
+/** Most feature tables (rows of `gpkg_geometry_columns`) read. */
+const MAX_FEATURE_TABLES = 100
+/** Most bytes of one geometry blob (100,000 positions with Z and M take 3.2 MB). */
+const MAX_GEOMETRY_BYTES = 8 * 1024 * 1024
+/** Most characters of one CRS definition (WKT of real CRSs take a few KB). */
+const MAX_CRS_DEFINITION = 64 * 1024
+const GPKG_TABLES = ["gpkg_contents", "gpkg_geometry_columns", "gpkg_spatial_ref_sys"] as const
+/** A column default SQLite takes as it is (not an expression it evaluates). */
+const LITERAL_DEFAULT = /^(?:NULL|TRUE|FALSE|CURRENT_(?:TIME|DATE|TIMESTAMP)|[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|0x[0-9a-f]+|'(?:[^']|'')*'|x'[0-9a-f]*')$/i
+
+/** The schema entries (type and SQL) of `names`, by lower-cased name, from one scan of sqlite_master. */
+const schemaOf = (db: Database, names: ReadonlyArray<string>): Map<string, { readonly type: string; readonly sql: string }> => {
+  const lower = [...new Set(names.map((n) => n.toLowerCase()))]
+  const found = rows(db, `SELECT lower(name) AS n, type AS t, sql AS s FROM sqlite_master WHERE lower(name) IN (${lower.map(() => "?").join(",")})`, lower)
+  return new Map(found.map((r) => [String(r.n), { type: String(r.t), sql: String(r.s ?? "") }]))
+}
+
+/** Whether a schema entry is a virtual table (its module's code runs on every read). */
+const isVirtual = (entry: { readonly sql: string }) => /^\s*CREATE\s+VIRTUAL\s/i.test(entry.sql)
+
+/**
+ * The table's columns by lower-cased name (`PRAGMA table_xinfo`, which lists generated columns
+ * too), each with why it cannot be read, if so: a generated column or a computed default would run
+ * its expression on every read.
+ */
+const columnsOf = (db: Database, table: string): Map<string, { readonly name: string; readonly unreadable?: string }> =>
+  new Map(rows(db, `PRAGMA table_xinfo(${quoteIdent(table)})`).map((c) => {
+    const name = String(c.name)
+    const unreadable = Number(c.hidden) !== 0
+      ? `column ${JSON.stringify(name)} is a generated column; generated columns are not read`
+      : c.dflt_value !== null && !LITERAL_DEFAULT.test(String(c.dflt_value).trim())
+      ? `column ${JSON.stringify(name)} has a computed default (${String(c.dflt_value).slice(0, 80)}); it is not read`
+      : undefined
+    return [name.toLowerCase(), unreadable ? { name, unreadable } : { name }]
+  }))
+
+/** Refuses when a column of `read` is missing or cannot be read. */
+const checkColumns = (db: Database, table: string, read: ReadonlyArray<string>): void => {
+  const columns = columnsOf(db, table)
+  for (const name of read) {
+    const c = columns.get(name)
+    if (!c) throw new FileProblem(`the GeoPackage's ${table} has no column ${name}`)
+    if (c.unreadable) throw new FileProblem(`the GeoPackage's ${table}: ${c.unreadable}`)
+  }
+}
+
+/** Refuses a GeoPackage whose own tables are views or virtual tables, or lack `gpkg_geometry_columns`. */
+const checkGpkgTables = (db: Database): void => {
+  const schema = schemaOf(db, GPKG_TABLES)
+  for (const name of GPKG_TABLES) {
+    const entry = schema.get(name)
+    if (!entry) {
+      if (name === "gpkg_geometry_columns") throw new FileProblem("not a GeoPackage: no gpkg_geometry_columns table")
+      continue
+    }
+    if (entry.type !== "table") throw new FileProblem(`the GeoPackage's ${name} is a ${entry.type}, not a table; it is not read`)
+    if (isVirtual(entry)) throw new FileProblem(`the GeoPackage's ${name} is a virtual table, not a plain table; it is not read`)
+  }
+  checkColumns(db, "gpkg_geometry_columns", ["table_name", "column_name", "srs_id"])
+  if (schema.has("gpkg_spatial_ref_sys")) checkColumns(db, "gpkg_spatial_ref_sys", ["srs_id", "organization", "organization_coordsys_id", "definition"])
+}
+
+interface SpatialRefSys {
+  readonly organization: string
+  readonly code: number
+  readonly definition: string | null
+}
+
+/** The spatial reference systems `ids`, from one query. */
+const spatialRefSystems = (db: Database, ids: ReadonlyArray<number>): Map<number, SpatialRefSys> => {
+  const out = new Map<number, SpatialRefSys>()
+  if (ids.length === 0) return out
+  let found: Array<Record<string, unknown>>
+  try {
+    found = rows(db, `SELECT srs_id AS i, organization AS o, organization_coordsys_id AS c, length(definition) AS l,
+      CASE WHEN length(definition) <= ${MAX_CRS_DEFINITION} THEN definition END AS d
+      FROM gpkg_spatial_ref_sys WHERE srs_id IN (${ids.map(() => "?").join(",")}) LIMIT ${ids.length}`, [...ids])
+  } catch (e) {
+    throw new FileProblem(`not a GeoPackage: no readable gpkg_spatial_ref_sys table (${e instanceof Error ? e.message : String(e)})`)
+  }
+  for (const r of found) {
+    if (Number(r.l) > MAX_CRS_DEFINITION) throw new FileProblem(`the GeoPackage's CRS definition ${Number(r.i)} has ${Number(r.l)} characters; at most ${MAX_CRS_DEFINITION} are read`)
+    out.set(Number(r.i), { organization: String(r.o ?? ""), code: Number(r.c), definition: typeof r.d === "string" ? r.d : null })
+  }
+  return out
+}
+
+/** Reads the boundary features of a GeoPackage's feature tables, within `limits`. */
 export const readGeoPackage = async (bytes: Uint8Array, limits: ImportLimits): Promise<ReadResult> => {
   const SQL = await loadSqlJs()
   let db: Database
@@ -67,40 +160,62 @@ export const readGeoPackage = async (bytes: Uint8Array, limits: ImportLimits): P
     throw new FileProblem(`not a readable SQLite database (${e instanceof Error ? e.message : String(e)})`)
   }
   try {
-    let columns: Array<Record<string, unknown>>
+    let columns: Array<{ readonly table: string; readonly column: string; readonly srsId: number }>
     try {
-      columns = rows(db, `SELECT c.table_name AS t, c.column_name AS c, c.srs_id AS srs FROM gpkg_geometry_columns c
-        JOIN sqlite_master m ON m.name = c.table_name AND m.type = 'table' ORDER BY c.table_name`)
+      checkGpkgTables(db)
+      columns = rows(db, `SELECT table_name AS t, column_name AS c, srs_id AS srs FROM gpkg_geometry_columns LIMIT ${MAX_FEATURE_TABLES + 1}`)
+        .map((r) => ({ table: String(r.t), column: String(r.c), srsId: Number(r.srs) }))
+        .sort((a, b) => a.table < b.table ? -1 : a.table > b.table ? 1 : 0)
     } catch (e) {
+      if (e instanceof FileProblem) throw e
       throw new FileProblem(`not a GeoPackage: no readable gpkg_geometry_columns table (${e instanceof Error ? e.message : String(e)})`)
     }
-    if (columns.length === 0) throw new FileProblem("the GeoPackage has no feature table")
+    if (columns.length > MAX_FEATURE_TABLES) throw new FileProblem(`the GeoPackage has more than ${MAX_FEATURE_TABLES} feature tables`)
     const features: Array<SourceFeature> = []
     const warnings: Array<string> = []
     const crsNames = new Set<string>()
-    for (const col of columns) {
-      const table = String(col.t), column = String(col.c), srsId = Number(col.srs)
-      const srs = rows(db, "SELECT organization AS o, organization_coordsys_id AS id, definition AS d FROM gpkg_spatial_ref_sys WHERE srs_id = ?", [srsId])[0]
+    const schema = schemaOf(db, columns.map((c) => c.table))
+    const tables = columns.filter(({ table }) => {
+      const entry = schema.get(table.toLowerCase())
+      if (!entry) throw new FileProblem(`the GeoPackage lists the feature table ${JSON.stringify(table)}, which does not exist`)
+      if (entry.type === "view") warnings.push(`${table}: a view, not a table; views are not read`)
+      else if (entry.type !== "table" || isVirtual(entry)) throw new FileProblem(`the GeoPackage's feature table ${JSON.stringify(table)} is not a plain table; it is not read`)
+      return entry.type === "table"
+    })
+    if (tables.length === 0) throw new FileProblem("the GeoPackage has no feature table")
+    const srsById = spatialRefSystems(db, [...new Set(tables.map((c) => c.srsId).filter((id) => id !== 0))])
+    for (const { table, column, srsId } of tables) {
+      const what = `the GeoPackage table ${JSON.stringify(table)}`
+      const srs = srsById.get(srsId)
       let convert: Converter | undefined
-      if (srsId === 0 || (srs && String(srs.o).toUpperCase() === "EPSG" && Number(srs.id) === 4326) || (srs && isWgs84(String(srs.d)))) {
+      if (srsId === 0 || (srs && srs.organization.toUpperCase() === "EPSG" && srs.code === 4326) || (srs?.definition && isWgs84(srs.definition))) {
         crsNames.add("EPSG:4326")
         if (srsId === 0) warnings.push(`${table}: undefined geographic CRS (srs_id 0); coordinates taken as WGS84 longitude/latitude`)
-      } else if (!srs || typeof srs.d !== "string" || srs.d === "undefined") {
-        throw new FileProblem(`the GeoPackage table ${JSON.stringify(table)} has no usable coordinate reference system (srs_id ${srsId})`)
+      } else if (!srs || srs.definition === null || srs.definition === "undefined") {
+        throw new FileProblem(`${what} has no usable coordinate reference system (srs_id ${srsId})`)
       } else {
-        convert = toWgs84(srs.d, `the GeoPackage table ${JSON.stringify(table)}`)
-        const name = srs.o && srs.id ? `${String(srs.o).toUpperCase()}:${String(srs.id)}` : crsName(srs.d)
+        convert = toWgs84(srs.definition, what)
+        const name = srs.organization && srs.code ? `${srs.organization.toUpperCase()}:${srs.code}` : crsName(srs.definition)
         crsNames.add(name)
         warnings.push(`${table}: coordinates reprojected from ${name} to WGS84 (EPSG:4326)`)
       }
-      const nameColumn = rows(db, `PRAGMA table_info(${quoteIdent(table)})`).map((c) => String(c.name)).find((n) => n.toLowerCase() === "name")
-      const stmt = db.prepare(`SELECT ${quoteIdent(column)} AS g, ${nameColumn ? quoteIdent(nameColumn) : "NULL"} AS n FROM ${quoteIdent(table)}`)
+      const tableColumns = columnsOf(db, table)
+      const geometryColumn = tableColumns.get(column.toLowerCase())
+      if (!geometryColumn) throw new FileProblem(`${what} has no column ${JSON.stringify(column)}`)
+      if (geometryColumn.unreadable) throw new FileProblem(`${what}: ${geometryColumn.unreadable}`)
+      const nameColumn = tableColumns.get("name")
+      const readName = nameColumn !== undefined && !nameColumn.unreadable
+      const stmt = db.prepare(`SELECT length(${quoteIdent(column)}) AS l,
+        CASE WHEN length(${quoteIdent(column)}) <= ${MAX_GEOMETRY_BYTES} THEN ${quoteIdent(column)} END AS g,
+        ${readName ? `substr(${quoteIdent(nameColumn.name)}, 1, 200)` : "NULL"} AS n
+        FROM ${quoteIdent(table)} LIMIT ${limits.maxFeatures - features.length + 1}`)
       try {
         let i = 0
         while (stmt.step()) {
           if (features.length >= limits.maxFeatures) throw new FileProblem(`has more than ${limits.maxFeatures} features`)
-          const [blob, name] = stmt.get()
-          const label = featureLabel(i++, name, columns.length > 1 ? table : undefined)
+          const [length, blob, name] = stmt.get()
+          const label = featureLabel(i++, name, tables.length > 1 ? table : undefined)
+          if (Number(length) > MAX_GEOMETRY_BYTES) throw new FileProblem(`${label}: the geometry has ${Number(length)} bytes; at most ${MAX_GEOMETRY_BYTES} are read`)
           if (blob === null || blob === undefined) {
             features.push({ geometry: null, label })
             continue

@@ -5,6 +5,11 @@
  * XML safety: documents with a DOCTYPE are refused (KML needs none), so no entity is ever
  * declared or expanded; xmldom resolves no external resource and togeojson follows no link
  * (NetworkLink, images): nothing reaches the network.
+ *
+ * Bounded work: xmldom has no limits of its own and costs about 2–10 µs per element, so before it
+ * runs, the text is measured (`maxXmlBytes`; a KMZ's document by its declared size, before it is
+ * inflated) and its elements are counted in one pass that skips CDATA sections and comments
+ * (`maxXmlElements`; the same pass finds a DOCTYPE or entity declaration).
  */
 import { kmlGen } from "@tmcw/togeojson"
 import { DOMParser } from "@xmldom/xmldom"
@@ -13,8 +18,40 @@ import { featureLabel, FileProblem, type ImportLimits, type ReadResult, type Sou
 
 export const decodeText = (bytes: Uint8Array): string => new TextDecoder("utf-8", { ignoreBOM: false }).decode(bytes)
 
-export const readKml = (text: string, maxFeatures: number): ReadResult => {
-  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new FileProblem("KML with a DOCTYPE or entity declarations is not accepted")
+const DECLARATION = /^<!(DOCTYPE|ENTITY)/i
+
+/**
+ * One pass over the markup before parsing: refuses a DOCTYPE or entity declaration (but not the
+ * same words inside a CDATA section or a comment), and more than `maxElements` elements (start and
+ * empty-element tags; processing instructions count too) or end tags.
+ */
+const checkMarkup = (text: string, maxElements: number): void => {
+  let elements = 0
+  let endTags = 0
+  let at = text.indexOf("<")
+  while (at !== -1) {
+    let next = at + 1
+    if (text.startsWith("<![CDATA[", at) || text.startsWith("<!--", at)) {
+      const close = text.startsWith("<!--", at) ? "-->" : "]]>"
+      const end = text.indexOf(close, at + 4)
+      if (end === -1) return // unterminated: the parser reports it
+      next = end + close.length
+    } else if (text.charCodeAt(at + 1) === 0x21 && DECLARATION.test(text.slice(at, at + 9))) {
+      throw new FileProblem("KML with a DOCTYPE or entity declarations is not accepted")
+    } else if (text.charCodeAt(at + 1) === 0x2f ? ++endTags > maxElements : ++elements > maxElements) {
+      throw new FileProblem(`the KML document has more than ${maxElements} XML elements; at most ${maxElements} are read`)
+    }
+    at = text.indexOf("<", next)
+  }
+}
+
+/** Reads a KML document's placemarks, within `maxXmlBytes`, `maxXmlElements` and `maxFeatures`. */
+export const readKml = (text: string, limits: ImportLimits): ReadResult => {
+  if (text.length > limits.maxXmlBytes) {
+    throw new FileProblem(`the KML document has ${text.length} characters; at most ${limits.maxXmlBytes} are read`)
+  }
+  checkMarkup(text, limits.maxXmlElements)
+  const maxFeatures = limits.maxFeatures
   const errors: Array<string> = []
   let doc: ReturnType<DOMParser["parseFromString"]>
   try {
@@ -39,14 +76,18 @@ export const readKml = (text: string, maxFeatures: number): ReadResult => {
   return { features, sourceCrs: "EPSG:4326", warnings: [] }
 }
 
+/** Reads a KMZ's `doc.kml` (or its first .kml), refusing one that declares more than `maxXmlBytes`. */
 export const readKmz = (bytes: Uint8Array, limits: ImportLimits): ReadResult => {
   const entries = listZip(bytes, limits.maxZipEntries).filter((e) => !isJunk(e.name) && e.name.toLowerCase().endsWith(".kml"))
   const entry = entries.find((e) => e.name.toLowerCase() === "doc.kml") ??
     entries.find((e) => !e.name.includes("/")) ?? entries[0]
   if (!entry) throw new FileProblem("the KMZ archive holds no .kml document")
+  if (entry.size > limits.maxXmlBytes) {
+    throw new FileProblem(`${JSON.stringify(entry.name)} inflates to ${entry.size} bytes; at most ${limits.maxXmlBytes} of KML are read`)
+  }
   const data = readZipEntries(bytes, [entry], limits.maxUncompressedBytes).get(entry.name)
   if (!data) throw new FileProblem(`could not inflate ${JSON.stringify(entry.name)} from the KMZ archive`)
-  const result = readKml(decodeText(data), limits.maxFeatures)
+  const result = readKml(decodeText(data), limits)
   const others = entries.length - 1
   return others > 0
     ? { ...result, warnings: [...result.warnings, `read ${baseName(entry.name)}; ${others} other .kml file(s) in the archive ignored`] }

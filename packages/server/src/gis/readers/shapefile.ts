@@ -2,16 +2,20 @@
  * Zipped ESRI Shapefiles with shpjs: each `.shp` of the archive with its `.dbf`, `.prj` and
  * `.cpg`. The archive is inflated here, within the limits (see zip.ts), and shpjs is handed the
  * files' bytes (its object form: never a URL, so it fetches nothing). A `.prj` is read with proj4
- * first, since shpjs silently ignores one it cannot read; shpjs then reprojects to WGS84.
+ * first, since shpjs silently ignores one it cannot read; shpjs then reprojects to WGS84. The
+ * `.shp` and `.dbf` headers are checked against the bytes present first (shapefileChecks.ts):
+ * shpjs trusts them.
  */
 import getShapefile from "shpjs"
 import { crsName, isWgs84, toWgs84 } from "../reproject.ts"
 import { featureLabel, FileProblem, type ImportLimits, type ReadResult, type SourceFeature } from "../types.ts"
 import { isJunk, listZip, readZipEntries } from "../zip.ts"
 import { decodeText } from "./kml.ts"
+import { checkDbf, checkShp } from "./shapefileChecks.ts"
 
 const SIDECARS = [".dbf", ".prj", ".cpg"] as const
 
+/** Reads every layer (`.shp` with its sidecars) of a zipped Shapefile, within `limits`. */
 export const readShapefileZip = async (bytes: Uint8Array, limits: ImportLimits): Promise<ReadResult> => {
   const entries = listZip(bytes, limits.maxZipEntries).filter((e) => !isJunk(e.name))
   const byLowerName = new Map(entries.map((e) => [e.name.toLowerCase(), e]))
@@ -35,6 +39,7 @@ export const readShapefileZip = async (bytes: Uint8Array, limits: ImportLimits):
     const layer = base.slice(base.lastIndexOf("/") + 1)
     const shp = file(base, ".shp")
     if (!shp) throw new FileProblem(`could not inflate ${layer}.shp`)
+    checkShp(shp, `${layer}.shp`, limits.maxFeatures)
     const prjBytes = file(base, ".prj")
     const prj = prjBytes ? decodeText(prjBytes).trim() : undefined
     if (prj === undefined || prj === "") {
@@ -46,6 +51,7 @@ export const readShapefileZip = async (bytes: Uint8Array, limits: ImportLimits):
       if (!isWgs84(prj)) warnings.push(`${layer}: coordinates reprojected from ${crsName(prj)} to WGS84 (EPSG:4326)`)
     }
     const dbf = file(base, ".dbf")
+    if (dbf) checkDbf(dbf, `${layer}.dbf`, limits.maxFeatures)
     const cpg = file(base, ".cpg")
     let collection: Awaited<ReturnType<typeof getShapefile>>
     try {
