@@ -4,7 +4,9 @@
  *
  * GeoJSON splices each boundary's stored JSON text (`RawJson`) into the output unparsed. KML
  * needs the positions, so it parses each boundary once; every text is XML-escaped, and
- * characters XML 1.0 cannot hold are replaced by U+FFFD. Both come as chunks (one per project)
+ * characters XML 1.0 cannot hold are replaced by U+FFFD. A `<description>` is HTML to Google
+ * Earth (which renders it in the placemark's balloon), so it holds the text escaped for HTML in a
+ * CDATA section: it shows as the text, never as markup (the escaped text holds no `]]>`). Both come as chunks (one per project)
  * for streaming a long list — or as their pieces (head, one project, tail) for a writer that stops
  * at a cap and says so in the tail — and as one string.
  */
@@ -116,9 +118,9 @@ const data = (name: string, value: string | number | null | undefined) =>
 export const kmlHead = (options?: { readonly name?: string }): string =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>${escapeXml(options?.name ?? "Canopy projects")}</name>`
 
-/** One project as a Placemark. */
+/** One project as a Placemark (its description as HTML-escaped text, see above). */
 export const kmlPlacemark = (p: ExportProject): string => {
-  const description = p.description ? `<description>${escapeXml(p.description)}</description>` : ""
+  const description = p.description ? `<description><![CDATA[${escapeXml(p.description)}]]></description>` : ""
   return `<Placemark id="${escapeXml(p.id)}"><name>${escapeXml(p.name)}</name>${description}<ExtendedData>${
     data("id", p.id)}${data("slug", p.slug)}${data("status", p.status)}${data("area_hectares", p.area_hectares)}${
     data("created_at", p.created_at)}${data("updated_at", p.updated_at)}</ExtendedData>${kmlGeometry(p.geometry)}</Placemark>`

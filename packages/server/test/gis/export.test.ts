@@ -74,10 +74,25 @@ describe("toKml", () => {
     expect(errors).toEqual([])
     const names = Array.from(doc.getElementsByTagName("name")).map((n) => n.textContent)
     expect(names).toEqual(["Acme & Sons <forests>", projects[0]!.name, "Südhang\uFFFD 🌲", "Not drawn yet"])
-    expect(doc.getElementsByTagName("description")[0]!.textContent).toBe("a <b>bold</b> & odd \uFFFD text")
+    // Google Earth renders a description as HTML: it holds the text escaped for HTML (in CDATA).
+    expect(text).toContain("<description><![CDATA[a &lt;b&gt;bold&lt;/b&gt; &amp; odd \uFFFD text]]></description>")
+    expect(doc.getElementsByTagName("description")[0]!.textContent).toBe("a &lt;b&gt;bold&lt;/b&gt; &amp; odd \uFFFD text")
     const data = Array.from(doc.getElementsByTagName("Data")).filter((d) => d.getAttribute("name") === "area_hectares")
     expect(data.map((d) => Number(d.textContent))).toEqual(projects.map((p) => p.area_hectares))
     expect([...kmlChunks(projects)]).toHaveLength(projects.length + 2)
+  })
+
+  it("keeps a description that tries to end its CDATA section or inject markup as plain text", () => {
+    const description = "x]]><script>alert(1)</script><![CDATA["
+    const text = toKml([{ ...projects[0]!, description }])
+    expect(text).not.toContain("<script>")
+    const errors: Array<string> = []
+    const doc = new DOMParser({ onError: (level, msg) => void (level !== "warning" && errors.push(msg)) }).parseFromString(text, "text/xml")
+    expect(errors).toEqual([])
+    const html = doc.getElementsByTagName("description")[0]!.textContent!
+    expect(html).not.toMatch(/[<>]/)
+    const entities: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&amp;": "&", "&quot;": "\"", "&apos;": "'" }
+    expect(html.replace(/&(?:lt|gt|amp|quot|apos);/g, (e) => entities[e]!)).toBe(description)
   })
 
   it("round-trips: exported KML re-imports to the same area within 1e-9 ha (holes kept)", async () => {
