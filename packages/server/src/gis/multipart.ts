@@ -3,7 +3,7 @@
  * and its text fields, read with busboy.
  *
  * The body is already in memory (the pipeline reads at most `MAX_BODY_BYTES`), so busboy is given
- * it in one `write()` and ended: busboy parses what it is given during `write()` (the file part is
+ * it in slices and ended: busboy parses what it is given during `write()` (the file part is
  * buffered in its stream, whose high-water mark is above the body's size), and `end()` checks the
  * closing boundary, so every event has come, and `errored` says whether the form was cut or
  * malformed, when both calls return. The import routes need the answer before the request's
@@ -36,8 +36,14 @@ export type FormResult =
 /** The file part's field name. */
 export const FILE_FIELD = "file"
 
-/** Text fields kept (the rest are ignored), and the longest value kept of each. */
+/**
+ * Text fields kept (the rest are ignored), the longest value kept of each, and the parts a form
+ * may have (a form with more is refused, read no further than the part past the limit).
+ */
 export const FORM_LIMITS = { fields: 32, fieldBytes: 64 * 1024, parts: 64 } as const
+
+/** How much of the body busboy is given at a time. */
+const SLICE_BYTES = 64 * 1024
 
 const problem = (field: string, detail: string, message = "The multipart form is not a single GIS file"): FormResult =>
   ({ ok: false, message, field, detail })
@@ -73,9 +79,19 @@ export const readForm = (contentType: string, body: Uint8Array): FormResult => {
     fields[name] = value
     if (info.valueTruncated) truncated.push(name)
   })
+  let tooManyParts = false
   parser.on("filesLimit", () => { extraFile = true })
+  parser.on("partsLimit", () => { tooManyParts = true })
   parser.on("error", (e: Error) => { error ??= e })
-  parser.write(body)
+  // Given in slices, so that reading stops at the part past the limit: a body of 60,000 empty
+  // parts costs what the limit's worth of them costs.
+  for (let at = 0; at < body.length && !tooManyParts && !error; at += SLICE_BYTES) {
+    parser.write(body.subarray(at, Math.min(at + SLICE_BYTES, body.length)))
+  }
+  if (tooManyParts) {
+    for (const f of files) f.stream.resume()
+    return problem("body", `has more than ${FORM_LIMITS.parts} parts`, "The multipart form has too many parts")
+  }
   parser.end()
   error ??= parser.errored ?? undefined
   const file = files[0]

@@ -5,6 +5,7 @@
  */
 import { type CanopyClient, OAuth, OAuthServer, Permissions } from "@canopy/core"
 import { Effect } from "effect"
+import { type FormCaps, readUrlencoded } from "./forms.ts"
 import type { ApiRequest, ApiResponse } from "./handler.ts"
 
 const NO_STORE = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", pragma: "no-cache" }
@@ -12,14 +13,18 @@ const NO_STORE = { "content-type": "application/json; charset=utf-8", "cache-con
 const json = (status: number, body: unknown, headers: Record<string, string> = NO_STORE): ApiResponse =>
   ({ status, headers, body: body === null ? "" : JSON.stringify(body) })
 
-/** Reads a form body; repeated parameters are an error (RFC 6749 §3.1). */
+/** What a token or revocation request's form may hold (a few parameters, a refresh token, a PKCE verifier). */
+export const TOKEN_FORM: FormCaps = { bytes: 16 * 1024, fields: 32 }
+
+/** Reads a form body within `TOKEN_FORM`; repeated parameters are an error (RFC 6749 §3.1). */
 const readForm = (req: ApiRequest): Record<string, string> | string => {
   const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
   if (type !== "application/x-www-form-urlencoded") return "the body must be application/x-www-form-urlencoded"
-  const params = new URLSearchParams(Buffer.from(req.body ?? new Uint8Array()).toString("utf8"))
-  const form: Record<string, string> = {}
-  for (const [k, v] of params) {
-    if (k in form) return `parameter ${k} is repeated`
+  const read = readUrlencoded(req.body, TOKEN_FORM)
+  if (!read.ok) return read.message
+  const form: Record<string, string> = Object.create(null) as Record<string, string>
+  for (const [k, v] of read.pairs) {
+    if (Object.hasOwn(form, k)) return `parameter ${k} is repeated`
     form[k] = v
   }
   return form

@@ -14,7 +14,7 @@ import {
 } from "@canopy/core"
 import { Effect, Exit, Result } from "effect"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
-import { cookies, domainError, escape, form, page, redirect, same, setCookie, signInForm } from "./html.ts"
+import { ACTION_FORM, cookies, domainError, escape, formRefused, page, readForm, redirect, same, setCookie, signInForm, SMALL_FORM } from "./html.ts"
 import { type MapOptions, type Outcome, projectAction, projectPages } from "./projects.ts"
 import { backPath, can, failure, makeShell, type Me, number, PRE_CSRF, SESSION, time } from "./shell.ts"
 import type { Site } from "./site.ts"
@@ -186,8 +186,13 @@ ${can(principal, "members.invite") ? f("invite", `<label for="inv-email">Email</
     },
 
     "POST /dashboard/sign-in": async (req: ApiRequest): Promise<ApiResponse> => {
-      const f = form(req)
-      if (!same(f.csrf, cookies(req)[PRE_CSRF])) return signInPage(req, 403, "The form expired; try again.")
+      // The form's CSRF cookie before its body: without one nothing of the body is read.
+      const expected = cookies(req)[PRE_CSRF]
+      if (!expected) return signInPage(req, 403, "The form expired; try again.")
+      const read = readForm(req, SMALL_FORM)
+      if (!read.ok) return signInPage(req, 413, read.message)
+      const f = read.fields
+      if (!same(f.csrf, expected)) return signInPage(req, 403, "The form expired; try again.")
       const exit = await run(Effect.flatMap(Sessions, (s) => s.signInAnywhere(f.email ?? "", f.password ?? "", req.ip)))
       if (Exit.isFailure(exit)) {
         const err = domainError(exit)
@@ -199,15 +204,18 @@ ${can(principal, "members.invite") ? f("invite", `<label for="inv-email">Email</
     },
 
     "POST /dashboard/action": async (req: ApiRequest): Promise<ApiResponse> => {
+      // The session before the body: without one nothing of the body is read.
       const me = await current(req)
-      const f = form(req)
-      if (!me || !same(f.csrf, me.session.csrf)) return signInPage(req, 403, "Your session expired; sign in again.")
+      if (!me) return signInPage(req, 403, "Your session expired; sign in again.")
+      const read = readForm(req, ACTION_FORM)
+      if (!read.ok) return formRefused(read.message)
+      const f = read.fields
+      if (!same(f.csrf, me.session.csrf)) return signInPage(req, 403, "Your session expired; sign in again.")
       if (f.action === "sign_out") {
         await run(Effect.flatMap(Sessions, (s) => s.signOut(me.session.token)))
         return redirect(site.path("/dashboard"), 303, { "set-cookie": setCookie(SESSION, "", { secure: site.secure(req), path: site.basePath, maxAgeS: 0 }) })
       }
-      const all = new URLSearchParams(Buffer.from(req.body ?? new Uint8Array()).toString("utf8"))
-      const exit = await run(act(me, f, all, site.origin(req)))
+      const exit = await run(act(me, f, read.all, site.origin(req)))
       const back = backPath(f.back)
       // POST-redirect-GET: the page that follows is a GET (a reload never repeats the action).
       return Exit.isSuccess(exit) ? redirectWith(req, backPath(exit.value.to, back), exit.value.notice) : redirectWith(req, back, failure(exit))

@@ -6,7 +6,8 @@
 import { Errors } from "@canopy/core"
 import { Cause, Exit } from "effect"
 import { timingSafeEqual } from "node:crypto"
-import type { ApiRequest, ApiResponse } from "../http/handler.ts"
+import { type FormCaps, readUrlencoded } from "../http/forms.ts"
+import { type ApiRequest, type ApiResponse, MAX_BODY_BYTES } from "../http/handler.ts"
 
 /** Escapes text for HTML. */
 export const escape = (s: string) =>
@@ -87,12 +88,29 @@ export const cookies = (req: ApiRequest): Record<string, string> => {
 export const setCookie = (name: string, value: string, options: { readonly secure: boolean; readonly path?: string; readonly maxAgeS?: number }) =>
   `${name}=${encodeURIComponent(value)}; Path=${options.path || "/"}; HttpOnly; SameSite=Lax${options.secure ? "; Secure" : ""}${options.maxAgeS !== undefined ? `; Max-Age=${options.maxAgeS}` : ""}`
 
-/** Reads an urlencoded form body. */
-export const form = (req: ApiRequest): Record<string, string> => {
-  const out: Record<string, string> = {}
-  for (const [k, v] of new URLSearchParams(Buffer.from(req.body ?? new Uint8Array()).toString("utf8"))) out[k] = v
-  return out
+/** A sign-in, invitation or consent form: a few short fields. */
+export const SMALL_FORM: FormCaps = { bytes: 16 * 1024, fields: 32 }
+
+/** A dashboard action: it may carry a typed boundary (up to the body limit) and many checkboxes. */
+export const ACTION_FORM: FormCaps = { bytes: MAX_BODY_BYTES, fields: 256 }
+
+/** A form read within its caps: each field's last value, and every pair in order; or why not. */
+export type FormRead =
+  | { readonly ok: true; readonly fields: Readonly<Record<string, string>>; readonly all: URLSearchParams }
+  | { readonly ok: false; readonly message: string }
+
+/** Reads an urlencoded form body within `caps` (`http/forms.ts`). */
+export const readForm = (req: ApiRequest, caps: FormCaps): FormRead => {
+  const read = readUrlencoded(req.body, caps)
+  if (!read.ok) return read
+  const fields: Record<string, string> = Object.create(null) as Record<string, string> // a field may be named __proto__
+  for (const [k, v] of read.pairs) fields[k] = v
+  return { ok: true, fields, all: new URLSearchParams(read.pairs as Array<[string, string]>) }
 }
+
+/** The page answering a form refused by its caps (413): nothing of it was read or done. */
+export const formRefused = (message: string) =>
+  page(413, "Form too large", `<main><h1>This form cannot be sent</h1><p class="error" role="alert">${escape(message)} Nothing was changed.</p></main>`)
 
 /** Constant-time equality of two strings. */
 export const same = (a: string | undefined, b: string | undefined) => {

@@ -6,7 +6,7 @@
 import { type Canopy, type CanopyClient, Members, Tokens } from "@canopy/core"
 import { Effect, Exit } from "effect"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
-import { cookies, domainError, escape, form, page, same, setCookie } from "./html.ts"
+import { cookies, domainError, escape, formRefused, page, readForm, same, setCookie, SMALL_FORM } from "./html.ts"
 import type { Site } from "./site.ts"
 
 const PRE_CSRF = "canopy_csrf"
@@ -33,8 +33,13 @@ ${error ? `<div class="error" role="alert"><p>${escape(error)}</p>${details.leng
       return Tokens.kindOf(token) === "invitation" ? formPage(req, token) : invalid("The link is not valid.", 404)
     },
     "POST /invitations/accept": async (req: ApiRequest): Promise<ApiResponse> => {
-      const f = form(req)
-      if (!same(f.csrf, cookies(req)[PRE_CSRF])) return invalid("The form expired; open the link again.", 403)
+      // The form's CSRF cookie before its body: without one nothing of the body is read.
+      const expected = cookies(req)[PRE_CSRF]
+      if (!expected) return invalid("The form expired; open the link again.", 403)
+      const read = readForm(req, SMALL_FORM)
+      if (!read.ok) return formRefused(read.message)
+      const f = read.fields
+      if (!same(f.csrf, expected)) return invalid("The form expired; open the link again.", 403)
       const exit = await run(Effect.flatMap(Members, (m) => m.accept(f.token ?? "", { name: f.name ?? "", password: f.password ?? "" })))
       if (Exit.isSuccess(exit)) {
         return page(200, "Welcome", `<h1>Welcome, ${escape(exit.value.name ?? "")}</h1><p>You have joined the team as ${escape(exit.value.role)}. You can now sign in to applications with ${escape(exit.value.email)}.</p>`)

@@ -7,7 +7,7 @@
 import { type Canopy, type CanopyClient, OAuth, OAuthServer, Permissions, Sessions, Tokens } from "@canopy/core"
 import { Effect, Exit } from "effect"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
-import { cookies, domainError, escape, form, page, redirect, same, setCookie, signInForm } from "./html.ts"
+import { cookies, domainError, escape, formRefused, page, readForm, redirect, same, setCookie, signInForm, SMALL_FORM } from "./html.ts"
 import type { Site } from "./site.ts"
 
 const SESSION = "canopy_session"
@@ -77,9 +77,14 @@ ${signInForm(site.path("/oauth/sign-in"), csrf, hidden(params))}`, { "set-cookie
     "GET /oauth/authorize": (req: ApiRequest) => respond(authorizeParams(req.query), req),
 
     "POST /oauth/sign-in": async (req: ApiRequest): Promise<ApiResponse> => {
-      const f = form(req)
+      // The form's CSRF cookie before its body: without one nothing of the body is read.
+      const expected = cookies(req)[PRE_CSRF]
+      if (!expected) return errorPage("The form expired; go back and try again.", 403)
+      const read = readForm(req, SMALL_FORM)
+      if (!read.ok) return formRefused(read.message)
+      const f = read.fields
       const params = authorizeParams(f)
-      if (!same(f.csrf, cookies(req)[PRE_CSRF])) return errorPage("The form expired; go back and try again.", 403)
+      if (!same(f.csrf, expected)) return errorPage("The form expired; go back and try again.", 403)
       const exit = await examine(params)
       if (Exit.isFailure(exit) || exit.value.check.kind !== "ok") return respond(params, req)
       const app = exit.value.app!
@@ -97,11 +102,15 @@ ${signInForm(site.path("/oauth/sign-in"), csrf, hidden(params))}`, { "set-cookie
     },
 
     "POST /oauth/authorize": async (req: ApiRequest): Promise<ApiResponse> => {
-      const f = form(req)
-      const params = authorizeParams(f)
+      // The session before the body: without one nothing of the body is read.
       const session = await run(Effect.flatMap(Sessions, (s) => s.get(cookies(req)[SESSION])))
       const live = Exit.isSuccess(session) ? session.value : undefined
-      if (!live || !same(f.csrf, live.csrf)) return errorPage("Your session expired or the form is stale; start again from the application.", 403)
+      if (!live) return errorPage("Your session expired or the form is stale; start again from the application.", 403)
+      const read = readForm(req, SMALL_FORM)
+      if (!read.ok) return formRefused(read.message)
+      const f = read.fields
+      const params = authorizeParams(f)
+      if (!same(f.csrf, live.csrf)) return errorPage("Your session expired or the form is stale; start again from the application.", 403)
       const exit = await examine(params)
       if (Exit.isFailure(exit)) return errorPage("Something went wrong; try again.", 500)
       const { app, check } = exit.value

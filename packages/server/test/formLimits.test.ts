@@ -1,0 +1,218 @@
+/**
+ * The form paths under a hostile client, over a real socket: a page that needs a session (or the
+ * form's CSRF cookie) reads nothing of a body sent without one, and every form is read within its
+ * caps (bytes, fields, multipart parts), so that megabytes of fields never hold the event loop.
+ */
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { MAX_BODY_BYTES } from "../src/http/handler.ts"
+import { TOKEN_FORM } from "../src/http/oauth.ts"
+import { ACTION_FORM, SMALL_FORM } from "../src/pages/html.ts"
+import { FORM_LIMITS } from "../src/gis/multipart.ts"
+import type { ChildProcess } from "node:child_process"
+import { once } from "node:events"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Worker } from "node:worker_threads"
+import { serve as serveInProcess } from "../src/index.ts"
+import { isErrorBody, request, square, startServeProcess } from "./harness.ts"
+
+// The server runs as a process of its own: the client's sending of 20 MB at once must not count
+// as the server's time. Its database is made (an account, a member with a password) beforehand.
+let dir: string
+let serve: { child: ChildProcess; url: string }
+let server: { url: string }
+let apiToken: string
+let session: { cookie: string; csrf: string }
+let projectId: string
+
+const cookieOf = (headers: Headers, name: string) => {
+  for (const c of headers.getSetCookie()) if (c.startsWith(`${name}=`)) return decodeURIComponent(c.split(";")[0]!.slice(name.length + 1))
+  return undefined
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "canopy-forms-"))
+  const db = join(dir, "canopy.db")
+  const maker = await serveInProcess({ port: 0, host: "127.0.0.1", db, dispatcher: false })
+  const b = await maker.canopy.bootstrap({ account_name: "Forms Co", email: "forms@example.com", plan: "pro" })
+  apiToken = b.api_key.token
+  await maker.canopy.members.accept(b.password_token, { name: "Fo", password: "a long enough password" })
+  await maker.close()
+  serve = await startServeProcess(["--db", db])
+  server = { url: serve.url }
+  const signInPage = await request(server.url, "GET", "/dashboard")
+  const pre = cookieOf(signInPage.headers, "canopy_csrf")!
+  const signedIn = await fetch(`${server.url}/dashboard/sign-in`, {
+    method: "POST", redirect: "manual",
+    body: new URLSearchParams({ csrf: pre, email: "forms@example.com", password: "a long enough password" }),
+    headers: { cookie: `canopy_csrf=${encodeURIComponent(pre)}` }
+  })
+  const token = cookieOf(signedIn.headers, "canopy_session")!
+  const dashboard = await request(server.url, "GET", "/dashboard", { headers: { cookie: `canopy_session=${encodeURIComponent(token)}` } })
+  session = { cookie: `canopy_session=${encodeURIComponent(token)}`, csrf: /name="csrf" value="([^"]+)"/.exec(dashboard.text)![1]! }
+  projectId = (await request(server.url, "POST", "/v1/projects", { token: apiToken, json: { name: "Stand", geometry: square() } })).body.data.id
+}, 60_000)
+afterAll(() => {
+  serve?.child.kill()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+/** About 5 MB of distinct empty fields (what took 0.5–1.2 s to parse per request). */
+const fieldBomb = (() => {
+  const parts: Array<string> = []
+  let size = 0
+  for (let i = 0; size < MAX_BODY_BYTES - 64; i++) {
+    const p = `k${i}=&`
+    parts.push(p)
+    size += p.length
+  }
+  return parts.join("").slice(0, MAX_BODY_BYTES - 64)
+})()
+
+// `/health` is asked every 10 ms from a thread of its own, so the client's own sending never
+// delays a probe: a server loop held by a body shows as a slow answer.
+const probeSource = `
+const { parentPort, workerData } = require("node:worker_threads")
+const latencies = []
+const timer = setInterval(() => {
+  const issued = performance.now()
+  fetch(workerData.url).then((r) => r.text()).then(() => latencies.push(performance.now() - issued), () => latencies.push(Infinity))
+}, 10)
+parentPort.once("message", () => {
+  clearInterval(timer)
+  setTimeout(() => parentPort.postMessage(latencies), 500)
+})
+parentPort.postMessage("started")
+`
+
+/** `send` four times in turn while /health is probed: the probes' median and slowest answer, in ms, and the answers. */
+const underLoad = async (send: () => Promise<Response>) => {
+  const worker = new Worker(probeSource, { eval: true, workerData: { url: `${server.url}/health` } })
+  await once(worker, "message")
+  await new Promise((r) => setTimeout(r, 30))
+  const answers: Array<{ status: number; text: string; headers: Headers }> = []
+  for (let i = 0; i < 4; i++) {
+    const r = await send()
+    answers.push({ status: r.status, text: await r.text(), headers: r.headers })
+  }
+  await new Promise((r) => setTimeout(r, 50))
+  worker.postMessage("stop")
+  const [latencies] = (await once(worker, "message")) as [Array<number>]
+  await worker.terminate()
+  assert.isAbove(latencies.length, 2)
+  const sorted = latencies.sort((a, b) => a - b)
+  return { loop: { p50: sorted[Math.floor(sorted.length * 0.5)]!, max: sorted.at(-1)! }, answers }
+}
+
+/**
+ * A loop held by a parse shows as every probe in that time waiting for it (a median of 1.5–2.4 s
+ * before these caps); a busy shared machine alone delays a probe now and then (up to ~150 ms
+ * seen with no body at all), so the bound is on the median, with a margin on the slowest.
+ */
+const assertPrompt = (loop: { readonly p50: number; readonly max: number }) => {
+  assert.isAtMost(loop.p50, 100, `/health median ${Math.round(loop.p50)} ms`)
+  assert.isAtMost(loop.max, 400, `/health slowest ${Math.round(loop.max)} ms`)
+}
+
+const post = (path: string, body: string | Uint8Array, headers: Record<string, string>) =>
+  fetch(`${server.url}${path}`, { method: "POST", body, redirect: "manual", headers })
+
+const urlencoded = { "content-type": "application/x-www-form-urlencoded" }
+
+describe("a form sent without its session or CSRF cookie", () => {
+  for (const path of ["/dashboard/action", "/dashboard/sign-in", "/invitations/accept", "/oauth/sign-in", "/oauth/authorize"]) {
+    it(`${path}: 5 MB of fields is refused (403) without reading them; /health answers promptly`, async () => {
+      const { answers, loop } = await underLoad(() => post(path, fieldBomb, urlencoded))
+      for (const a of answers) assert.strictEqual(a.status, 403, a.text.slice(0, 200))
+      assertPrompt(loop)
+    })
+  }
+})
+
+describe("a form past its caps", () => {
+  const preCsrf = { ...urlencoded, cookie: "canopy_csrf=anything" }
+  for (const path of ["/dashboard/sign-in", "/invitations/accept", "/oauth/sign-in"]) {
+    it(`${path}: 5 MB with the form's CSRF cookie is a 413 page; /health answers promptly`, async () => {
+      const { answers, loop } = await underLoad(() => post(path, fieldBomb, preCsrf))
+      for (const a of answers) {
+        assert.strictEqual(a.status, 413)
+        assert.match(a.headers.get("content-type") ?? "", /^text\/html/)
+        assert.include(a.text, `larger than ${SMALL_FORM.bytes} bytes`)
+      }
+      assertPrompt(loop)
+    })
+    it(`${path}: more than ${SMALL_FORM.fields} fields in a small body is a 413 page`, async () => {
+      const r = await post(path, `csrf=anything&${"a=1&".repeat(SMALL_FORM.fields)}`, preCsrf)
+      assert.strictEqual(r.status, 413)
+      assert.include(await r.text(), `more than ${SMALL_FORM.fields} fields`)
+    })
+  }
+
+  it("/oauth/token: 5 MB of fields is the RFC 6749 invalid_request; /health answers promptly", async () => {
+    const { answers, loop } = await underLoad(() => post("/oauth/token", fieldBomb, urlencoded))
+    for (const a of answers) {
+      assert.strictEqual(a.status, 400)
+      const body = JSON.parse(a.text) as { error: string; error_description: string }
+      assert.strictEqual(body.error, "invalid_request")
+      assert.include(body.error_description, `larger than ${TOKEN_FORM.bytes} bytes`)
+    }
+    assertPrompt(loop)
+  })
+
+  it("/oauth/token: a small body of many fields is refused at the cap", async () => {
+    const r = await post("/oauth/token", "&".repeat(TOKEN_FORM.fields * 10), urlencoded)
+    assert.strictEqual(r.status, 400)
+    assert.include(await r.text(), `more than ${TOKEN_FORM.fields} fields`)
+  })
+
+  it("/dashboard/action signed in: 5 MB of fields is a 413 page; /health answers promptly; nothing changed", async () => {
+    const before = (await request(server.url, "GET", "/v1/account", { token: apiToken })).text
+    const { answers, loop } = await underLoad(() => post("/dashboard/action", `csrf=${encodeURIComponent(session.csrf)}&action=set_overlap_policy&overlap_policy=reject&${fieldBomb.slice(0, -200)}`, { ...urlencoded, cookie: session.cookie }))
+    for (const a of answers) {
+      assert.strictEqual(a.status, 413)
+      assert.include(a.text, `more than ${ACTION_FORM.fields} fields`)
+    }
+    assertPrompt(loop)
+    assert.strictEqual((await request(server.url, "GET", "/v1/account", { token: apiToken })).text.replace(/"meta":.*$/, ""), before.replace(/"meta":.*$/, ""))
+  })
+
+  it("/dashboard/action signed in: a form within its caps still works (repeated checkboxes kept)", async () => {
+    const body = new URLSearchParams([["csrf", session.csrf], ["action", "create_key"], ["back", "/dashboard"], ["name", "From a form"],
+      ["permissions", "projects:read"], ["permissions", "projects:write"]])
+    const r = await post("/dashboard/action", body.toString(), { ...urlencoded, cookie: session.cookie })
+    assert.strictEqual(r.status, 303)
+    const page = await request(server.url, "GET", "/dashboard", { headers: { cookie: session.cookie } })
+    assert.match(page.text, /<td>From a form<\/td><td><code>[^<]*<\/code><\/td><td>projects:read, projects:write</)
+  })
+})
+
+describe("multipart forms past their part limit", () => {
+  const boundary = "hostile-boundary"
+  const manyParts = (() => {
+    const one = `--${boundary}\r\nContent-Disposition: form-data; name="f"\r\n\r\n\r\n`
+    return `${one.repeat(Math.floor((4 * 1024 * 1024) / one.length))}--${boundary}--\r\n`
+  })()
+  const multipart = { "content-type": `multipart/form-data; boundary=${boundary}` }
+
+  it(`the API import: 4 MB of empty parts is refused (more than ${FORM_LIMITS.parts} parts); /health answers promptly`, async () => {
+    const { answers, loop } = await underLoad(() => post("/v1/projects/import", manyParts, { ...multipart, authorization: `Bearer ${apiToken}` }))
+    for (const a of answers) {
+      assert.strictEqual(a.status, 400, a.text.slice(0, 300))
+      const body = JSON.parse(a.text)
+      assert.isTrue(isErrorBody({ status: a.status, headers: a.headers, body, text: a.text }, "VALIDATION_ERROR"))
+      assert.include(a.text, `more than ${FORM_LIMITS.parts} parts`)
+    }
+    assertPrompt(loop)
+  })
+
+  it("the dashboard upload, without a session and with one: 4 MB of empty parts never holds /health", async () => {
+    const anonymous = await underLoad(() => post("/dashboard/upload", manyParts, multipart))
+    for (const a of anonymous.answers) assert.isBelow(a.status, 500)
+    assertPrompt(anonymous.loop)
+    const signedIn = await underLoad(() => post("/dashboard/upload", manyParts, { ...multipart, cookie: session.cookie }))
+    for (const a of signedIn.answers) assert.isBelow(a.status, 500)
+    assertPrompt(signedIn.loop)
+    assert.strictEqual((await request(server.url, "GET", `/v1/projects/${projectId}`, { token: apiToken })).status, 200)
+  })
+})
