@@ -8,8 +8,9 @@
  * SQLite runs whatever a view or a generated column says when it is read, and sql.js can neither
  * interrupt a query nor bound its memory, so only stored data is read: the GeoPackage tables
  * (`gpkg_contents`, `gpkg_geometry_columns`, `gpkg_spatial_ref_sys`) must be plain tables, and a
- * column read (from those or a feature table) must be neither generated nor have a computed
- * default; a feature table that is a view is skipped. Every query has a `LIMIT`, and each
+ * column read (from those or a feature table) must not be generated; a feature table that is a
+ * view is skipped. (A column default is no risk: for a row stored before its column was added,
+ * SQLite reads only a literal default, never evaluating an expression.) Every query has a `LIMIT`, and each
  * geometry's size is checked with `length()` before it is read.
  */
 import type { Database, SqlJsStatic } from "sql.js"
@@ -70,8 +71,6 @@ const MAX_GEOMETRY_BYTES = 8 * 1024 * 1024
 /** Most characters of one CRS definition (WKT of real CRSs take a few KB). */
 const MAX_CRS_DEFINITION = 64 * 1024
 const GPKG_TABLES = ["gpkg_contents", "gpkg_geometry_columns", "gpkg_spatial_ref_sys"] as const
-/** A column default SQLite takes as it is (not an expression it evaluates). */
-const LITERAL_DEFAULT = /^(?:NULL|TRUE|FALSE|CURRENT_(?:TIME|DATE|TIMESTAMP)|[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|0x[0-9a-f]+|'(?:[^']|'')*'|x'[0-9a-f]*')$/i
 
 /** The schema entries (type and SQL) of `names`, by lower-cased name, from one scan of sqlite_master. */
 const schemaOf = (db: Database, names: ReadonlyArray<string>): Map<string, { readonly type: string; readonly sql: string }> => {
@@ -85,18 +84,14 @@ const isVirtual = (entry: { readonly sql: string }) => /^\s*CREATE\s+VIRTUAL\s/i
 
 /**
  * The table's columns by lower-cased name (`PRAGMA table_xinfo`, which lists generated columns
- * too), each with why it cannot be read, if so: a generated column or a computed default would run
- * its expression on every read.
+ * too), each with why it cannot be read, if so: a generated column runs its expression on every read.
  */
 const columnsOf = (db: Database, table: string): Map<string, { readonly name: string; readonly unreadable?: string }> =>
   new Map(rows(db, `PRAGMA table_xinfo(${quoteIdent(table)})`).map((c) => {
     const name = String(c.name)
-    const unreadable = Number(c.hidden) !== 0
-      ? `column ${JSON.stringify(name)} is a generated column; generated columns are not read`
-      : c.dflt_value !== null && !LITERAL_DEFAULT.test(String(c.dflt_value).trim())
-      ? `column ${JSON.stringify(name)} has a computed default (${String(c.dflt_value).slice(0, 80)}); it is not read`
-      : undefined
-    return [name.toLowerCase(), unreadable ? { name, unreadable } : { name }]
+    return [name.toLowerCase(), Number(c.hidden) !== 0
+      ? { name, unreadable: `column ${JSON.stringify(name)} is a generated column; generated columns are not read` }
+      : { name }]
   }))
 
 /** Refuses when a column of `read` is missing or cannot be read. */
