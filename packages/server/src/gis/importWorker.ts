@@ -1,7 +1,7 @@
 /**
  * A GIS import worker thread: runs `importBoundary` on the bytes it is sent, one file at a time,
  * and answers the result with the memory the thread holds after it. The pool (offload.ts)
- * terminates it when an import overruns its budget, and replaces it when it holds too much.
+ * terminates it when an import overruns its budget, and replaces it when it grew too much.
  */
 import { getHeapStatistics } from "node:v8"
 import { parentPort } from "node:worker_threads"
@@ -24,6 +24,12 @@ export interface ImportAnswer {
   readonly memoryBytes: number
 }
 
+/** What the worker says once started, with its memory then. */
+export interface WorkerReady {
+  readonly ready: true
+  readonly memoryBytes: number
+}
+
 const port = parentPort
 if (!port) throw new Error("gis/importWorker.ts runs as a worker thread")
 
@@ -37,4 +43,4 @@ port.on("message", (job: ImportJob) => {
   void importBoundary(job.bytes, job.hint, { limits: job.limits }).then((result) =>
     port.postMessage({ id: job.id, result, memoryBytes: memoryHeld() } satisfies ImportAnswer))
 })
-port.postMessage({ ready: true })
+port.postMessage({ ready: true, memoryBytes: memoryHeld() } satisfies WorkerReady)

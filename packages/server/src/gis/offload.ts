@@ -13,14 +13,14 @@
  *   worker only (`ERR_WORKER_OUT_OF_MEMORY`), and the answer is a problem on `file` marked
  *   `overBudget: "memory"`. Any other death of a worker during a job is a problem on `file` too.
  * - After each job the worker reports its memory (its heap and external memory, buffers and
- *   WebAssembly memory included); a worker holding more than `recycleAboveMb` is replaced, so
- *   that one large file does not leave the process holding its memory.
+ *   WebAssembly memory included); a worker that grew by more than `recycleGrowthMb` since it
+ *   started is replaced, so that one large file does not leave the process holding its memory.
  * - Workers start on first use (~0.4 s) and are kept; idle workers do not keep the process alive.
  */
 import { Errors } from "@canopy/core"
 import { Effect } from "effect"
 import { Worker } from "node:worker_threads"
-import type { ImportAnswer, ImportJob } from "./importWorker.ts"
+import type { ImportAnswer, ImportJob, WorkerReady } from "./importWorker.ts"
 import type { ImportFailure, ImportHint, ImportLimits, ImportResult } from "./types.ts"
 
 /** The budgets of the import workers. */
@@ -37,8 +37,12 @@ export const IMPORT_BUDGETS = {
   heapMb: 256,
   /** A worker's young-generation ceiling (MiB). */
   youngMb: 32,
-  /** A worker holding more than this after a job (heap and external memory, MiB) is replaced. */
-  recycleAboveMb: 128
+  /**
+   * A worker whose memory (heap and external) grew by more than this since it started (MiB) is
+   * replaced after its job. A started worker holds ~80 MiB; a first GeoPackage adds ~20 (sql.js),
+   * a 100,000-position boundary ~50.
+   */
+  recycleGrowthMb: 32
 } as const
 
 /** A file refused for its budget: what it answers, and which budget it passed. */
@@ -56,12 +60,14 @@ export interface ImportPoolOptions {
   readonly perAccount?: number
   readonly budgetMs?: number
   readonly heapMb?: number
-  readonly recycleAboveMb?: number
+  readonly recycleGrowthMb?: number
 }
 
 interface Slot {
   readonly worker: Worker
   ready: boolean
+  /** The worker's memory once started (bytes). */
+  baseline: number
   job: Pending | undefined
   timer: ReturnType<typeof setTimeout> | undefined
 }
@@ -89,7 +95,7 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
   const perAccount = Math.max(1, options.perAccount ?? IMPORT_BUDGETS.perAccount)
   const budgetMs = options.budgetMs ?? IMPORT_BUDGETS.timeMs
   const heapMb = options.heapMb ?? IMPORT_BUDGETS.heapMb
-  const recycleAbove = (options.recycleAboveMb ?? IMPORT_BUDGETS.recycleAboveMb) * MB
+  const recycleGrowth = (options.recycleGrowthMb ?? IMPORT_BUDGETS.recycleGrowthMb) * MB
   const slots: Array<Slot> = []
   const queue: Array<Pending> = []
   /** Jobs running or waiting, per owner. */
@@ -134,16 +140,19 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
       execArgv,
       resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: IMPORT_BUDGETS.youngMb }
     })
-    const slot: Slot = { worker, ready: false, job: undefined, timer: undefined }
+    const slot: Slot = { worker, ready: false, baseline: 0, job: undefined, timer: undefined }
     slots.push(slot)
-    worker.on("message", (m: ImportAnswer | { ready: true }) => {
-      if ("ready" in m) slot.ready = true
-      else if (slot.job && m.id === slot.job.job.id) {
+    worker.on("message", (m: ImportAnswer | WorkerReady) => {
+      if ("ready" in m) {
+        slot.ready = true
+        slot.baseline = m.memoryBytes
+      } else if (slot.job && m.id === slot.job.job.id) {
         finish(slot, m.result)
-        if (m.memoryBytes > recycleAbove) {
+        if (m.memoryBytes - slot.baseline > recycleGrowth) {
           counts.recycled++
           remove(slot)
           void worker.terminate()
+          spawn() // its replacement starts now, not when the next file comes
         }
       }
       pump()

@@ -1,0 +1,322 @@
+/**
+ * One import path for every file, over a real socket: the dashboard's upload and the API's file
+ * routes check the permission and the project before the file is read, then read it in the
+ * import workers, never on the event loop (each stall test probes `/health` meanwhile and asserts
+ * ≤ 100 ms); the workers' memory ceiling and recycling; the overlap deadline starting once the
+ * file is read; a timed-out read freeing its Idempotency-Key; and the list export refusing
+ * `page`, on SQLite and on PostgreSQL.
+ */
+import { Principal } from "@canopy/core"
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { Effect, Exit, Scope } from "effect"
+import { inject } from "vitest"
+import { freshDatabase } from "../../adapter-postgres/test/database.ts"
+import { importPool, makeImportPool, replaceImportPool } from "../src/gis/offload.ts"
+import { type RunningServer, serve } from "../src/index.ts"
+import { kml, square, utf8 } from "./gis/fixtures.ts"
+import { hostileFiles } from "./gis/hostileCorpus.ts"
+import { isErrorBody, type Reply, request, startTestServer, type TestServer } from "./harness.ts"
+
+const KML_TYPE = "application/vnd.google-earth.kml+xml"
+/** The loop must answer `/health` within this while a file is being uploaded. */
+const HEALTH_MS = 100
+
+/** A closed ring of `n` positions around (lon, lat). */
+const ring = (n: number, lon = 8, lat = 48, r = 0.05) => [...Array.from({ length: n }, (_, i) => {
+  const a = (2 * Math.PI * i) / n
+  return [lon + r * Math.cos(a), lat + r * Math.sin(a)] as [number, number]
+}), [lon + r, lat] as [number, number]]
+
+/** A valid 99,000-position boundary as KML (~3.8 MB; ~0.6 s to read, ~270 MB of a worker's memory). */
+const bigKml = utf8(kml([{ name: "Big", polygon: { coordinates: [ring(99_000)] } }]))
+/** The same as GeoJSON (~3.8 MB; ~0.25 s to parse on the loop). */
+const bigGeoJson = utf8(JSON.stringify({ type: "Polygon", coordinates: [ring(99_000, 9)] }))
+/** A 56 KB KML of 8,000 nested elements: ~0.2 s of an XML parser, under the size once read inline. */
+const nestedKml = utf8(`<kml>${"<a>".repeat(8000)}${"</a>".repeat(8000)}</kml>`)
+
+/** Starts both import workers (a worker's start is CPU work of its own, not what is measured here). */
+const warmWorkers = () =>
+  Promise.all([1, 2].map((i) => Effect.runPromise(importPool().read(utf8(JSON.stringify(square(8, 48, 0.01))), {}, `warm-${i}`))))
+
+/** Runs `work` while probing `/health` every 20 ms; answers its result and the slowest probe (ms). */
+const probing = async <A>(base: string, work: () => Promise<A>): Promise<{ result: A; slowest: number }> => {
+  let done = false
+  let slowest = 0
+  const probes = (async () => {
+    while (!done) {
+      const started = performance.now()
+      const r = await fetch(`${base}/health`)
+      await r.arrayBuffer()
+      slowest = Math.max(slowest, performance.now() - started)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  })()
+  try {
+    return { result: await work(), slowest }
+  } finally {
+    done = true
+    await probes
+  }
+}
+
+const upload = (base: string, method: "POST" | "PUT", path: string, bytes: Uint8Array, token: string, headers: Record<string, string> = {}) =>
+  request(base, method, path, { token, body: bytes, headers: { "content-type": "application/octet-stream", ...headers } })
+
+/** A file upload's raw body: octet-stream is no GIS media type, so the hostile files go as a form with their name. */
+const form = (name: string, bytes: Uint8Array, fields: Record<string, string> = {}) => {
+  const f = new FormData()
+  for (const [k, v] of Object.entries(fields)) f.set(k, v)
+  f.set("file", new Blob([bytes]), name)
+  return f
+}
+
+const fileProblem = (r: Reply) => {
+  assert.strictEqual(r.status, 422, r.text.slice(0, 300))
+  assert.isTrue(isErrorBody(r, "VALIDATION_ERROR"), r.text.slice(0, 300))
+  assert.strictEqual(r.body.error.details[0].field, "file", r.text.slice(0, 300))
+}
+
+/** A member signed in to the dashboard: their cookies and the session's CSRF token. */
+const signIn = async (base: string, email: string, password: string) => {
+  const page = await fetch(`${base}/dashboard`)
+  const csrfCookie = page.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.startsWith("canopy_csrf="))!
+  const csrf = decodeURIComponent(csrfCookie.slice("canopy_csrf=".length))
+  const res = await fetch(`${base}/dashboard/sign-in`, {
+    method: "POST", redirect: "manual", body: new URLSearchParams({ csrf, email, password }).toString(),
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie }
+  })
+  const session = res.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.startsWith("canopy_session="))
+  assert.isDefined(session, `sign-in answered ${res.status}`)
+  const home = await (await fetch(`${base}/dashboard`, { headers: { cookie: session! } })).text()
+  return { cookie: session!, csrf: /name="csrf" value="([^"]+)"/.exec(home)![1]!.replace(/&amp;/g, "&") }
+}
+
+/** Posts a boundary file to the dashboard's upload; answers the redirect and the notice it carries (read from the page it leads to). */
+const dashboardUpload = async (base: string, me: { cookie: string; csrf: string }, projectId: string, name: string, bytes: Uint8Array) => {
+  const started = performance.now()
+  const res = await fetch(`${base}/dashboard/upload`, {
+    method: "POST", redirect: "manual", body: form(name, bytes, { csrf: me.csrf, id: projectId }), headers: { cookie: me.cookie }
+  })
+  const elapsed = performance.now() - started
+  const notice = res.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.startsWith("canopy_notice="))
+  const page = await (await fetch(new URL(res.headers.get("location")!, base), { headers: { cookie: [me.cookie, notice].filter(Boolean).join("; ") } })).text()
+  return { status: res.status, elapsed, notice: /id="notice">([\s\S]*?)<\/div>/.exec(page)?.[1] ?? "" }
+}
+
+describe("the dashboard's upload: the role and the project first, then the workers", () => {
+  let server: TestServer
+  let projectId: string
+  let otherProjectId: string
+  let viewer: { cookie: string; csrf: string }
+  let editor: { cookie: string; csrf: string }
+  let token: string
+
+  beforeAll(async () => {
+    server = await startTestServer()
+    const b = await server.canopy.bootstrap({ account_name: "Upload Co", email: "up-owner@example.com", plan: "enterprise" })
+    token = b.api_key.token
+    const system = Principal.system(b.account.id)
+    for (const role of ["viewer", "editor"] as const) {
+      const inv = await server.canopy.members.invite(system, { email: `up-${role}@example.com`, role })
+      await server.canopy.members.accept(inv.invitation.token, { name: role, password: `${role} password!` })
+    }
+    await warmWorkers()
+    viewer = await signIn(server.url, "up-viewer@example.com", "viewer password!")
+    editor = await signIn(server.url, "up-editor@example.com", "editor password!")
+    projectId = (await request(server.url, "POST", "/v1/projects", { token, json: { name: "Stand", geometry: square(8.1, 48.1, 0.01) } })).body.data.id
+    const other = await server.canopy.bootstrap({ account_name: "Other Co", email: "up-other@example.com", plan: "pro" })
+    otherProjectId = (await request(server.url, "POST", "/v1/projects", { token: other.api_key.token, json: { name: "Theirs", geometry: square(9, 48, 0.01) } })).body.data.id
+  }, 60_000)
+
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  const boundary = async () => JSON.stringify((await request(server.url, "GET", `/v1/projects/${projectId}`, { token })).body.data.geometry)
+
+  it("a viewer's files are refused for the role before they are read: quickly, nothing read, /health answered meanwhile", async () => {
+    const before = await boundary()
+    const jobs = importPool().stats().jobs
+    const files = [{ name: "big.geojson", bytes: bigGeoJson }, { name: "nested.kml", bytes: nestedKml }]
+    for (const h of hostileFiles) files.push({ name: h.name, bytes: await h.bytes() })
+    for (const file of files) {
+      const { result, slowest } = await probing(server.url, () => dashboardUpload(server.url, viewer, projectId, file.name, file.bytes))
+      assert.strictEqual(result.status, 303)
+      assert.include(result.notice, "Your role does not allow this", file.name)
+      assert.isAtMost(result.elapsed, 1_000, file.name)
+      assert.isAtMost(slowest, HEALTH_MS, `${file.name}: /health took ${slowest.toFixed(0)} ms`)
+    }
+    assert.strictEqual(importPool().stats().jobs, jobs, "no file was read")
+    assert.strictEqual(await boundary(), before)
+  })
+
+  it("another account's project is not found before the file is read", async () => {
+    const jobs = importPool().stats().jobs
+    const r = await dashboardUpload(server.url, editor, otherProjectId, "big.geojson", bigGeoJson)
+    assert.include(r.notice, "does not exist")
+    assert.strictEqual(importPool().stats().jobs, jobs)
+  })
+
+  it("an editor's hostile files are read in the workers and refused on file; /health answered meanwhile; a good file still works", async () => {
+    const before = await boundary()
+    for (const file of [{ name: "nested.kml", bytes: nestedKml }, ...await Promise.all(hostileFiles.map(async (h) => ({ name: h.name, bytes: await h.bytes() })))]) {
+      const { result, slowest } = await probing(server.url, () => dashboardUpload(server.url, editor, projectId, file.name, file.bytes))
+      assert.include(result.notice, "cannot be used; nothing was saved", file.name)
+      assert.include(result.notice, "<code>file</code>", file.name)
+      assert.isAtMost(slowest, HEALTH_MS, `${file.name}: /health took ${slowest.toFixed(0)} ms`)
+    }
+    assert.strictEqual(await boundary(), before)
+    const good = await dashboardUpload(server.url, editor, projectId, "stand.kml", utf8(kml([{ name: "N", polygon: square(8.3, 48.3, 0.01) }])))
+    assert.include(good.notice, "Boundary replaced from stand.kml (KML, 1 feature")
+    assert.notStrictEqual(await boundary(), before)
+  })
+})
+
+describe("the API's file routes read every file in the workers", () => {
+  let server: TestServer
+  let token: string
+  let projectId: string
+
+  beforeAll(async () => {
+    server = await startTestServer()
+    ;({ token } = await server.newAccount("enterprise"))
+    projectId = (await request(server.url, "POST", "/v1/projects", { token, json: { name: "Stand", geometry: square(8.1, 48.1, 0.01) } })).body.data.id
+    await warmWorkers()
+  }, 60_000)
+
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  it("each hostile file, imported and as a replacement boundary, is a 422 on file; /health answered meanwhile", async () => {
+    for (const h of hostileFiles) {
+      const bytes = await h.bytes()
+      for (const [method, path] of [["POST", "/v1/projects/import?name=Hostile"], ["PUT", `/v1/projects/${projectId}/boundary`]] as const) {
+        const { result, slowest } = await probing(server.url, () =>
+          request(server.url, method, path, { token, body: form(h.name, bytes) as never }))
+        fileProblem(result)
+        assert.isAtMost(slowest, HEALTH_MS, `${h.name} ${method}: /health took ${slowest.toFixed(0)} ms`)
+      }
+    }
+  }, 120_000)
+
+  it("small KML files are not read on the loop: four 56 KB files of nested elements at once keep /health answered", async () => {
+    const { result, slowest } = await probing(server.url, () =>
+      Promise.all(Array.from({ length: 4 }, () => upload(server.url, "POST", "/v1/projects/import?name=Nested", nestedKml, token, { "content-type": KML_TYPE }))))
+    for (const r of result) fileProblem(r)
+    assert.isAtMost(slowest, HEALTH_MS, `/health took ${slowest.toFixed(0)} ms`)
+  })
+
+  it("a file that exhausts a worker's memory is a 422 on file, the worker is replaced, and the next file is read", async () => {
+    await replaceImportPool(makeImportPool({ heapMb: 32 }))
+    try {
+      const r = await upload(server.url, "POST", "/v1/projects/import?name=Big", bigKml, token, { "content-type": KML_TYPE })
+      fileProblem(r)
+      assert.match(r.body.error.details[0].message, /needs more than the 32 MiB of memory/)
+      assert.strictEqual(importPool().stats().outOfMemory, 1)
+      const next = await upload(server.url, "POST", "/v1/projects/import?name=Small", utf8(kml([{ name: "N", polygon: square(8.5, 48.5, 0.01) }])), token, { "content-type": KML_TYPE })
+      assert.strictEqual(next.status, 201, next.text)
+    } finally {
+      await replaceImportPool(makeImportPool())
+    }
+  }, 60_000)
+
+  it("a worker whose memory grew past the threshold with a job is replaced; small files do not replace it", async () => {
+    await replaceImportPool(makeImportPool())
+    const small = await upload(server.url, "POST", "/v1/projects/import?name=Small%20again", utf8(kml([{ name: "N", polygon: square(8.6, 48.6, 0.01) }])), token, { "content-type": KML_TYPE })
+    assert.strictEqual(small.status, 201, small.text)
+    assert.strictEqual(importPool().stats().recycled, 0)
+    const r = await upload(server.url, "POST", "/v1/projects/import?name=Big%20KML", bigKml, token, { "content-type": KML_TYPE })
+    assert.strictEqual(r.status, 201, r.text.slice(0, 300))
+    assert.strictEqual(importPool().stats().recycled, 1)
+    assert.strictEqual(importPool().stats().workers, 2, "its replacement started")
+  }, 60_000)
+})
+
+/** A server on each store, for the tests whose answer involves stored state. */
+const stores: ReadonlyArray<readonly [string, () => Promise<{ server: RunningServer; close: () => Promise<void> }>]> = [
+  ["SQLite", async () => {
+    const server = await startTestServer()
+    return { server, close: server.stop }
+  }],
+  ["PostgreSQL", async () => {
+    const scope = await Effect.runPromise(Scope.make())
+    const databaseUrl = await Effect.runPromise(Scope.provide(freshDatabase(inject("postgresUrl")), scope))
+    const server = await serve({ port: 0, host: "127.0.0.1", databaseUrl, log: false, dispatcher: false })
+    return { server, close: async () => {
+      await server.close()
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    } }
+  }]
+]
+
+for (const [store, start] of stores) {
+  describe(`file routes and the list export on ${store}`, () => {
+    let running: { server: RunningServer; close: () => Promise<void> }
+    let base: string
+    let token: string
+
+    beforeAll(async () => {
+      running = await start()
+      base = running.server.url
+      token = (await running.server.canopy.bootstrap({ account_name: `Files on ${store}`, email: `files-${store}@example.com`, plan: "enterprise" })).api_key.token
+    }, 60_000)
+
+    afterAll(async () => {
+      await running?.close()
+    })
+
+    it("a read that ran out of time frees its Idempotency-Key: the retry does the work", async () => {
+      const key = { "idempotency-key": `timeout-${store}` }
+      await replaceImportPool(makeImportPool({ budgetMs: 50 }))
+      try {
+        const first = await upload(base, "POST", "/v1/projects/import?name=Late", bigGeoJson, token, { "content-type": "application/geo+json", ...key })
+        fileProblem(first)
+        assert.match(first.body.error.details[0].message, /took longer than 0.05 s/)
+        const second = await upload(base, "POST", "/v1/projects/import?name=Late", bigGeoJson, token, { "content-type": "application/geo+json", ...key })
+        fileProblem(second)
+        assert.isNull(second.headers.get("idempotent-replayed"), "the time-out was not kept for the key")
+      } finally {
+        await replaceImportPool(makeImportPool())
+      }
+      const third = await upload(base, "POST", "/v1/projects/import?name=Late", bigGeoJson, token, { "content-type": "application/geo+json", ...key })
+      assert.strictEqual(third.status, 201, third.text.slice(0, 300))
+      const replay = await upload(base, "POST", "/v1/projects/import?name=Late", bigGeoJson, token, { "content-type": "application/geo+json", ...key })
+      assert.strictEqual(replay.headers.get("idempotent-replayed"), "true")
+      assert.strictEqual(replay.body.data.id, third.body.data.id)
+    }, 60_000)
+
+    it("a file that takes long to read still gets a complete overlap report", async () => {
+      const first = await request(base, "POST", "/v1/projects", { token, json: { name: "Old growth", geometry: square(14, 47, 0.01) } })
+      assert.strictEqual(first.status, 201, first.text)
+      // one worker, busy for a few seconds with other files: this one waits its turn
+      const pool = makeImportPool({ workers: 1 })
+      await replaceImportPool(pool)
+      try {
+        const busy = Array.from({ length: 5 }, (_, i) => Effect.runPromise(pool.read(bigKml, { filename: "big.kml" }, `other-${i}`)))
+        const started = performance.now()
+        const r = await upload(base, "POST", "/v1/projects/import?name=Regrowth", utf8(kml([{ name: "R", polygon: square(14.005, 47.005, 0.01) }])), token, { "content-type": KML_TYPE })
+        const elapsed = performance.now() - started
+        await Promise.all(busy)
+        assert.strictEqual(r.status, 201, r.text)
+        assert.isAbove(elapsed, 1_700, "the file waited longer than the overlap deadline")
+        assert.isTrue(r.body.data.overlaps.complete)
+        assert.deepStrictEqual(r.body.data.overlaps.overlaps.map((o: { project_id: string }) => o.project_id), [first.body.data.id])
+        assert.isAbove(r.body.data.overlaps.overlaps[0].overlap_hectares, 0)
+      } finally {
+        await replaceImportPool(makeImportPool())
+      }
+    }, 60_000)
+
+    it("the list export refuses page (400 naming it); cursor is the way", async () => {
+      const r = await request(base, "GET", "/v1/projects/export?page=2", { token })
+      assert.strictEqual(r.status, 400, r.text.slice(0, 300))
+      assert.isTrue(isErrorBody(r, "VALIDATION_ERROR"), r.text)
+      assert.strictEqual(r.body.error.details[0].field, "query.page")
+      assert.include(r.body.error.details[0].message, "cursor")
+      const whole = await request(base, "GET", "/v1/projects/export", { token })
+      assert.strictEqual(whole.status, 200)
+      assert.isFalse(whole.body.truncated)
+    })
+  })
+}
