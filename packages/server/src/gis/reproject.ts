@@ -38,20 +38,28 @@ export const isWgs84 = (definition: string): boolean => {
   return /^GEOG(CS|CRS)\s*\[\s*"(GCS_WGS_1984|WGS 84|WGS84|WGS_1984)"/i.test(d)
 }
 
-/** A copy of a GeoJSON geometry with every position converted; non-positions are left as they are. */
-export const reprojectGeometry = (geometry: unknown, convert: Converter): unknown => {
-  const positions = (value: unknown): unknown => {
+/** Deepest position in a GeoJSON geometry: a MultiPolygon's `coordinates[p][r][i]`. */
+const POSITION_DEPTH = 3
+/** Deepest GeometryCollection nesting reprojected (the assembler reads no deeper either). */
+const COLLECTION_DEPTH = 5
+
+/**
+ * A copy of a GeoJSON geometry with every position converted; non-positions, and anything nested
+ * deeper than a geometry's positions can be, are left as they are (for the validator to report).
+ */
+export const reprojectGeometry = (geometry: unknown, convert: Converter, depth = 0): unknown => {
+  const positions = (value: unknown, level: number): unknown => {
     if (!Array.isArray(value)) return value
     if (value.length >= 2 && typeof value[0] === "number" && typeof value[1] === "number") {
       const [x, y] = convert([value[0], value[1]])
       return value.length > 2 ? [x, y, ...value.slice(2)] : [x, y]
     }
-    return value.map(positions)
+    return level >= POSITION_DEPTH ? value : value.map((v) => positions(v, level + 1))
   }
   if (typeof geometry !== "object" || geometry === null) return geometry
   const g = geometry as Record<string, unknown>
   if (g.type === "GeometryCollection" && Array.isArray(g.geometries)) {
-    return { ...g, geometries: g.geometries.map((c) => reprojectGeometry(c, convert)) }
+    return depth >= COLLECTION_DEPTH ? g : { ...g, geometries: g.geometries.map((c) => reprojectGeometry(c, convert, depth + 1)) }
   }
-  return "coordinates" in g ? { ...g, coordinates: positions(g.coordinates) } : g
+  return "coordinates" in g ? { ...g, coordinates: positions(g.coordinates, 0) } : g
 }

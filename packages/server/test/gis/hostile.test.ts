@@ -93,6 +93,9 @@ describe("GeoJSON crs: EPSG codes only", () => {
       expect(r.sourceCrs).toBe("EPSG:3857")
       expect(Math.abs(r.areaHectares - hectares(NORTH))).toBeLessThan(1e-6)
     }
+    // Coordinates nested deeper than any geometry's are left for the validator, not walked.
+    const deep = utf8(`{"type":"Polygon","crs":{"type":"name","properties":{"name":"EPSG:3857"}},"coordinates":${"[".repeat(200_000)}1${"]".repeat(200_000)}}`)
+    expect(await problemOf(deep)).toMatchObject({ field: "geometry.coordinates[0][0]" })
     const r = await imported(withCrs("urn:ogc:def:crs:OGC:1.3:CRS84"))
     expect(r.sourceCrs).toBe("EPSG:4326")
     expect(r.warnings).toEqual([])
@@ -121,6 +124,8 @@ describe("Shapefile: headers checked against the bytes present", () => {
     expect((await problemOf(await editShapefile(".shp", (v) => v.setInt32(100 + 8 + 40, Geometry.MAX_POSITIONS + 1, true)))).message)
       .toMatch(new RegExp(`stands\\.shp holds polygons of more than ${Geometry.MAX_POSITIONS} positions`))
     expect((await problemOf(await editShapefile(".shp", (v) => v.setInt32(100 + 4, 1)))).message).toMatch(/stands\.shp: record 1 has an invalid length \(2 bytes\)/)
+    const longPrj = await shapefileZip([{ name: "North", polygon: NORTH }], { prj: `${UTM32N_PRJ}${" ".repeat(70_000)}` })
+    expect((await problemOf(longPrj)).message).toMatch(/stands\.prj has \d+ bytes; at most 65536 are read/)
   })
 })
 

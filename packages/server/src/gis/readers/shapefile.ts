@@ -14,6 +14,8 @@ import { decodeText } from "./kml.ts"
 import { checkDbf, checkShp } from "./shapefileChecks.ts"
 
 const SIDECARS = [".dbf", ".prj", ".cpg"] as const
+/** Most bytes of a `.prj` (the WKT of a real CRS takes a few KB). */
+const MAX_PRJ_BYTES = 64 * 1024
 
 /** Reads every layer (`.shp` with its sidecars) of a zipped Shapefile, within `limits`. */
 export const readShapefileZip = async (bytes: Uint8Array, limits: ImportLimits): Promise<ReadResult> => {
@@ -41,6 +43,7 @@ export const readShapefileZip = async (bytes: Uint8Array, limits: ImportLimits):
     if (!shp) throw new FileProblem(`could not inflate ${layer}.shp`)
     checkShp(shp, `${layer}.shp`, limits.maxFeatures)
     const prjBytes = file(base, ".prj")
+    if (prjBytes && prjBytes.length > MAX_PRJ_BYTES) throw new FileProblem(`${layer}.prj has ${prjBytes.length} bytes; at most ${MAX_PRJ_BYTES} are read`)
     const prj = prjBytes ? decodeText(prjBytes).trim() : undefined
     if (prj === undefined || prj === "") {
       warnings.push(`${layer}: no .prj file; coordinates taken as WGS84 longitude/latitude`)
