@@ -65,7 +65,7 @@ export interface ImportLimits {
   readonly maxXmlElements: number
 }
 
-/** The defaults: a 10,000-placemark KML of Google Earth's markup holds about 100,000 elements. */
+/** The defaults: a 10,000-placemark KML of Google Earth's markup holds about 80,000 elements. */
 export const DEFAULT_LIMITS: ImportLimits = {
   maxBytes: 25 * 1024 * 1024,
   maxZipEntries: 100,

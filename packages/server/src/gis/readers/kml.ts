@@ -6,7 +6,7 @@
  * declared or expanded; xmldom resolves no external resource and togeojson follows no link
  * (NetworkLink, images): nothing reaches the network.
  *
- * Bounded work: xmldom has no limits of its own and costs about 2–10 µs per element, so before it
+ * Bounded work: xmldom has no limits of its own and costs about 4–20 µs per element, so before it
  * runs, the text is measured (`maxXmlBytes`; a KMZ's document by its declared size, before it is
  * inflated) and its elements are counted in one pass that skips CDATA sections and comments
  * (`maxXmlElements`; the same pass finds a DOCTYPE or entity declaration).
