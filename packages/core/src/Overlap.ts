@@ -10,6 +10,7 @@
 import { Context } from "effect"
 import { intersection, type Geom } from "polyclip-ts"
 import * as Geometry from "./Geometry.ts"
+import * as SharedArea from "./internal/sharedArea.ts"
 
 /** What an account does when a new or changed boundary overlaps another project's. */
 export type Policy = "warn" | "reject"
@@ -73,13 +74,57 @@ const polygonsOf = (g: Geometry.Boundary, grid?: number): Array<Array<Array<[num
 export const boxesMeet = (a: Geometry.BBox, b: Geometry.BBox): boolean =>
   a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3]
 
+const ringsOf = (g: Geometry.Boundary) => (g.type === "Polygon" ? [g.coordinates] : g.coordinates)
+
+/**
+ * Whether two valid boundaries share area (not only edges or points): stops at the first place
+ * where their edges truly cross, else classifies the pieces of their edges. Exact orientation
+ * predicates decide every meeting of two edges. O((n + k) log n).
+ */
+export const sharesArea = (a: Geometry.Boundary, b: Geometry.Boundary): boolean => {
+  if (!boxesMeet(Geometry.bbox(a), Geometry.bbox(b))) return false
+  try {
+    return SharedArea.sharesArea(ringsOf(a), ringsOf(b))
+  } catch {
+    return clippedHectares(a, b) > 0
+  }
+}
+
 /**
  * The geodesic area shared by two valid boundaries, in hectares (unrounded; 0 when they only
- * touch or are apart); throws when the clipper cannot handle the pair even on snapped positions.
- * Cost grows with both boundaries' positions (clipping is a sweep over every
- * edge): run it where a time budget applies for large ones (`GeometryCheck.overlap`).
+ * touch or are apart). First whether they share any area at all (cheap: neighbours that only
+ * share edges, like the stands of an estate, stop there); then the area by Green's theorem over
+ * the pieces of both boundaries' edges that bound the intersection (`internal/sharedArea.ts`),
+ * without building it — the same figure as clipping and measuring the result. Should those pieces
+ * not close into rings (rounding on nearly collinear edges), the clipper measures instead
+ * (`clippedHectares`); throws when it cannot either. Cost O((n + k) log n) for n edges meeting k
+ * times: run it where a time budget applies for large ones (`GeometryCheck.shared`).
  */
 export const sharedHectares = (a: Geometry.Boundary, b: Geometry.Boundary): number => {
+  try {
+    return sharedHectaresByEdges(a, b)
+  } catch {
+    return clippedHectares(a, b)
+  }
+}
+
+/**
+ * `sharedHectares` without the clipper's fallback: throws when the pieces of edges found do not
+ * close into rings. Its cost is bounded by the product of the two boundaries' edge counts (every
+ * pair of edges meets at most once), so a host can run small pairs where a clipper's retries
+ * would not be welcome.
+ */
+export const sharedHectaresByEdges = (a: Geometry.Boundary, b: Geometry.Boundary): number =>
+  boxesMeet(Geometry.bbox(a), Geometry.bbox(b)) && SharedArea.sharesArea(ringsOf(a), ringsOf(b))
+    ? SharedArea.sharedSquareMetres(ringsOf(a), ringsOf(b)) / 10_000
+    : 0
+
+/**
+ * The geodesic area shared by two valid boundaries, by building their intersection with the
+ * clipper (`polyclip-ts`) and measuring it; throws when the clipper cannot handle the pair even on
+ * snapped positions. The reference `sharedHectares` is checked against, and its fallback.
+ */
+export const clippedHectares = (a: Geometry.Boundary, b: Geometry.Boundary): number => {
   const ab = Geometry.bbox(a)
   const bb = Geometry.bbox(b)
   if (!boxesMeet(ab, bb)) return 0

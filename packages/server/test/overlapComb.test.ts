@@ -1,6 +1,6 @@
 /**
  * Hostile overlap comparisons never hold the event loop: two small comb-shaped boundaries whose
- * teeth cross (6,400 crossings from two 322-position rings, a few kilobytes each) are compared
+ * teeth cross (67,600 crossings from two 523-position rings, under 10 KB each) are compared
  * through `GET /v1/projects?intersects=` and through `POST /v1/projects`, four at a time, while
  * `/health` is probed; on SQLite and on PostgreSQL, over a real socket. Every request is answered
  * in bounded time (a comparison that cannot finish leaves its report incomplete).
@@ -64,8 +64,8 @@ const probing = async <A>(url: string, attack: () => Promise<A>) => {
   return { slowest, took, result }
 }
 
-const stored = comb(80, 12, 45, 0.05)
-const attacker = comb(80, 12, 45, 0.05, true)
+const stored = comb(130, 12, 45, 0.05)
+const attacker = comb(130, 12, 45, 0.05, true)
 
 const suite = (store: string, open: () => Promise<{ running: RunningServer; close: () => Promise<void> }>) =>
   describe(`comb-shaped overlaps off the event loop (${store})`, () => {
@@ -81,6 +81,7 @@ const suite = (store: string, open: () => Promise<{ running: RunningServer; clos
       storedId = created.body.data.id
       // The workers start on first use (~0.4 s each): not part of what is measured.
       await api.post("/v1/projects", { name: "Warm-up", geometry: comb(80, 40, 10, 0.05) })
+      await api.post("/v1/projects", { name: "Warm-up across", geometry: comb(80, 40, 10, 0.05, true) })
     }, 60_000)
     afterAll(() => server?.close())
 

@@ -80,3 +80,24 @@ export const ringSignedArea = (ring: ReadonlyArray<ReadonlyArray<number>>): numb
   }
   return sum + comp
 }
+
+/**
+ * One edge's term of `ringSignedArea` (m²), from its two positions alone: the signed area of a
+ * ring is the sum of its edges' terms, so the area of a region whose boundary is assembled from
+ * pieces of edges (`sharedArea.ts`) is the sum of theirs.
+ */
+export const edgeArea = (lon1: number, lat1: number, lon2: number, lat2: number): number => {
+  const sinBeta1 = Math.min(1, Math.max(-1, q(Math.sin(lat1 * DEG)) / Q_POLE))
+  const sinBeta2 = Math.min(1, Math.max(-1, q(Math.sin(lat2 * DEG)) / Q_POLE))
+  const cb1 = Math.sqrt(1 - sinBeta1 * sinBeta1)
+  const cb2 = Math.sqrt(1 - sinBeta2 * sinBeta2)
+  const dLon = lonDelta(lon1, lon2)
+  const dx = dLon * DEG * cb1
+  const dy = (lat2 - lat1) * DEG
+  if (A * A * (dx * dx + dy * dy) > EXACT_EDGE_THRESHOLD_M2) {
+    return Geodesic.WGS84.Inverse(lat1, lon1, lat2, lon2, Geodesic.AREA).S12 ?? 0
+  }
+  const t1 = sinBeta1 / (1 + cb1)
+  const t2 = sinBeta2 / (1 + cb2)
+  return 2 * Math.atan2(Math.tan((dLon * DEG) / 2) * (t1 + t2), 1 + t1 * t2) * AUTHALIC_R2
+}

@@ -17,7 +17,7 @@
  * - Workers start on first use (or at once with `prewarm`), ~0.4 s each, mostly loading `effect`;
  *   the budget starts when a ready worker gets the job. Idle workers do not keep the process alive.
  */
-import { type Errors, Geometry, GeometryCheck, RawJson } from "@canopy/core"
+import { type Errors, Geometry, GeometryCheck, Overlap, RawJson } from "@canopy/core"
 import { Effect } from "effect"
 import { availableParallelism } from "node:os"
 import { Worker } from "node:worker_threads"
@@ -113,6 +113,18 @@ const positionBound = (text: string): number => {
   let n = 0
   for (let i = text.indexOf("["); i >= 0; i = text.indexOf("[", i + 1)) n++
   return n
+}
+
+/**
+ * The area two small boundaries share, measured on the loop by their edges' pieces alone; undefined
+ * when those do not close (the worker then measures it, with the clipper as fallback, under a budget).
+ */
+const measuredInline = (a: RawJson.RawJson, b: RawJson.RawJson): number | undefined => {
+  try {
+    return Overlap.sharedHectaresByEdges(JSON.parse(a.text) as Geometry.Boundary, JSON.parse(b.text) as Geometry.Boundary)
+  } catch {
+    return undefined
+  }
 }
 
 /** Whether comparing two boundaries is certainly cheap enough for the event loop. */
@@ -302,7 +314,10 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
   // their own, which stops the measure itself, not only the next one.
   const shared = (a: RawJson.RawJson, b: RawJson.RawJson, limitMs?: number): Effect.Effect<GeometryCheck.Shared, Errors.RateLimited> => {
     const allowed = Math.min(sharedBudgetMs, limitMs ?? Infinity)
-    if (sharedInline(a.text, b.text)) return GeometryCheck.inline.shared!(a, b)
+    if (sharedInline(a.text, b.text)) {
+      const hectares = measuredInline(a, b)
+      if (hectares !== undefined) return Effect.succeed({ _tag: "Shared", hectares } as const)
+    }
     if (allowed <= 0) return Effect.succeed({ _tag: "TooComplex" } as const)
     return submit<GeometryCheck.Shared>(Math.ceil((a.text.length + b.text.length) / BYTES_PER_POSITION), (id) => ({ id, shared: [a.text, b.text] }), (outcome) =>
       outcome === "timeout" ? Effect.succeed({ _tag: "TooComplex" } as const)
