@@ -13,6 +13,7 @@ import { type Dispatcher, type DispatcherOptions, startDispatcher } from "@canop
 import { makeSender } from "./dispatcher/sender.ts"
 import { type GeometryPool, type GeometryPoolOptions, makeGeometryPool } from "./geometry/pool.ts"
 import type { AccessLogLine } from "./http/handler.ts"
+import { MAX_HEADER_BYTES } from "./http/node.ts"
 import { deliveryOutcome, makeMetrics, type MetricsAccess } from "./http/metrics.ts"
 import { meteringReporter } from "./observability/metering.ts"
 import { instrumentStorage } from "./observability/storage.ts"
@@ -190,7 +191,8 @@ export const serve = async (options: ServeOptions = {}): Promise<RunningServer> 
     ...(options.basemapUrl !== undefined ? { basemapUrl: options.basemapUrl } : {}),
     ...(options.basemapAttribution !== undefined ? { basemapAttribution: options.basemapAttribution } : {})
   })
-  const server = createServer((req, res) => {
+  // Request line and headers up to MAX_HEADER_BYTES: a 1,000-position `intersects=` fits.
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     handler(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" })
       res.end(JSON.stringify({ error: { code: "INTERNAL_ERROR", message: "An unexpected error occurred", details: [] }, meta: { request_id: "" } }))

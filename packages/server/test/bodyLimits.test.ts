@@ -12,6 +12,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fetch as undiciFetch } from "undici"
 import { MAX_BODY_BYTES } from "../src/http/handler.ts"
+import { MAX_HEADER_BYTES } from "../src/http/node.ts"
 import { client, isErrorBody, request, square, startServeProcess, startTestServer, type TestServer } from "./harness.ts"
 
 let server: TestServer
@@ -152,5 +153,37 @@ describe("deeply nested JSON", () => {
   it("brackets inside strings do not count", async () => {
     const r = await send("POST", "/v1/projects", JSON.stringify({ name: "x", description: "[{\\\"".repeat(100), metadata: { pad: `${"[".repeat(300_000)}` } }))
     assert.notMatch(r.text, /nests deeper/)
+  })
+})
+
+describe("a 1,000-position intersects filter in the URL", () => {
+  // A circle of 1,000 positions around a stored square, at full double precision (what
+  // JSON.stringify gives computed coordinates): 40 KB of JSON, 48 KB URL-encoded.
+  const circleOf = (positions: number) => {
+    const ring: Array<[number, number]> = []
+    for (let i = 0; i < positions - 1; i++) {
+      const a = (2 * Math.PI * i) / (positions - 1)
+      ring.push([10.0005 + 0.01 * Math.cos(a) + 1e-13, 0.0005 + 0.01 * Math.sin(a) + 1e-13])
+    }
+    return JSON.stringify({ type: "Polygon", coordinates: [[...ring, ring[0]!]] })
+  }
+  const circle = circleOf(1_000)
+
+  it("is answered (not a 431), on the list and on the export, with the project it meets", async () => {
+    assert.isAbove(encodeURIComponent(circle).length, 45_000)
+    const list = await request(server.url, "GET", `/v1/projects?intersects=${encodeURIComponent(circle)}`, { token })
+    assert.strictEqual(list.status, 200, list.text.slice(0, 300))
+    assert.include(list.body.data.map((p: { id: string }) => p.id), projectId)
+    const exported = await request(server.url, "GET", `/v1/projects/export?intersects=${encodeURIComponent(circle)}`, { token })
+    assert.strictEqual(exported.status, 200, exported.text.slice(0, 300))
+  })
+
+  it("1,001 positions is a 400 naming the limit; a URL past the header limit is a 431 with the spec's body", async () => {
+    const tooMany = await request(server.url, "GET", `/v1/projects?intersects=${encodeURIComponent(circleOf(1_001))}`, { token })
+    assert.strictEqual(tooMany.status, 400)
+    assert.match(JSON.stringify(tooMany.body.error.details), /at most 1000 positions/)
+    const huge = await request(server.url, "GET", `/v1/projects?search=${"a".repeat(MAX_HEADER_BYTES)}`, { token })
+    assert.strictEqual(huge.status, 431)
+    assert.strictEqual(huge.body.error.code, "VALIDATION_ERROR")
   })
 })

@@ -115,7 +115,8 @@ export const parseIntersectsQuery = (s: string): Geometry.Boundary | Geometry.Po
 
 /** The `intersects` filter of the project list. */
 export const IntersectsQuery = Schema.String.pipe(
-  Schema.check(Schema.isMaxLength(16_384)),
+  // 1,000 positions at full double precision are about 40,000 characters
+  Schema.check(Schema.isMaxLength(65_536)),
   Schema.check(Schema.makeFilter((s: string) => typeof parseIntersectsQuery(s) !== "string" || (parseIntersectsQuery(s) as string)))
 ).annotate({
   description: "Only projects whose boundary covers this GeoJSON Point (edges included) or shares area with this Polygon or " +

@@ -29,6 +29,13 @@ export const clientAddress = (socketAddress: string, forwardedFor: string | unde
 }
 
 /**
+ * The most bytes of request line and headers a server started by `serve` takes (Node's default is
+ * 16 KiB): enough for an `intersects=` filter of 1,000 positions at full double precision (about
+ * 48 KB URL-encoded) beside the usual headers. Past it: 431 with the spec's body.
+ */
+export const MAX_HEADER_BYTES = 96 * 1024
+
+/**
  * An oversize body is read and thrown away, up to this many bytes past the limit or for this long,
  * while its 413 is answered: a client still sending when the server closed the connection would
  * get a reset instead of the answer. A larger or slower body has the connection closed on it.
