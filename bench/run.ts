@@ -8,4 +8,5 @@ if (!only || only === "geometry") geometry()
 if (!only || only === "http") await http()
 if (!only || only === "webhooks") await webhooks()
 if (only === "scale") await (await import("./scale.ts")).run() // heavy: only when asked for
+if (only === "writes") await (await import("./writes.ts")).run() // minutes: only when asked for
 if (only === "soak") await (await import("./soak.ts")).run() // minutes: only when asked for

@@ -6,12 +6,11 @@
  */
 import Database from "better-sqlite3"
 import { existsSync, statSync } from "node:fs"
-import { createRequire } from "node:module"
 import { dirname, resolve } from "node:path"
-import { Worker } from "node:worker_threads"
 import { Context, Effect, Layer, Option, Semaphore, Stream } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient, SqlError, type SqlConnection, Statement } from "effect/sql"
+import * as Checkpointer from "./Checkpointer.ts"
 
 /** How to open the database. */
 export interface SqliteOptions {
@@ -28,62 +27,10 @@ export interface SqliteOptions {
    * Checkpoint the write-ahead log from a worker thread of its own (every 200 ms) instead of on
    * the committing call. SQLite's automatic checkpoint runs inside the commit that crosses 1,000
    * pages: a write of a 4 MB boundary then holds the event loop ~55 ms instead of ~10 ms.
+   * Either way the log stays bounded under writes that never pause (see `Checkpointer`).
    * Default true for a file; ignored for `:memory:`.
    */
   readonly checkpointOffThread?: boolean
-}
-
-/**
- * The checkpointer thread: its own connection to the file, a PASSIVE checkpoint (never waits for
- * readers or writers) every `intervalMs`, until told to close. CommonJS, run with `eval`.
- */
-const CHECKPOINTER = `
-const { workerData, parentPort } = require("node:worker_threads")
-const Database = require(workerData.driver)
-const db = new Database(workerData.filename, { fileMustExist: true })
-db.pragma("busy_timeout = 0")
-let timer
-const tick = () => {
-  try { db.pragma("wal_checkpoint(PASSIVE)") } catch {}
-  timer = setTimeout(tick, workerData.intervalMs)
-}
-tick()
-parentPort.on("message", () => { clearTimeout(timer); db.close(); parentPort.close() })
-`
-
-/**
- * Starts the checkpointer for an open WAL database and turns the connection's own automatic
- * checkpoint off; if the thread fails, the automatic checkpoint comes back. Answers how to stop it.
- */
-const startCheckpointer = (db: Database.Database, filename: string): (() => Promise<void>) => {
-  const worker = new Worker(CHECKPOINTER, {
-    eval: true,
-    workerData: { driver: createRequire(import.meta.url).resolve("better-sqlite3"), filename: resolve(filename), intervalMs: 200 },
-    execArgv: [],
-    stdout: true,
-    stderr: true
-  })
-  worker.unref()
-  let running = true
-  const fallBack = () => {
-    if (running && db.open) db.pragma("wal_autocheckpoint = 1000")
-    running = false
-  }
-  worker.on("error", fallBack)
-  worker.on("exit", fallBack)
-  db.pragma("wal_autocheckpoint = 0")
-  return () => {
-    if (!running) return Promise.resolve()
-    running = false
-    return new Promise<void>((done) => {
-      const timer = setTimeout(() => void worker.terminate().then(() => done()), 2_000)
-      worker.once("exit", () => {
-        clearTimeout(timer)
-        done()
-      })
-      worker.postMessage("close")
-    })
-  }
 }
 
 /**
@@ -110,6 +57,8 @@ const classify = (operation: string) => (cause: unknown) => {
   return new SqlError.SqlError({ reason })
 }
 
+const COMMIT = /^\s*COMMIT\s*$/i
+
 /** A cached prepared statement of the connection. */
 export type Prepare = (sql: string) => Database.Statement
 
@@ -126,7 +75,7 @@ export class SqliteDatabase extends Context.Service<SqliteDatabase, {
 /** Opens the database and builds the client; the database closes with the scope. */
 export const make = (options: SqliteOptions) =>
   Effect.gen(function*() {
-    const db = yield* Effect.acquireRelease(
+    const opened = yield* Effect.acquireRelease(
       Effect.try({
         try: () => {
           const onDisk = options.filename !== ":memory:" && options.filename !== ""
@@ -140,14 +89,15 @@ export const make = (options: SqliteOptions) =>
             db.pragma("synchronous = NORMAL")
             db.pragma("foreign_keys = ON")
             db.pragma("cache_size = -65536") // 64 MiB of pages: indexes of a million projects stay in memory
-            // The log is cut back to 64 MiB when it restarts (it is never truncated otherwise).
-            if (onDisk) db.pragma("journal_size_limit = 67108864")
+            // The log file is cut back to this size when the log starts over (never otherwise).
+            if (onDisk) db.pragma(`journal_size_limit = ${Checkpointer.HARD_BYTES}`)
           } catch (e) {
             db.close()
             throw e
           }
-          const stopCheckpointer = onDisk && options.checkpointOffThread !== false ? startCheckpointer(db, options.filename) : undefined
-          return { db, stopCheckpointer }
+          const checkpointer = onDisk && options.checkpointOffThread !== false ? Checkpointer.start(db, options.filename) : undefined
+          const afterCommit = checkpointer?.afterCommit ?? (onDisk ? Checkpointer.writerBound(db, options.filename) : undefined)
+          return { db, stopCheckpointer: checkpointer?.stop, afterCommit }
         },
         catch: (cause) =>
           new SqlError.SqlError({ reason: SqlError.classifySqliteError(cause, { operation: "open", message: openFailure(options.filename, cause) }) })
@@ -156,7 +106,8 @@ export const make = (options: SqliteOptions) =>
         await stopCheckpointer?.()
         db.close()
       })
-    ).pipe(Effect.map(({ db }) => db))
+    )
+    const { db, afterCommit } = opened
 
     const cache = new Map<string, Database.Statement>()
     const prepare = (sql: string) => {
@@ -174,6 +125,7 @@ export const make = (options: SqliteOptions) =>
           const st = prepare(sql)
           if (st.reader) return st.all(...params) as ReadonlyArray<Record<string, unknown>>
           const info = st.run(...params)
+          if (afterCommit && COMMIT.test(sql)) afterCommit()
           return (raw ? info : []) as never
         },
         catch: classify("execute")

@@ -166,13 +166,19 @@ export const projects = (c: Context): S.ProjectsShape => {
       },
       meeting: (accountId, b, options) => {
         const clauses = [
-          sql`account_id = ${accountId}`, sql`status <> 'archived'`, boxIndexed(accountId, b, true), boxMeets(b),
-          ...(options.excludeId !== undefined ? [sql`id <> ${options.excludeId}`] : [])
+          sql`account_id = ${accountId}`, sql`status <> 'archived'`, boxMeets(b),
+          ...(options.excludeId !== undefined ? [sql`projects.id <> ${options.excludeId}`] : [])
         ]
         const same = options.sameBoundary === undefined ? sql`0` : sql`(geometry = ${options.sameBoundary})`
+        // SQLite: driven by the R*Tree in that order (the planner would otherwise walk every
+        // project of the account by its index), so the cost follows the candidates up to the limit.
+        const from = dialect === "pg"
+          ? sql`from projects where ${sql.and(clauses)}`
+          : sql`from (select rowid as k from accounts where id = ${accountId}) a cross join projects_rtree r cross join projects
+            where r.account_lo <= a.k and r.account_hi >= a.k and r.counted_hi >= 1 and projects.rowid = r.id
+            and r.west <= ${b[2]} and r.east >= ${b[0]} and r.south <= ${b[3]} and r.north >= ${b[1]} and ${sql.and(clauses)}`
         return orStorage(Effect.map(
-          planned(sql`select id, name, updated_at, area_hectares, ${same} as same_boundary from projects
-            where ${sql.and(clauses)} limit ${options.limit}`),
+          planned(sql`select projects.id, name, updated_at, area_hectares, ${same} as same_boundary ${from} limit ${options.limit}`),
           (rows) => rows.map((r) => ({
             id: String(r.id), name: String(r.name), updated_at: String(r.updated_at),
             area_hectares: Number(r.area_hectares), same_boundary: r.same_boundary === true || Number(r.same_boundary) === 1
