@@ -68,7 +68,7 @@ const drain = (req: IncomingMessage, alreadyRead: number): Promise<void> =>
       read += chunk.length
       if (read > DRAIN_LIMITS.bytes) done()
     }
-    const timer = setTimeout(done, DRAIN_LIMITS.ms)
+    const timer = setTimeout(done, DRAIN_LIMITS.ms).unref()
     if (req.complete) return done()
     req.on("data", count)
     req.on("end", done)
