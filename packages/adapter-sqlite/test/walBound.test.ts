@@ -15,7 +15,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { request, startServeProcess } from "../../server/test/harness.ts"
 import { sqliteStorage } from "../src/index.ts"
-import { checkAfterCrash, sampleWal, square } from "./fixtures/walLoad.ts"
+import { checkAfterCrash, ring, sampleWal } from "./fixtures/walLoad.ts"
 
 const WRITE_SECONDS = 60
 const BOUND = 64 * 1024 * 1024
@@ -71,12 +71,12 @@ describe.concurrent("SQLite write-ahead log under writers that never pause", () 
     }
   }, 150_000)
 
-  it("canopy serve, eight accounts creating over HTTP for a minute: -wal under 64 MiB throughout; killed mid-write, nothing acknowledged is lost", async () => {
+  it("canopy serve, twelve accounts creating 200-vertex boundaries over HTTP for a minute: -wal under 64 MiB throughout; killed mid-write, nothing acknowledged is lost", async () => {
     const { cleanup, filename } = tempDb()
     try {
       const setup = await createCanopy({ storage: sqliteStorage({ filename }) })
       const tokens: Array<string> = []
-      for (let i = 0; i < 8; i++) {
+      for (let i = 0; i < 12; i++) {
         const b = await setup.bootstrap({ account_name: `Account ${i}`, email: `owner${i}@example.com`, plan: "enterprise" })
         tokens.push(b.api_key.token)
       }
@@ -91,7 +91,7 @@ describe.concurrent("SQLite write-ahead log under writers that never pause", () 
       const writer = async (token: string, account: number) => {
         for (let n = 0; Date.now() < until; n++) {
           const started = Date.now()
-          const r = await request(server.url, "POST", "/v1/projects", { token, json: { name: `stand ${n}`, geometry: square(account * 100_000 + n) } })
+          const r = await request(server.url, "POST", "/v1/projects", { token, json: { name: `stand ${n}`, geometry: ring(account * 100_000 + n, 200) } })
           if (r.status === 201) acknowledged.push(r.body.data.id)
           else refused.set(r.status, (refused.get(r.status) ?? 0) + 1)
           await sleep(Math.max(0, 70 - (Date.now() - started)))
