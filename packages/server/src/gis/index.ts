@@ -1,5 +1,5 @@
 /**
- * Boundaries in and out in the formats foresters hold (issue 17, point 2): the conversion layer
+ * Boundaries in and out in the formats foresters hold: the conversion layer
  * the import/export endpoints and the dashboard upload use. Pure functions over bytes and
  * strings: no network, no file-system writes, bounded work (see `ImportLimits`, docs/gis.md).
  *
@@ -7,9 +7,9 @@
  *   Polygon/MultiPolygon validated by the core validator, or `{ ok: false, problems }`. Never throws.
  * - `toFeatureCollection(projects)` / `toKml(projects)` (and their chunked forms for streaming).
  *
- * Parsing is synchronous CPU work (up to a few hundred ms for the largest allowed files): an
- * endpoint serving large uploads may run it off the event loop (a worker thread); the function
- * only needs the bytes and the hint, so it moves there unchanged.
+ * Parsing is synchronous CPU work (up to a few seconds for the largest allowed files, e.g. a
+ * 10,000-placemark KML): an endpoint serving uploads runs it off the event loop (a worker
+ * thread); the function only needs the bytes and the hint, so it moves there unchanged.
  */
 import { Geometry } from "@canopy/core"
 import { assemble } from "./assemble.ts"

@@ -7,8 +7,8 @@ import { unzipSync, zipSync } from "fflate"
 import proj4 from "proj4"
 import initSqlJs from "sql.js"
 import { describe, expect, it } from "vitest"
-import { type ImportHint, type ImportLimits, type ImportProblem, type ImportSuccess, importBoundary } from "../../src/gis/index.ts"
-import { geopackage, hectares, kml, kmz, NORTH, shapefileZip, SOUTH, utf8, UTM32N, UTM32N_PRJ } from "./fixtures.ts"
+import { type ImportHint, type ImportLimits, type ImportProblem, type ImportSuccess, importBoundary, toKml } from "../../src/gis/index.ts"
+import { geopackage, hectares, kml, kmz, NORTH, shapefileZip, SOUTH, square, utf8, UTM32N, UTM32N_PRJ } from "./fixtures.ts"
 import { handMadeZip, hostileFiles, lyingDbfShapefile } from "./hostileCorpus.ts"
 
 /** Each refusal must come this fast (measured: a few ms to ~100 ms on a busy 2-core machine). */
@@ -50,14 +50,33 @@ describe("KML: markup checked before parsing", () => {
     expect((await problemOf(utf8(declared))).message).toMatch(/DOCTYPE/)
   })
 
-  it("counts elements and end tags against maxXmlElements, and the document against maxXmlBytes", async () => {
-    const elements = (north.match(/<[^/!]/g) ?? []).length // elements and the XML declaration
-    await imported(utf8(north), {}, { maxXmlElements: elements })
-    expect(await problemOf(utf8(north), {}, { maxXmlElements: elements - 1 })).toMatchObject({ field: "file", message: `the KML document has more than ${elements - 1} XML elements; at most ${elements - 1} are read` })
-    expect((await problemOf(utf8(`<kml>${"</a>".repeat(50)}</kml>`), {}, { maxXmlElements: 40 })).message).toMatch(/more than 40 XML elements/)
+  it("counts elements, attributes, comments and end tags against maxXmlElements, and the document against maxXmlBytes", async () => {
+    // The fixture's text holds no "=" outside its tags: each is an attribute (the XML declaration's too).
+    const nodes = (north.match(/<[^/!]/g) ?? []).length + (north.match(/=/g) ?? []).length
+    await imported(utf8(north), {}, { maxXmlElements: nodes })
+    expect(await problemOf(utf8(north), {}, { maxXmlElements: nodes - 1 })).toMatchObject({
+      field: "file", message: `the KML document has more than ${nodes - 1} XML elements, attributes and comments; at most ${nodes - 1} are read`
+    })
+    const limits = { maxXmlElements: 40 }
+    expect((await problemOf(utf8(`<kml>${"</a>".repeat(50)}</kml>`), {}, limits)).message).toMatch(/more than 40 XML elements/)
+    expect((await problemOf(utf8(`<kml><a ${Array.from({ length: 40 }, (_, i) => `x${i}="="`).join(" ")}/></kml>`), {}, limits)).message).toMatch(/more than 40 XML elements/)
+    expect((await problemOf(utf8(`<kml>${"<!-- x -->".repeat(40)}</kml>`), {}, limits)).message).toMatch(/more than 40 XML elements/)
+    expect((await problemOf(utf8(`<kml><a ${Array.from({ length: 257 }, (_, i) => `x${i}='1'`).join(" ")}/></kml>`))).message)
+      .toBe("the KML element at character 5 has more than 256 attributes")
+    expect((await problemOf(utf8(`<kml><a x="<b/>"/></kml>`))).message).toBe("not well-formed XML (a \"<\" inside the tag at character 5)")
     expect((await problemOf(utf8(north), {}, { maxXmlBytes: 100 })).message).toMatch(/at most 100 are read/)
     // A KMZ's document is measured by its declared size, before it is inflated.
     expect((await problemOf(kmz(north), {}, { maxXmlBytes: 100 })).message).toMatch(/"doc\.kml" inflates to \d+ bytes; at most 100 of KML are read/)
+  })
+
+  it("reads a 10,000-placemark KML as Canopy exports it within the default limits", async () => {
+    const projects = Array.from({ length: 10_000 }, (_, i) => ({
+      id: `proj_${i}`, name: `Stand ${i}`, slug: `stand-${i}`, status: "active", area_hectares: 1, description: "oak",
+      created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z",
+      geometry: square(8 + (i % 100) * 0.001, 48 + Math.floor(i / 100) * 0.001, 0.0005) as unknown as Geometry.Boundary
+    }))
+    const r = await imported(utf8(toKml(projects)), { filename: "export.kml" })
+    expect(r.features).toBe(10_000)
   })
 })
 

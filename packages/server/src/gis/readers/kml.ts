@@ -6,10 +6,11 @@
  * declared or expanded; xmldom resolves no external resource and togeojson follows no link
  * (NetworkLink, images): nothing reaches the network.
  *
- * Bounded work: xmldom has no limits of its own and costs about 4–20 µs per element, so before it
+ * Bounded work: xmldom has no limits of its own and costs a few µs per node, so before it
  * runs, the text is measured (`maxXmlBytes`; a KMZ's document by its declared size, before it is
- * inflated) and its elements are counted in one pass that skips CDATA sections and comments
- * (`maxXmlElements`; the same pass finds a DOCTYPE or entity declaration).
+ * inflated) and its nodes (elements, attributes, comments) are counted in one pass
+ * (`maxXmlElements`; the same pass finds a DOCTYPE or entity declaration outside CDATA sections
+ * and comments).
  */
 import { kmlGen } from "@tmcw/togeojson"
 import { DOMParser } from "@xmldom/xmldom"
@@ -19,27 +20,49 @@ import { featureLabel, FileProblem, type ImportLimits, type ReadResult, type Sou
 export const decodeText = (bytes: Uint8Array): string => new TextDecoder("utf-8", { ignoreBOM: false }).decode(bytes)
 
 const DECLARATION = /^<!(DOCTYPE|ENTITY)/i
+/** Most attributes of one element (KML's have a few; xmldom checks each against the others). */
+const MAX_ATTRIBUTES = 256
 
 /**
  * One pass over the markup before parsing: refuses a DOCTYPE or entity declaration (but not the
- * same words inside a CDATA section or a comment), and more than `maxElements` elements (start and
- * empty-element tags; processing instructions count too) or end tags.
+ * same words inside a CDATA section or a comment), a `<` inside a tag, and more than `maxNodes`
+ * nodes — elements (with processing instructions), attributes (each `=` outside quotes in a tag),
+ * comments and CDATA sections — or more than `maxNodes` end tags, or an element of more than
+ * `MAX_ATTRIBUTES` attributes.
  */
-const checkMarkup = (text: string, maxElements: number): void => {
-  let elements = 0
+const checkMarkup = (text: string, maxNodes: number): void => {
+  let nodes = 0
   let endTags = 0
+  const tooMany = () => new FileProblem(`the KML document has more than ${maxNodes} XML elements, attributes and comments; at most ${maxNodes} are read`)
   let at = text.indexOf("<")
   while (at !== -1) {
-    let next = at + 1
+    let next: number
     if (text.startsWith("<![CDATA[", at) || text.startsWith("<!--", at)) {
       const close = text.startsWith("<!--", at) ? "-->" : "]]>"
       const end = text.indexOf(close, at + 4)
       if (end === -1) return // unterminated: the parser reports it
+      if (++nodes > maxNodes) throw tooMany()
       next = end + close.length
     } else if (text.charCodeAt(at + 1) === 0x21 && DECLARATION.test(text.slice(at, at + 9))) {
       throw new FileProblem("KML with a DOCTYPE or entity declarations is not accepted")
-    } else if (text.charCodeAt(at + 1) === 0x2f ? ++endTags > maxElements : ++elements > maxElements) {
-      throw new FileProblem(`the KML document has more than ${maxElements} XML elements; at most ${maxElements} are read`)
+    } else {
+      let i = at + 1
+      let quote = 0
+      let attributes = 0
+      for (; i < text.length; i++) {
+        const c = text.charCodeAt(i)
+        if (c === 0x3c) throw new FileProblem(`not well-formed XML (a "<" inside the tag at character ${at})`)
+        if (quote !== 0) {
+          if (c === quote) quote = 0
+        } else if (c === 0x22 || c === 0x27) quote = c
+        else if (c === 0x3d) attributes++
+        else if (c === 0x3e) break
+      }
+      if (attributes > MAX_ATTRIBUTES) throw new FileProblem(`the KML element at character ${at} has more than ${MAX_ATTRIBUTES} attributes`)
+      if (text.charCodeAt(at + 1) === 0x2f) {
+        if (++endTags > maxNodes) throw tooMany()
+      } else if ((nodes += 1 + attributes) > maxNodes) throw tooMany()
+      next = i + 1
     }
     at = text.indexOf("<", next)
   }
