@@ -10,7 +10,7 @@
  */
 import { Assets, type Canopy, Projects, RawJson, type Schemas } from "@canopy/core"
 import { Effect, Exit, Result } from "effect"
-import { formFile, importFile, writeAfterRead } from "../api/gis.ts"
+import { formFile, importFile, writeAfterRead } from "../api/importFile.ts"
 import { readForm } from "../gis/multipart.ts"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
 import { domainError, escape, same } from "./html.ts"
@@ -239,13 +239,12 @@ ${mapConfig({ mode: "overview", features: site.path("/dashboard/map/projects.jso
     const me = await current(req)
     if (!me) return signIn()
     const form = readForm(req.headers["content-type"] ?? "", req.body ?? new Uint8Array())
-    const fields = form.ok ? form.fields : undefined
-    if (!fields || typeof fields.csrf !== "string" || !same(fields.csrf, me.session.csrf)) return signIn()
-    const id = fields.id ?? ""
-    const back = backPath(fields.back ?? "", `/dashboard/project?id=${encodeURIComponent(id)}`)
-    const file = form.ok ? formFile(form.file) : undefined
-    const name = file?.filename || "the file"
-    if (!file || file.bytes.length === 0) return shell.redirectWith(req, back, invalid("file", "choose a file to upload"))
+    if (!form.ok || form.fields.csrf === undefined || !same(form.fields.csrf, me.session.csrf)) return signIn()
+    const id = form.fields.id ?? ""
+    const back = backPath(form.fields.back ?? "", `/dashboard/project?id=${encodeURIComponent(id)}`)
+    const file = formFile(form.file)
+    const name = file.filename || "the file"
+    if (file.bytes.length === 0) return shell.redirectWith(req, back, invalid("file", "choose a file to upload"))
     const exit = await run(Effect.gen(function*() {
       const read = yield* importFile(me.principal, { projectId: id }, file)
       const saved = yield* writeAfterRead((yield* Projects).update(me.principal, id, { geometry: read.geometry }))
