@@ -1,10 +1,13 @@
 /**
  * Geometry benchmark: validate + area of a 100,000-position polygon, and our area against
- * GeographicLib's PolygonArea on the same polygon (the baseline, measured in the same run); and
+ * GeographicLib's PolygonArea on the same polygon (the baseline, measured in the same run);
  * validation of hostile "star" polygons (every edge's box overlaps every other's) against a
- * smooth outline with as many positions (the baseline): the sweep line keeps them alike.
+ * smooth outline with as many positions (the baseline): the sweep line keeps them alike; and the
+ * area two boundaries share, measured by the pieces of their edges (`Overlap.sharedHectares`)
+ * against clipping with `polyclip-ts` and measuring the result (`Overlap.clippedHectares`, the
+ * baseline), on nearly coinciding rings, crossing combs and an estate's stands.
  */
-import { Geometry } from "@canopy/core"
+import { Geometry, Overlap } from "@canopy/core"
 import type { Polygon, Position } from "../packages/core/src/Geometry.ts"
 import { blob, corpus, oracleHectares } from "../packages/core/test/geodesyCorpus.ts"
 
@@ -57,10 +60,52 @@ export const run = () => {
     const label = `${n.toLocaleString("en")} positions`
     console.log(`  ${label.padEnd(18)} star ${starMs.toFixed(1).padStart(7)} ms (goal < ${goal} ms), smooth ${smoothMs.toFixed(1).padStart(7)} ms (baseline), ratio ${(starMs / smoothMs).toFixed(2)}×`)
   }
+  overlaps()
   console.log("geometry: corpus accuracy against GeographicLib")
   for (const { name, boundary } of corpus) {
     const ours = Geometry.areaHectares(boundary)
     const ref = oracleHectares(boundary)
     console.log(`  ${name.padEnd(46)} ${ours.toFixed(6).padStart(20)} ha  rel. diff ${(Math.abs(ours - ref) / ref).toExponential(2)}`)
+  }
+}
+
+/** A ring of `n` positions around (lon, lat), radius in degrees, starting at `phase` steps. */
+const circle = (n: number, lon: number, lat: number, r: number, phase = 0): Polygon => {
+  const ring: Array<Position> = Array.from({ length: n }, (_, i) => {
+    const a = (2 * Math.PI * (i + phase)) / n
+    return [lon + r * Math.cos(a), lat + r * Math.sin(a)]
+  })
+  return { type: "Polygon", coordinates: [[...ring, ring[0]!]] }
+}
+
+/** A comb of `teeth` teeth over a 0.05° square; `across` turns it a quarter. */
+const comb = (teeth: number, across: boolean): Polygon => {
+  const side = 0.05, pitch = side / teeth, spine = side * 0.05
+  const uv: Array<Position> = [[0, 0], [side, 0]]
+  for (let i = teeth - 1; i >= 0; i--) uv.push([(i + 1) * pitch, spine], [(i + 1) * pitch, side], [i * pitch + pitch / 2, side], [i * pitch + pitch / 2, spine])
+  uv.push([0, spine])
+  const ring = uv.map(([u, v]): Position => (across ? [12 + v!, 45 + side - u!] : [12 + u!, 45 + v!]))
+  return { type: "Polygon", coordinates: [[...ring, ring[0]!]] }
+}
+
+const square = (w: number, s: number, side: number): Polygon =>
+  ({ type: "Polygon", coordinates: [[[w, s], [w + side, s], [w + side, s + side], [w, s + side], [w, s]]] })
+
+const overlaps = () => {
+  const pairs: ReadonlyArray<[string, Polygon, Polygon, number]> = [
+    ["1,000 × 64 nearly coinciding rings", circle(1_000, 3, 40, 0.05), circle(64, 3, 40, 0.05, 0.3), 20],
+    ["1,000 × 1,000 nearly coinciding", circle(1_000, 3, 40, 0.05), circle(1_000, 3, 40, 0.0500001, 0.5), 20],
+    ["3,000 × 3,000 circles, half shared", circle(3_000, 3, 40, 0.05), circle(3_000, 3.05, 40, 0.05), 10],
+    ["80-tooth combs crossing (25,600 ×)", comb(80, false), comb(80, true), 3],
+    ["stand beside stand (an edge shared)", square(15, 60, 0.002), square(15.002, 60, 0.002), 200],
+    ["stand inside an outline", square(15, 60, 0.1), square(15.01, 60.01, 0.002), 200]
+  ]
+  console.log("geometry: shared area of two boundaries (median of runs), pieces of edges vs clipping (baseline)")
+  for (const [label, a, b, runs] of pairs) {
+    const clipMs = time(runs, () => Overlap.clippedHectares(a, b))
+    const edgesMs = time(runs * 5, () => Overlap.sharedHectares(a, b))
+    const testMs = time(runs * 5, () => Overlap.sharesArea(a, b))
+    const difference = Math.abs(Overlap.sharedHectares(a, b) - Overlap.clippedHectares(a, b))
+    console.log(`  ${label.padEnd(38)} clip ${clipMs.toFixed(2).padStart(8)} ms, edges ${edgesMs.toFixed(2).padStart(7)} ms (${(clipMs / edgesMs).toFixed(0).padStart(3)}×), shares? ${testMs.toFixed(3).padStart(6)} ms; |Δ| ${difference.toExponential(1)} ha`)
   }
 }

@@ -10,3 +10,4 @@ if (!only || only === "webhooks") await webhooks()
 if (only === "scale") await (await import("./scale.ts")).run() // heavy: only when asked for
 if (only === "writes") await (await import("./writes.ts")).run() // minutes: only when asked for
 if (only === "soak") await (await import("./soak.ts")).run() // minutes: only when asked for
+if (only === "estate") await (await import("./estate.ts")).run() // a minute: only when asked for

@@ -99,37 +99,32 @@ const execArgv = fromSources ? ["--conditions=source", "--disable-warning=Experi
 const BYTES_PER_POSITION = 20
 
 /**
- * Two boundaries are compared inline only when their texts are short (parsing is linear) and the
- * product of their position counts — a bound on the edge pairs, hence on the crossings, that the
- * comparison can meet — is small: ~100 × 100 positions cost well under a millisecond in any shape,
- * less than the trip to a worker. Everything else (a pair of 300-position combs has 25,600
- * crossings) is measured in a worker, under a time budget.
+ * Two boundaries are compared inline only when their texts are short (parsing them is linear: well
+ * under a millisecond for 20,000 characters) and the work of the comparison is bounded small: the
+ * product of the numbers of their edges that reach the box both boxes share
+ * (`Overlap.pairsBound`), which bounds the pairs of edges examined and the crossings found. At
+ * 10,000 that is ~2 ms in any shape (two crossing 80-tooth combs, 104,000 pairs and 25,600
+ * crossings, take ~20 ms). A stand inside an estate's outline is compared on the few edges of the
+ * outline near it. Everything else is measured in a worker, under a time budget.
  */
 const SHARED_INLINE_CHARS = 20_000
 const SHARED_INLINE_PAIRS = 10_000
 
-/** An upper bound on the positions in a boundary's JSON text (each opens a bracket), counted without parsing it. */
-const positionBound = (text: string): number => {
-  let n = 0
-  for (let i = text.indexOf("["); i >= 0; i = text.indexOf("[", i + 1)) n++
-  return n
-}
-
 /**
- * The area two small boundaries share, measured on the loop by their edges' pieces alone; undefined
- * when those do not close (the worker then measures it, with the clipper as fallback, under a budget).
+ * The area two small boundaries share, measured on the loop when its work is bounded small and its
+ * pieces of edges close; undefined otherwise (a worker then measures it, with the clipper as
+ * fallback, under a budget).
  */
-const measuredInline = (a: RawJson.RawJson, b: RawJson.RawJson): number | undefined => {
+export const measuredInline = (a: string, b: string): number | undefined => {
+  if (a.length + b.length >= SHARED_INLINE_CHARS) return undefined
   try {
-    return Overlap.sharedHectaresByEdges(JSON.parse(a.text) as Geometry.Boundary, JSON.parse(b.text) as Geometry.Boundary)
+    const ga = JSON.parse(a) as Geometry.Boundary
+    const gb = JSON.parse(b) as Geometry.Boundary
+    return Overlap.pairsBound(ga, gb) <= SHARED_INLINE_PAIRS ? Overlap.sharedHectaresByEdges(ga, gb) : undefined
   } catch {
     return undefined
   }
 }
-
-/** Whether comparing two boundaries is certainly cheap enough for the event loop. */
-export const sharedInline = (a: string, b: string): boolean =>
-  a.length + b.length < SHARED_INLINE_CHARS && positionBound(a) * positionBound(b) <= SHARED_INLINE_PAIRS
 
 /** The default number of workers: one core is the event loop's. */
 export const defaultWorkers = () => Math.max(1, availableParallelism() - 1)
@@ -314,10 +309,8 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
   // their own, which stops the measure itself, not only the next one.
   const shared = (a: RawJson.RawJson, b: RawJson.RawJson, limitMs?: number): Effect.Effect<GeometryCheck.Shared, Errors.RateLimited> => {
     const allowed = Math.min(sharedBudgetMs, limitMs ?? Infinity)
-    if (sharedInline(a.text, b.text)) {
-      const hectares = measuredInline(a, b)
-      if (hectares !== undefined) return Effect.succeed({ _tag: "Shared", hectares } as const)
-    }
+    const hectares = measuredInline(a.text, b.text)
+    if (hectares !== undefined) return Effect.succeed({ _tag: "Shared", hectares } as const)
     if (allowed <= 0) return Effect.succeed({ _tag: "TooComplex" } as const)
     return submit<GeometryCheck.Shared>(Math.ceil((a.text.length + b.text.length) / BYTES_PER_POSITION), (id) => ({ id, shared: [a.text, b.text] }), (outcome) =>
       outcome === "timeout" ? Effect.succeed({ _tag: "TooComplex" } as const)

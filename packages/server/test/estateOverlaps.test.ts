@@ -1,0 +1,113 @@
+/**
+ * Overlap reports that cost what they report, over a real socket on SQLite and PostgreSQL: an
+ * estate's stands (a grid of squares sharing edges) overlap nothing, so an account under
+ * `overlap_policy: reject` stores every one; its outline overlaps all 64 and gets a complete report
+ * (more than 50 neighbours are compared); and a re-survey nearly coinciding with 50 stored
+ * 1,000-position boundaries is measured against all of them within the write's deadline.
+ */
+import { postgresStorage } from "@canopy/adapter-postgres"
+import { Geometry } from "@canopy/core"
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { Effect, Exit, Scope } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { inject } from "vitest"
+import { freshDatabase } from "../../adapter-postgres/test/database.ts"
+import { type RunningServer, serve } from "../src/index.ts"
+import { client, isErrorBody } from "./harness.ts"
+
+const SIDE = 8
+/** Grid node (i, j) of a stand grid at 60° N, 4 segments per stand side: the same numbers wherever used. */
+const node = (i: number, j: number): Geometry.Position => [15 + i * 0.001, 60 + j * 0.0005]
+const gridRing = (i0: number, j0: number, i1: number, j1: number): Array<Geometry.Position> => {
+  const ring: Array<Geometry.Position> = []
+  for (let i = i0; i < i1; i++) ring.push(node(i, j0))
+  for (let j = j0; j < j1; j++) ring.push(node(i1, j))
+  for (let i = i1; i > i0; i--) ring.push(node(i, j1))
+  for (let j = j1; j > j0; j--) ring.push(node(i0, j))
+  return [...ring, ring[0]!]
+}
+const stand = (c: number, r: number): Geometry.Polygon => ({ type: "Polygon", coordinates: [gridRing(c * 4, r * 4, c * 4 + 4, r * 4 + 4)] })
+const outline: Geometry.Polygon = { type: "Polygon", coordinates: [gridRing(0, 0, SIDE * 4, SIDE * 4)] }
+
+/** A 1,000-position ring around (3, 40), its radius and starting angle varied: a re-survey of one field. */
+const survey = (k: number): Geometry.Polygon => {
+  const ring = Array.from({ length: 1_000 }, (_, i): Geometry.Position => {
+    const a = (2 * Math.PI * (i + k / 50)) / 1_000
+    const r = 0.01 * (1 + k * 1e-5)
+    return [3 + r * Math.cos(a), 40 + r * Math.sin(a)]
+  })
+  return { type: "Polygon", coordinates: [[...ring, ring[0]!]] }
+}
+
+const suite = (store: string, open: () => Promise<{ running: RunningServer; close: () => Promise<void> }>) =>
+  describe(`estate overlaps (${store})`, () => {
+    let server: { running: RunningServer; close: () => Promise<void> }
+    let n = 0
+    const account = async () => {
+      const b = await server.running.canopy.bootstrap({ account_name: `Estate ${++n}`, email: `estate${n}@example.com`, plan: "enterprise" })
+      return client(server.running.url, b.api_key.token)
+    }
+    beforeAll(async () => {
+      server = await open()
+    }, 60_000)
+    afterAll(() => server?.close())
+
+    it("under reject, 64 stands sharing edges are all stored; their outline is refused, listing all 64; under warn its report is complete", async () => {
+      const api = await account()
+      assert.strictEqual((await api.put("/v1/account", { overlap_policy: "reject" })).status, 200)
+      const ids = new Set<string>()
+      for (let r = 0; r < SIDE; r++) {
+        for (let c = 0; c < SIDE; c++) {
+          const created = await api.post("/v1/projects", { name: `Stand ${r}-${c}`, geometry: stand(c, r) })
+          assert.strictEqual(created.status, 201, created.text)
+          assert.deepStrictEqual(created.body.data.overlaps, { overlaps: [], complete: true })
+          ids.add(created.body.data.id)
+        }
+      }
+      const refused = await api.post("/v1/projects", { name: "Outline", geometry: outline })
+      isErrorBody(refused, "CONFLICT")
+      assert.include(refused.body.error.message, "and 61 more")
+      assert.strictEqual((await api.get("/v1/projects")).body.meta.total, 64)
+      assert.strictEqual((await api.put("/v1/account", { overlap_policy: "warn" })).status, 200)
+      const t0 = performance.now()
+      const warned = await api.post("/v1/projects", { name: "Outline", geometry: outline })
+      const took = performance.now() - t0
+      assert.strictEqual(warned.status, 201, warned.text)
+      const report = warned.body.data.overlaps as { overlaps: Array<{ project_id: string; overlap_hectares: number }>; complete: boolean }
+      assert.isTrue(report.complete)
+      assert.deepStrictEqual(new Set(report.overlaps.map((o) => o.project_id)), ids)
+      const each = Geometry.roundHectares(Geometry.areaHectares(stand(0, 0)))
+      for (const o of report.overlaps) assert.closeTo(o.overlap_hectares, each, 0.01)
+      assert.isBelow(took, 2_000, `the outline was answered in ${took.toFixed(0)} ms`)
+    })
+
+    it("a re-survey nearly coinciding with 50 stored 1,000-position boundaries is compared with all 50 in time", async () => {
+      const api = await account()
+      for (let k = 0; k < 50; k++) {
+        const created = await api.post("/v1/projects", { name: `Survey ${k}`, geometry: survey(k) })
+        assert.strictEqual(created.status, 201, created.text)
+      }
+      const again = await api.post("/v1/projects", { name: "Survey 50", geometry: survey(50) })
+      assert.strictEqual(again.status, 201, again.text)
+      const report = again.body.data.overlaps as { overlaps: Array<{ overlap_hectares: number }>; complete: boolean }
+      assert.isTrue(report.complete, JSON.stringify(report).slice(0, 300))
+      assert.strictEqual(report.overlaps.length, 50)
+      const whole = Geometry.areaHectares(survey(0))
+      for (const o of report.overlaps) assert.closeTo(o.overlap_hectares, whole, whole * 0.001)
+    }, 120_000)
+  })
+
+suite("SQLite", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "canopy-estate-"))
+  const running = await serve({ port: 0, host: "127.0.0.1", db: join(dir, "canopy.db"), log: false, dispatcher: false })
+  return { running, close: async () => { await running.close(); rmSync(dir, { recursive: true, force: true }) } }
+})
+
+suite("PostgreSQL", async () => {
+  const scope = await Effect.runPromise(Scope.make())
+  const url = await Effect.runPromise(Scope.provide(freshDatabase(inject("postgresUrl")), scope))
+  const running = await serve({ port: 0, host: "127.0.0.1", storage: postgresStorage({ url }), log: false, dispatcher: false })
+  return { running, close: async () => { await running.close(); await Effect.runPromise(Scope.close(scope, Exit.void)) } }
+})
