@@ -145,7 +145,9 @@ export const run = async () => {
       ["GET /v1/projects?per_page=20", () => "/v1/projects?per_page=20", "GET"],
       ["POST /v1/projects (1,000-vertex polygon)", () => "/v1/projects", "POST"]
     ]
-    for (const [name, path, method] of scenarios) {
+    // BENCH_ROUTES=get,list,post: a subset of the scenarios, in this order.
+    const routes = (process.env.BENCH_ROUTES ?? "get,list,post").split(",")
+    for (const [name, path, method] of scenarios.filter((_, i) => routes.includes(["get", "list", "post"][i]!))) {
       const best = new Map<string, Figures>()
       // Rounds in turns: a machine busy for a while slows every contender alike.
       for (let round = 0; round < rounds; round++) {

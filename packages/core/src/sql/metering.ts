@@ -5,6 +5,7 @@ import type { State as RateLimitState } from "../RateLimit.ts"
 import type * as S from "../Storage.ts"
 import { json, parse } from "./codec.ts"
 import { type Context, orStorage } from "./common.ts"
+import { batchedMeter } from "./batchedMeter.ts"
 import * as RequestPath from "./requestPath.ts"
 
 export const metering = (c: Context): S.MeteringShape => {
@@ -97,34 +98,16 @@ export const metering = (c: Context): S.MeteringShape => {
     },
 
     requests: {
-      // The statements of `requestPath.ts`, shared with the SQLite adapter's synchronous route.
-      meter: (accountId, period, decide) =>
+      // PostgreSQL: batched per account, no lock held across round trips (`batchedMeter.ts`).
+      // Elsewhere the statements of `requestPath.ts`, shared with the SQLite adapter's synchronous
+      // route; SQLite's BEGIN IMMEDIATE already holds the write lock.
+      meter: dialect === "pg" ? batchedMeter(c) : (accountId, period, decide) =>
         transaction(orStorage(Effect.gen(function*() {
-          if (dialect !== "pg") {
-            // SQLite's BEGIN IMMEDIATE already holds the write lock.
-            const row = (yield* text(RequestPath.PLAN_AND_BUCKET, [accountId]))[0] as { plan: Plan; state: unknown } | undefined
-            if (!row) return undefined
-            const plan = RequestPath.meterPlan(accountId, period, row, decide)
-            yield* text(...plan.save)
-            return { result: plan.result, count: RequestPath.counted((yield* text(...plan.counter))[0]) }
-          }
-          // PostgreSQL locks the bucket row: an account's first request finds none, so it is
-          // created (only for an existing account) and read again.
-          let rows = yield* text(RequestPath.PLAN_AND_BUCKET_LOCKED, [accountId])
-          if (rows.length === 0) {
-            yield* text(RequestPath.ENSURE_BUCKET, [accountId])
-            rows = yield* text(RequestPath.PLAN_AND_BUCKET_LOCKED, [accountId])
-          }
-          const row = rows[0] as { plan: Plan; state: unknown } | undefined
+          const row = (yield* text(RequestPath.PLAN_AND_BUCKET, [accountId]))[0] as { plan: Plan; state: unknown } | undefined
           if (!row) return undefined
           const plan = RequestPath.meterPlan(accountId, period, row, decide)
-          // The bucket saved and the request counted in one round trip (a data-modifying CTE).
-          const [save, saveParams] = plan.save
-          const [counter, counterParams] = plan.counter
-          const counted = yield* sql.unsafe(
-            `with saved as (${RequestPath.numbered(save)}) ${RequestPath.numbered(counter, saveParams.length + 1)}`,
-            [...saveParams, ...counterParams])
-          return { result: plan.result, count: RequestPath.counted(counted[0]) }
+          yield* text(...plan.save)
+          return { result: plan.result, count: RequestPath.counted((yield* text(...plan.counter))[0]) }
         })))
     }
   }
