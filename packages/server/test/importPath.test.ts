@@ -20,11 +20,6 @@ import { isErrorBody, type Reply, request, startTestServer, type TestServer } fr
 const KML_TYPE = "application/vnd.google-earth.kml+xml"
 /** The loop must answer `/health` within this while a file is being uploaded. */
 const HEALTH_MS = 100
-/**
- * Runs of a stall test before it fails: a busy shared machine may delay one probe past the limit
- * by itself; a file read on the loop fails every run (measured: 0.9 s for the small KML files).
- */
-const TIMING_RETRIES = 2
 
 /** A closed ring of `n` positions around (lon, lat). */
 const ring = (n: number, lon = 8, lat = 48, r = 0.05) => [...Array.from({ length: n }, (_, i) => {
@@ -77,6 +72,21 @@ const probing = async <A>(base: string, work: () => Promise<A>): Promise<{ resul
     done = true
     await probes
   }
+}
+
+/**
+ * Runs `work` (repeatable) while probing `/health`, up to three times, and answers its result once
+ * a run's slowest probe is within `HEALTH_MS`. A file read on the loop stalls every run (the small
+ * KML files: 0.9 s); a busy shared machine delays a probe past the limit now and then by itself.
+ */
+const withoutStall = async <A>(base: string, label: string, work: () => Promise<A>): Promise<A> => {
+  const seen: Array<string> = []
+  for (let run = 0; run < 3; run++) {
+    const { result, slowest } = await probing(base, work)
+    if (slowest <= HEALTH_MS) return result
+    seen.push(slowest.toFixed(0))
+  }
+  return assert.fail(`${label}: /health took ${seen.join(", ")} ms in three runs (at most ${HEALTH_MS} ms allowed)`)
 }
 
 const upload = (base: string, method: "POST" | "PUT", path: string, bytes: Uint8Array, token: string, headers: Record<string, string> = {}) =>
@@ -154,17 +164,16 @@ describe("the dashboard's upload: the role and the project first, then the worke
 
   const boundary = async () => JSON.stringify((await request(server.url, "GET", `/v1/projects/${projectId}`, { token })).body.data.geometry)
 
-  it("a viewer's files are refused for the role before they are read: quickly, nothing read, /health answered meanwhile", { retry: TIMING_RETRIES }, async () => {
+  it("a viewer's files are refused for the role before they are read: quickly, nothing read, /health answered meanwhile", async () => {
     const before = await boundary()
     const jobs = importPool().stats().jobs
     const files = [{ name: "big.geojson", bytes: bigGeoJson }, { name: "nested.kml", bytes: nestedKml }]
     for (const h of hostileFiles) files.push({ name: h.name, bytes: await h.bytes() })
     for (const file of files) {
-      const { result, slowest } = await probing(server.url, () => dashboardUpload(server.url, viewer, projectId, file.name, file.bytes))
+      const result = await withoutStall(server.url, file.name, () => dashboardUpload(server.url, viewer, projectId, file.name, file.bytes))
       assert.strictEqual(result.status, 303)
       assert.include(result.notice, "Your role does not allow this", file.name)
       assert.isAtMost(result.elapsed, 1_000, file.name)
-      assert.isAtMost(slowest, HEALTH_MS, `${file.name}: /health took ${slowest.toFixed(0)} ms`)
     }
     assert.strictEqual(importPool().stats().jobs, jobs, "no file was read")
     assert.strictEqual(await boundary(), before)
@@ -177,13 +186,12 @@ describe("the dashboard's upload: the role and the project first, then the worke
     assert.strictEqual(importPool().stats().jobs, jobs)
   })
 
-  it("an editor's hostile files are read in the workers and refused on file; /health answered meanwhile; a good file still works", { retry: TIMING_RETRIES }, async () => {
+  it("an editor's hostile files are read in the workers and refused on file; /health answered meanwhile; a good file still works", async () => {
     const before = await boundary()
     for (const file of [{ name: "nested.kml", bytes: nestedKml }, ...await Promise.all(hostileFiles.map(async (h) => ({ name: h.name, bytes: await h.bytes() })))]) {
-      const { result, slowest } = await probing(server.url, () => dashboardUpload(server.url, editor, projectId, file.name, file.bytes))
+      const result = await withoutStall(server.url, file.name, () => dashboardUpload(server.url, editor, projectId, file.name, file.bytes))
       assert.include(result.notice, "cannot be used; nothing was saved", file.name)
       assert.include(result.notice, "<code>file</code>", file.name)
-      assert.isAtMost(slowest, HEALTH_MS, `${file.name}: /health took ${slowest.toFixed(0)} ms`)
     }
     assert.strictEqual(await boundary(), before)
     const good = await dashboardUpload(server.url, editor, projectId, "stand.kml", utf8(kml([{ name: "N", polygon: square(8.3, 48.3, 0.01) }])))
@@ -208,24 +216,22 @@ describe("the API's file routes read every file in the workers", () => {
     await server?.stop()
   })
 
-  it("each hostile file, imported and as a replacement boundary, is a 422 on file; /health answered meanwhile", { timeout: 120_000, retry: TIMING_RETRIES }, async () => {
+  it("each hostile file, imported and as a replacement boundary, is a 422 on file; /health answered meanwhile", { timeout: 120_000 }, async () => {
     for (const h of hostileFiles) {
       const bytes = await h.bytes()
       for (const [method, path] of [["POST", "/v1/projects/import?name=Hostile"], ["PUT", `/v1/projects/${projectId}/boundary`]] as const) {
-        const { result, slowest } = await probing(server.url, () =>
+        const result = await withoutStall(server.url, `${h.name} ${method}`, () =>
           request(server.url, method, path, { token, body: form(h.name, bytes) as never }))
         fileProblem(result)
-        assert.isAtMost(slowest, HEALTH_MS, `${h.name} ${method}: /health took ${slowest.toFixed(0)} ms`)
       }
     }
   })
 
-  it("small KML files are not read on the loop: eight of 56–64 KB at once, from two accounts, keep /health answered", { retry: TIMING_RETRIES }, async () => {
+  it("small KML files are not read on the loop: eight of 56–64 KB at once, from two accounts, keep /health answered", async () => {
     const tokens = [token, (await server.newAccount("enterprise")).token]
-    const { result, slowest } = await probing(server.url, () =>
+    const result = await withoutStall(server.url, "eight small KML files", () =>
       Promise.all(tokens.flatMap((as) => smallCostlyKml.map((file) => upload(server.url, "POST", "/v1/projects/import?name=Small", file, as, { "content-type": KML_TYPE })))))
     for (const r of result) fileProblem(r)
-    assert.isAtMost(slowest, HEALTH_MS, `/health took ${slowest.toFixed(0)} ms`)
   })
 
   it("a file that exhausts a worker's memory is a 422 on file, the worker is replaced, and the next file is read", async () => {
