@@ -38,6 +38,8 @@ const duplicateSlug = conflictOnDuplicate(() => "a project with this slug alread
 /** Candidates an `intersects` list reads from the spatial index at a time, and at most per request. */
 const INTERSECTS_CHUNK = 50
 const INTERSECTS_EXAMINED = 500
+/** Neighbours' boundaries a write's overlap comparison reads together. */
+const READ_TOGETHER = 8
 
 /** When the current write's comparisons must stop (epoch ms): `Overlap.WRITE_DEADLINE_MS` after it began. */
 const writeDeadline = Effect.gen(function*() {
@@ -108,7 +110,13 @@ const make = (storage: StorageShape) => {
       const sameBoundary = b.geometry.text.length <= Overlap.SAME_BOUNDARY_MAX_CHARS ? b.geometry.text : undefined
       const near = yield* storage.projects.meeting(accountId, b.bbox, { excludeId, limit: Overlap.MAX_CANDIDATES + 1, sameBoundary })
       const out = new Map<string, { readonly name: string; readonly updated_at: string; readonly hectares: number | undefined }>()
-      for (const n of near.slice(0, Overlap.MAX_CANDIDATES)) {
+      const candidates = near.slice(0, Overlap.MAX_CANDIDATES)
+      // The neighbours to read are read a few at a time together (on PostgreSQL, round trips in
+      // parallel: an outline over 500 stands reads 500 boundaries), each chunk when the last is measured.
+      const toRead = candidates.filter((n) => !n.same_boundary && known.get(n.id)?.updated_at !== n.updated_at)
+      const read = new Map<string, ProjectRow | undefined>()
+      let readUpTo = 0
+      for (const n of candidates) {
         const seen = known.get(n.id)
         if (seen && seen.updated_at === n.updated_at) {
           out.set(n.id, { name: n.name, ...seen })
@@ -123,7 +131,14 @@ const make = (storage: StorageShape) => {
           out.set(n.id, { name: n.name, updated_at: n.updated_at, hectares: undefined })
           continue
         }
-        const other = yield* storage.projects.get(accountId, n.id)
+        if (!read.has(n.id)) {
+          const chunk = toRead.slice(readUpTo, readUpTo + READ_TOGETHER)
+          readUpTo += chunk.length
+          const rows = yield* Effect.forEach(chunk, (c) => storage.projects.get(accountId, c.id), { concurrency: READ_TOGETHER })
+          chunk.forEach((c, i) => read.set(c.id, rows[i]))
+        }
+        const other = read.get(n.id)
+        read.delete(n.id)
         if (!other?.geometry) continue
         if (other.geometry.text === b.geometry.text) {
           out.set(n.id, { name: other.name, updated_at: other.updated_at, hectares: other.area_hectares })
