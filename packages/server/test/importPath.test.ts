@@ -234,6 +234,25 @@ describe("the API's file routes read every file in the workers", () => {
     for (const r of result) fileProblem(r)
   })
 
+  it("one account's files share the workers: past its share it gets 429 with Retry-After, another account is served", async () => {
+    const pool = makeImportPool({ workers: 1, perAccount: 1 })
+    await replaceImportPool(pool)
+    try {
+      const busy = await server.newAccount("enterprise")
+      const reading = Effect.runPromise(pool.read(bigKml, { filename: "big.kml" }, busy.accountId))
+      const file = utf8(kml([{ name: "N", polygon: square(8.7, 48.7, 0.01) }]))
+      const refused = await upload(server.url, "POST", "/v1/projects/import?name=Second", file, busy.token, { "content-type": KML_TYPE })
+      assert.strictEqual(refused.status, 429, refused.text)
+      assert.isTrue(isErrorBody(refused, "RATE_LIMITED"), refused.text)
+      assert.strictEqual(refused.headers.get("retry-after"), "1")
+      const other = await upload(server.url, "POST", "/v1/projects/import?name=Other%20account", file, token, { "content-type": KML_TYPE })
+      assert.strictEqual(other.status, 201, other.text)
+      assert.isTrue((await reading).ok)
+    } finally {
+      await replaceImportPool(makeImportPool())
+    }
+  }, 60_000)
+
   it("a file that exhausts a worker's memory is a 422 on file, the worker is replaced, and the next file is read", async () => {
     await replaceImportPool(makeImportPool({ heapMb: 32 }))
     try {
