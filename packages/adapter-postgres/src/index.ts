@@ -29,6 +29,13 @@ export interface PostgresOptions {
    * or 10000.
    */
   readonly statementTimeoutMs?: number
+  /**
+   * Whether statements are prepared by name and kept per connection (the default). Turn off
+   * behind a pooler in transaction mode that cannot keep named statements (PgBouncer before 1.21,
+   * or without `max_prepared_statements`): every statement then runs unnamed. Default
+   * `CANOPY_PG_PREPARED_STATEMENTS` (`0`/`off`/`false` turn it off), else on.
+   */
+  readonly preparedStatements?: boolean
 }
 
 /** Defaults of the timeouts (ms). */
@@ -49,12 +56,23 @@ export const timeouts = (options: PostgresOptions): { readonly connectMs: number
   statementMs: options.statementTimeoutMs ?? fromEnv("CANOPY_PG_STATEMENT_TIMEOUT_MS") ?? DEFAULT_STATEMENT_TIMEOUT_MS
 })
 
+/** Whether statements are prepared: the option, else the environment, else on. */
+export const preparedStatements = (options: PostgresOptions): boolean => {
+  if (options.preparedStatements !== undefined) return options.preparedStatements
+  const raw = process.env.CANOPY_PG_PREPARED_STATEMENTS?.trim().toLowerCase()
+  if (raw === undefined || raw === "") return true
+  if (["0", "off", "false", "no"].includes(raw)) return false
+  if (["1", "on", "true", "yes"].includes(raw)) return true
+  throw new Error(`CANOPY_PG_PREPARED_STATEMENTS must be on or off, got ${JSON.stringify(process.env.CANOPY_PG_PREPARED_STATEMENTS)}`)
+}
+
 /** The SQL client as a layer. */
 export const clientLayer = (options: PostgresOptions) => {
   const t = timeouts(options)
   return PgClient.layer({
     url: Redacted.make(options.url),
     maxConnections: options.maxConnections ?? 10,
+    prepare: preparedStatements(options),
     applicationName: "canopy",
     connectTimeout: t.connectMs,
     startupParameters: { statement_timeout: String(t.statementMs) }
@@ -70,6 +88,7 @@ const migrationClientLayer = (options: PostgresOptions) =>
     url: Redacted.make(options.url),
     maxConnections: 1,
     applicationName: "canopy-migrate",
+    prepare: preparedStatements(options),
     connectTimeout: timeouts(options).connectMs,
     startupParameters: { statement_timeout: "0" }
   })
