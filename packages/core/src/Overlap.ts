@@ -1,11 +1,13 @@
 /**
  * Overlaps between project boundaries: the same hectares counted in two projects is the classic
- * carbon-accounting error. The area shared by two boundaries is their intersection (polygon
- * clipping by `polyclip-ts`, the clipper of Turf 7) measured as project areas are: geodesically on
- * the WGS84 ellipsoid (`Geometry.areaHectares`). The clipping works in the longitude/latitude
- * plane, so a vertex where two edges cross is placed where their straight lon/lat lines cross; for
- * boundaries of fields and forests (edges of metres to kilometres) that differs from the geodesic
- * crossing by far less than the 4 decimals the API reports. docs/decisions.md, "Overlaps".
+ * carbon-accounting error. The area shared by two boundaries is their intersection measured as
+ * project areas are: geodesically on the WGS84 ellipsoid (`Geometry.areaHectares`). It is summed
+ * over the pieces of both boundaries' edges that bound the intersection (Green's theorem,
+ * `internal/sharedArea.ts`), without building it; the clipper (`polyclip-ts`, Turf 7's) measures
+ * the rare pair whose pieces do not close. Edges are cut where their straight lon/lat lines cross;
+ * for boundaries of fields and forests (edges of metres to kilometres) that differs from the
+ * geodesic crossing by far less than the 4 decimals the API reports. docs/decisions.md, "Overlaps";
+ * docs/architecture.md, "Overlaps by the pieces of edges".
  */
 import { Context } from "effect"
 import { intersection, type Geom } from "polyclip-ts"
