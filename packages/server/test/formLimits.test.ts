@@ -86,8 +86,8 @@ parentPort.once("message", () => {
 parentPort.postMessage("started")
 `
 
-/** `send` four times in turn while /health is probed: the probes' median and slowest answer, in ms, and the answers. */
-const underLoad = async (send: () => Promise<Response>) => {
+/** `send` four times in turn while /health is probed: the probes' median and slowest answer (ms), and the answers. */
+const probed = async (send: () => Promise<Response>) => {
   const worker = new Worker(probeSource, { eval: true, workerData: { url: `${server.url}/health` } })
   await once(worker, "message")
   await new Promise((r) => setTimeout(r, 30))
@@ -102,17 +102,23 @@ const underLoad = async (send: () => Promise<Response>) => {
   await worker.terminate()
   assert.isAbove(latencies.length, 2)
   const sorted = latencies.sort((a, b) => a - b)
-  return { loop: { p50: sorted[Math.floor(sorted.length * 0.5)]!, max: sorted.at(-1)! }, answers }
+  return { median: sorted[Math.floor(sorted.length * 0.5)]!, slowest: sorted.at(-1)!, answers }
 }
 
 /**
- * A loop held by a parse shows as every probe in that time waiting for it (a median of 1.5–2.4 s
- * before these caps); a busy shared machine alone delays a probe now and then (up to ~150 ms
- * seen with no body at all), so the bound is on the median, with a margin on the slowest.
+ * The answers of `send` (four times in turn) once a run kept /health prompt: a median probe within
+ * 100 ms and none over 400 ms. A loop held by a parse fails every run (a median of 1.5–2.4 s
+ * before these caps); a busy shared machine delays probes past the bound now and then by itself,
+ * so up to three runs are made.
  */
-const assertPrompt = (loop: { readonly p50: number; readonly max: number }) => {
-  assert.isAtMost(loop.p50, 100, `/health median ${Math.round(loop.p50)} ms`)
-  assert.isAtMost(loop.max, 400, `/health slowest ${Math.round(loop.max)} ms`)
+const withoutStall = async (send: () => Promise<Response>) => {
+  const seen: Array<string> = []
+  for (let run = 0; run < 3; run++) {
+    const { answers, median, slowest } = await probed(send)
+    if (median <= 100 && slowest <= 400) return answers
+    seen.push(`median ${Math.round(median)} ms, slowest ${Math.round(slowest)} ms`)
+  }
+  return assert.fail(`/health in three runs: ${seen.join("; ")} (at most 100 ms median, 400 ms slowest)`)
 }
 
 const post = (path: string, body: string | Uint8Array, headers: Record<string, string>) =>
@@ -123,9 +129,8 @@ const urlencoded = { "content-type": "application/x-www-form-urlencoded" }
 describe("a form sent without its session or CSRF cookie", () => {
   for (const path of ["/dashboard/action", "/dashboard/sign-in", "/invitations/accept", "/oauth/sign-in", "/oauth/authorize"]) {
     it(`${path}: 5 MB of fields is refused (403) without reading them; /health answers promptly`, async () => {
-      const { answers, loop } = await underLoad(() => post(path, fieldBomb, urlencoded))
+      const answers = await withoutStall(() => post(path, fieldBomb, urlencoded))
       for (const a of answers) assert.strictEqual(a.status, 403, a.text.slice(0, 200))
-      assertPrompt(loop)
     })
   }
 })
@@ -134,13 +139,12 @@ describe("a form past its caps", () => {
   const preCsrf = { ...urlencoded, cookie: "canopy_csrf=anything" }
   for (const path of ["/dashboard/sign-in", "/invitations/accept", "/oauth/sign-in"]) {
     it(`${path}: 5 MB with the form's CSRF cookie is a 413 page; /health answers promptly`, async () => {
-      const { answers, loop } = await underLoad(() => post(path, fieldBomb, preCsrf))
+      const answers = await withoutStall(() => post(path, fieldBomb, preCsrf))
       for (const a of answers) {
         assert.strictEqual(a.status, 413)
         assert.match(a.headers.get("content-type") ?? "", /^text\/html/)
         assert.include(a.text, `larger than ${SMALL_FORM.bytes} bytes`)
       }
-      assertPrompt(loop)
     })
     it(`${path}: more than ${SMALL_FORM.fields} fields in a small body is a 413 page`, async () => {
       const r = await post(path, `csrf=anything&${"a=1&".repeat(SMALL_FORM.fields)}`, preCsrf)
@@ -150,14 +154,13 @@ describe("a form past its caps", () => {
   }
 
   it("/oauth/token: 5 MB of fields is the RFC 6749 invalid_request; /health answers promptly", async () => {
-    const { answers, loop } = await underLoad(() => post("/oauth/token", fieldBomb, urlencoded))
+    const answers = await withoutStall(() => post("/oauth/token", fieldBomb, urlencoded))
     for (const a of answers) {
       assert.strictEqual(a.status, 400)
       const body = JSON.parse(a.text) as { error: string; error_description: string }
       assert.strictEqual(body.error, "invalid_request")
       assert.include(body.error_description, `larger than ${TOKEN_FORM.bytes} bytes`)
     }
-    assertPrompt(loop)
   })
 
   it("/oauth/token: a small body of many fields is refused at the cap", async () => {
@@ -168,12 +171,11 @@ describe("a form past its caps", () => {
 
   it("/dashboard/action signed in: 5 MB of fields is a 413 page; /health answers promptly; nothing changed", async () => {
     const before = (await request(server.url, "GET", "/v1/account", { token: apiToken })).text
-    const { answers, loop } = await underLoad(() => post("/dashboard/action", `csrf=${encodeURIComponent(session.csrf)}&action=set_overlap_policy&overlap_policy=reject&${fieldBomb.slice(0, -200)}`, { ...urlencoded, cookie: session.cookie }))
+    const answers = await withoutStall(() => post("/dashboard/action", `csrf=${encodeURIComponent(session.csrf)}&action=set_overlap_policy&overlap_policy=reject&${fieldBomb.slice(0, -200)}`, { ...urlencoded, cookie: session.cookie }))
     for (const a of answers) {
       assert.strictEqual(a.status, 413)
       assert.include(a.text, `more than ${ACTION_FORM.fields} fields`)
     }
-    assertPrompt(loop)
     assert.strictEqual((await request(server.url, "GET", "/v1/account", { token: apiToken })).text.replace(/"meta":.*$/, ""), before.replace(/"meta":.*$/, ""))
   })
 
@@ -196,23 +198,18 @@ describe("multipart forms past their part limit", () => {
   const multipart = { "content-type": `multipart/form-data; boundary=${boundary}` }
 
   it(`the API import: 4 MB of empty parts is refused (more than ${FORM_LIMITS.parts} parts); /health answers promptly`, async () => {
-    const { answers, loop } = await underLoad(() => post("/v1/projects/import", manyParts, { ...multipart, authorization: `Bearer ${apiToken}` }))
+    const answers = await withoutStall(() => post("/v1/projects/import", manyParts, { ...multipart, authorization: `Bearer ${apiToken}` }))
     for (const a of answers) {
       assert.strictEqual(a.status, 400, a.text.slice(0, 300))
       const body = JSON.parse(a.text)
       assert.isTrue(isErrorBody({ status: a.status, headers: a.headers, body, text: a.text }, "VALIDATION_ERROR"))
       assert.include(a.text, `more than ${FORM_LIMITS.parts} parts`)
     }
-    assertPrompt(loop)
   })
 
   it("the dashboard upload, without a session and with one: 4 MB of empty parts never holds /health", async () => {
-    const anonymous = await underLoad(() => post("/dashboard/upload", manyParts, multipart))
-    for (const a of anonymous.answers) assert.isBelow(a.status, 500)
-    assertPrompt(anonymous.loop)
-    const signedIn = await underLoad(() => post("/dashboard/upload", manyParts, { ...multipart, cookie: session.cookie }))
-    for (const a of signedIn.answers) assert.isBelow(a.status, 500)
-    assertPrompt(signedIn.loop)
+    for (const a of await withoutStall(() => post("/dashboard/upload", manyParts, multipart))) assert.isBelow(a.status, 500)
+    for (const a of await withoutStall(() => post("/dashboard/upload", manyParts, { ...multipart, cookie: session.cookie }))) assert.isBelow(a.status, 500)
     assert.strictEqual((await request(server.url, "GET", `/v1/projects/${projectId}`, { token: apiToken })).status, 200)
   })
 })
