@@ -30,7 +30,7 @@ export const pipeline: (
 ) {
   // A write's overlap comparisons stop a fixed time after the request began (its body's
   // validation included), so that it is answered in about 2 s whatever its boundary. (A file
-  // route starts it again once its file is read: api/gis.ts.)
+  // route starts it again once its file is read: `writeAfterRead`, api/importFile.ts.)
   const began = Date.now()
   const principal = yield* (yield* Credentials).authenticate(bearer, { ip: req.ip })
   seen.accountId = principal.account_id
