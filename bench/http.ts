@@ -18,6 +18,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import pg from "pg"
 import { startEmbeddedPostgres } from "../packages/adapter-postgres/test/embedded.ts"
+import { startPgBouncer } from "../packages/adapter-postgres/test/pgbouncer.ts"
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8)
 const CONNECTIONS = 16
@@ -94,6 +95,7 @@ export const run = async () => {
   const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2))
   const postgres = withPostgres ? await startEmbeddedPostgres() : undefined
   const children: Array<ChildProcess> = []
+  let bouncer: Awaited<ReturnType<typeof startPgBouncer>> | undefined
   try {
     // SQLite: one seeded file, copied for Canopy and for the floor.
     const seedFile = join(dir, "seed.db")
@@ -135,6 +137,14 @@ export const run = async () => {
         { label: "floor, PostgreSQL, 2 servers", urls: floorPg, seed: floorDb.seed },
         { label: "canopy, PostgreSQL, 2 servers", urls: onPg, seed: canopyDb.seed, base: "floor, PostgreSQL, 2 servers" }
       )
+      // Two more Canopy processes on the same database through PgBouncer in transaction mode,
+      // with the settings README's "Operating it" gives (when pgbouncer is installed).
+      bouncer = await startPgBouncer(postgres.url, { poolSize: 20 }).catch((e: unknown) => void console.log(`  (no PgBouncer row: ${String(e).split("\n")[0]})`))
+      if (bouncer) {
+        const env = { BENCH_DISPATCHER: "0", CANOPY_PG_PREPARED_STATEMENTS: "off" }
+        const viaBouncer = [await spawnServer("canopy.ts", [bouncer.url("canopy_bench")], env), await spawnServer("canopy.ts", [bouncer.url("canopy_bench")], env)]
+        contenders.push({ label: "canopy, PgBouncer, 2 servers", urls: viaBouncer, seed: canopyDb.seed, base: "floor, PostgreSQL, 2 servers" })
+      }
     }
     console.log(`http: ${CONNECTIONS} connections, ${DURATION_S} s each, loopback; ${rounds} rounds taken in turns, the best of each shown`)
     console.log("  floor = bare node:http + better-sqlite3 doing the same lookups (token, rate limit, usage count, rows); ratios are to it")
@@ -170,6 +180,7 @@ export const run = async () => {
   } finally {
     for (const c of children) c.kill("SIGTERM")
     await new Promise((r) => setTimeout(r, 300))
+    await bouncer?.stop()
     await postgres?.stop()
     rmSync(dir, { recursive: true, force: true })
   }
