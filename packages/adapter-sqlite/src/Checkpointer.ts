@@ -9,9 +9,10 @@
  *   pass: it takes the write lock (waiting at most 100 ms for a commit in progress), copies the
  *   few frames written since, and the next write starts the log over. While the log is longer
  *   than a quarter of that, the thread checks every 25 ms;
- * - if the thread cannot keep up (a starved CPU, another process's long read), the writer bounds
- *   the log itself: a commit that leaves the `-wal` file beyond `HARD_BYTES` is followed by a
- *   TRUNCATE checkpoint on the committing call (the rare case that holds the loop);
+ * - if the thread cannot keep up (a starved CPU), the writer bounds the log itself: a commit that
+ *   leaves the `-wal` file beyond `HARD_BYTES` is followed by a PASSIVE checkpoint on the
+ *   committing call (it copies what the thread has not, never waiting for a lock), so its next
+ *   write starts the log over — the rare case that holds the loop;
  * - `journal_size_limit` cuts the file back to `HARD_BYTES` whenever the log starts over.
  */
 import type Database from "better-sqlite3"
@@ -23,7 +24,7 @@ import { Worker } from "node:worker_threads"
 const MIB = 1024 * 1024
 /** The log's length past which the checkpointer thread restarts it. */
 export const RESTART_BYTES = 8 * MIB
-/** The `-wal` file's size past which the writer truncates the log itself after a commit. */
+/** The `-wal` file's size past which the writer checkpoints itself after a commit. */
 export const HARD_BYTES = 32 * MIB
 /** How often the thread checkpoints while the log is short. */
 const INTERVAL_MS = 200
@@ -65,7 +66,7 @@ export interface Checkpointer {
 }
 
 /**
- * The writer's bound alone: after a commit, a TRUNCATE checkpoint when the `-wal` file has grown
+ * The writer's bound alone: after a commit, a PASSIVE checkpoint when the `-wal` file has grown
  * past `HARD_BYTES` (a stat, a few microseconds, otherwise).
  */
 export const writerBound = (db: Database.Database, filename: string): (() => void) => {
@@ -73,7 +74,7 @@ export const writerBound = (db: Database.Database, filename: string): (() => voi
   return () => {
     if ((statSync(wal, { throwIfNoEntry: false })?.size ?? 0) > HARD_BYTES && db.open && !db.inTransaction) {
       try {
-        db.pragma("wal_checkpoint(TRUNCATE)")
+        db.pragma("wal_checkpoint(PASSIVE)")
       } catch {
         // The commit stands; a checkpoint that could not run is tried again after the next one
         // (one already running on the thread answers busy at once, and finishes soon).
