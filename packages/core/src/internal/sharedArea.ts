@@ -98,6 +98,29 @@ const cut = (all: CutTable, E: Edges, i: number, x: number, y: number, crossing 
   c.t.push(t), c.x.push(x), c.y.push(y), c.crossing.push(crossing)
 }
 
+/** Thrown when a measure passes its budget of work (`limit`): pairs of edges examined, edges tested, pieces. */
+export class OverBudget extends Error {
+  constructor() {
+    super("the measure passed its budget of work")
+  }
+}
+
+// The work done by the current measure (the code is synchronous: one measure at a time per thread).
+let work = 0
+let maxWork = Infinity
+const spend = (units: number) => {
+  if ((work += units) > maxWork) throw new OverBudget()
+}
+const budgeted = <A>(limit: number, f: () => A): A => {
+  work = 0
+  maxWork = limit
+  try {
+    return f()
+  } finally {
+    maxWork = Infinity
+  }
+}
+
 const IN = 1, OUT = 0, ON = -1
 const QUARTERS = [0.5, 0.25, 0.75]
 /** The sign orient2d gives to a counter-clockwise triple (the library's y axis points down). */
@@ -136,6 +159,7 @@ const bandIndex = (E: Edges, box: readonly [number, number, number, number]) => 
   // edge is told apart (ON) rather than counted on one side by rounding.
   return (x: number, y: number): number => {
     const b = bands === 1 ? 0 : Math.max(0, Math.min(bands - 1, Math.floor(((y - s) / height) * bands)))
+    spend(start[b + 1]! - start[b]! + 1)
     let inside = false
     for (let k = start[b]!; k < start[b + 1]!; k++) {
       const i = items[k]!
@@ -226,6 +250,7 @@ const walk = (A: Edges, B: Edges, box: readonly [number, number, number, number]
     const others = fromA ? activeB : activeA
     const x = minX(E, i)
     let kept = 0
+    spend(others.length + 1)
     for (let k = 0; k < others.length; k++) {
       const j = others[k]!
       if (maxX(fromA ? B : A, j) < x) continue
@@ -303,6 +328,7 @@ const pieces = (
     if (xs[xs.length - 1] === qx && ys[ys.length - 1] === qy) xs.pop(), ys.pop(), ts.pop(), joins.pop()
     xs.push(qx), ys.push(qy), ts.push(1)
     const count = xs.length - 1
+    spend(count)
     // Each piece: along the other boundary (kept when in the same direction and `keepAlong`), or
     // inside or outside it. Inside and outside swap at each true crossing, so between points where
     // the other boundary only touches, one point test decides a whole run of pieces: made on the
@@ -345,15 +371,18 @@ const shared = (a: Rings, b: Rings) => {
   return { A, B, box, apart: !(box[0] <= box[2] && box[1] <= box[3]) }
 }
 
-/** Whether two valid boundaries share area (more than edges or points). */
-export const sharesArea = (a: Rings, b: Rings): boolean => {
+/**
+ * Whether two valid boundaries share area (more than edges or points). Throws `OverBudget` past
+ * `limit` units of work (pairs of edges examined, edges tested, pieces).
+ */
+export const sharesArea = (a: Rings, b: Rings, limit = Infinity): boolean => budgeted(limit, () => {
   const { A, B, box, apart } = shared(a, b)
   if (apart) return false
   const m = walk(A, B, box, true)
   if (m.crossed) return true
   const stop = () => false
   return !pieces(A, m.cutsA, box, bandIndex(B, box), true, stop) || !pieces(B, m.cutsB, box, bandIndex(A, box), false, stop)
-}
+})
 
 /** The sum of `term` over the pieces bounding A ∩ B (Neumaier summation); throws when they do not close. */
 const boundarySum = (a: Rings, b: Rings, term: (x1: number, y1: number, x2: number, y2: number) => number): number => {
@@ -390,11 +419,11 @@ const boundarySum = (a: Rings, b: Rings, term: (x1: number, y1: number, x2: numb
 /**
  * The geodesic area two valid boundaries share, in m² (edges as straight lines in the lon/lat
  * plane where they are cut, like a clipper's output measured by `ringSignedArea`). Throws when the
- * pieces found do not close into rings.
+ * pieces found do not close into rings, or `OverBudget` past `limit` units of work.
  */
-export const sharedSquareMetres = (a: Rings, b: Rings): number =>
+export const sharedSquareMetres = (a: Rings, b: Rings, limit = Infinity): number =>
   // The geodesic terms of a counter-clockwise boundary (in lon/lat) add up to minus its area.
-  Math.max(0, -boundarySum(a, b, edgeArea))
+  Math.max(0, -budgeted(limit, () => boundarySum(a, b, edgeArea)))
 
 /**
  * The area two valid boundaries share in the lon/lat plane (square degrees): the same pieces with

@@ -99,28 +99,38 @@ const execArgv = fromSources ? ["--conditions=source", "--disable-warning=Experi
 const BYTES_PER_POSITION = 20
 
 /**
- * Two boundaries are compared inline only when their texts are short (parsing them is linear: well
- * under a millisecond for 20,000 characters) and the work of the comparison is bounded small: the
- * product of the numbers of their edges that reach the box both boxes share
- * (`Overlap.pairsBound`), which bounds the pairs of edges examined and the crossings found. At
- * 10,000 that is ~2 ms in any shape (two crossing 80-tooth combs, 104,000 pairs and 25,600
- * crossings, take ~20 ms). A stand inside an estate's outline is compared on the few edges of the
- * outline near it. Everything else is measured in a worker, under a time budget.
+ * Two boundaries are compared inline only when their texts are short (parsing one is linear: under
+ * a millisecond for 64,000 characters, and a write's own boundary is parsed once for all its
+ * comparisons) and the measure fits a budget of work counted as it goes
+ * (`Overlap.sharedHectaresByEdges`' `limit`: pairs of edges examined, edges tested, pieces — the
+ * crossings it finds are counted by the sweep that finds them): 20,000 units, 1–4 ms in any
+ * shape. Past it the measure stops and a worker starts over under a time budget: two crossing
+ * 80-tooth combs (25,600 crossings, ~150,000 units) go there; a 1,000-vertex ring nearly
+ * coinciding with a 64-vertex one (~10,000 units) and a stand inside an estate's outline (a few
+ * dozen) stay.
  */
-const SHARED_INLINE_CHARS = 20_000
-const SHARED_INLINE_PAIRS = 10_000
+const SHARED_INLINE_CHARS = 64_000
+const SHARED_INLINE_WORK = 20_000
+/** A stored boundary under this many characters is tested for a point inline (parse and test are linear). */
+const COVERS_INLINE_CHARS = 200_000
+
+/** Boundaries parsed for inline measures, by their text's object (a write's own is compared with each neighbour). */
+const parsedTexts = new WeakMap<RawJson.RawJson, Geometry.Boundary>()
+const parsed = (r: RawJson.RawJson): Geometry.Boundary => {
+  let g = parsedTexts.get(r)
+  if (!g) parsedTexts.set(r, g = JSON.parse(r.text) as Geometry.Boundary)
+  return g
+}
 
 /**
- * The area two small boundaries share, measured on the loop when its work is bounded small and its
- * pieces of edges close; undefined otherwise (a worker then measures it, with the clipper as
- * fallback, under a budget).
+ * The area two small boundaries share, measured on the loop when its work stays within the inline
+ * budget and its pieces of edges close; undefined otherwise (a worker then measures it, with the
+ * clipper as fallback, under a time budget).
  */
-export const measuredInline = (a: string, b: string): number | undefined => {
-  if (a.length + b.length >= SHARED_INLINE_CHARS) return undefined
+export const measuredInline = (a: RawJson.RawJson, b: RawJson.RawJson): number | undefined => {
+  if (a.text.length >= SHARED_INLINE_CHARS || b.text.length >= SHARED_INLINE_CHARS) return undefined
   try {
-    const ga = JSON.parse(a) as Geometry.Boundary
-    const gb = JSON.parse(b) as Geometry.Boundary
-    return Overlap.pairsBound(ga, gb) <= SHARED_INLINE_PAIRS ? Overlap.sharedHectaresByEdges(ga, gb) : undefined
+    return Overlap.sharedHectaresByEdges(parsed(a), parsed(b), SHARED_INLINE_WORK)
   } catch {
     return undefined
   }
@@ -309,8 +319,9 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
   // their own, which stops the measure itself, not only the next one.
   const shared = (a: RawJson.RawJson, b: RawJson.RawJson, limitMs?: number): Effect.Effect<GeometryCheck.Shared, Errors.RateLimited> => {
     const allowed = Math.min(sharedBudgetMs, limitMs ?? Infinity)
-    const hectares = measuredInline(a.text, b.text)
-    if (hectares !== undefined) return Effect.succeed({ _tag: "Shared", hectares } as const)
+    const hectares = measuredInline(a, b)
+    // Measured here: the loop turns before the next comparison (a write may make hundreds).
+    if (hectares !== undefined) return Effect.as(Effect.yieldNow, { _tag: "Shared", hectares } as const)
     if (allowed <= 0) return Effect.succeed({ _tag: "TooComplex" } as const)
     return submit<GeometryCheck.Shared>(Math.ceil((a.text.length + b.text.length) / BYTES_PER_POSITION), (id) => ({ id, shared: [a.text, b.text] }), (outcome) =>
       outcome === "timeout" ? Effect.succeed({ _tag: "TooComplex" } as const)
@@ -324,7 +335,7 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
   // worker rather than on the loop.
   const covers = (b: RawJson.RawJson, position: Geometry.Position, limitMs?: number): Effect.Effect<boolean | undefined, Errors.RateLimited> => {
     const allowed = Math.min(budgetMs, limitMs ?? Infinity)
-    if (b.text.length < SHARED_INLINE_CHARS * 10) return GeometryCheck.inline.covers!(b, position)
+    if (b.text.length < COVERS_INLINE_CHARS) return GeometryCheck.inline.covers!(b, position)
     if (allowed <= 0) return Effect.succeed(undefined)
     return submit<boolean | undefined>(Math.ceil(b.text.length / BYTES_PER_POSITION), (id) => ({ id, covers: b.text, position: [position[0], position[1]] }), (outcome) =>
       outcome === "timeout" ? Effect.succeed(undefined)
