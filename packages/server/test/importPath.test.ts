@@ -85,6 +85,7 @@ const withoutStall = async <A>(base: string, label: string, work: () => Promise<
     const { result, slowest } = await probing(base, work)
     if (slowest <= HEALTH_MS) return result
     seen.push(slowest.toFixed(0))
+    await new Promise((resolve) => setTimeout(resolve, 500)) // past a burst of the machine's other work
   }
   return assert.fail(`${label}: /health took ${seen.join(", ")} ms in three runs (at most ${HEALTH_MS} ms allowed)`)
 }

@@ -4,7 +4,7 @@
  * workers with their budgets (gis/offload.ts); and the overlap deadline of the write that
  * follows, started once the file is read.
  */
-import { Errors, Overlap, Principal, Projects } from "@canopy/core"
+import { Errors, Overlap, Principal, Projects, type Storage } from "@canopy/core"
 import { Clock, Effect } from "effect"
 import type { FormFile } from "../gis/multipart.ts"
 import { importPool } from "../gis/offload.ts"
@@ -41,13 +41,17 @@ export type FileTarget = { readonly create: true } | { readonly projectId: strin
  * within their budgets. Fails with the 422 listing every problem; a read that ran out of time
  * frees the request's Idempotency-Key (its answer depends on the load).
  */
-export const importFile = (principal: Principal.Principal, target: FileTarget, file: RawBody) =>
+export const importFile = (
+  principal: Principal.Principal,
+  target: FileTarget,
+  file: RawBody
+): Effect.Effect<ImportSuccess, Errors.DomainError | Storage.StorageError, Projects> =>
   Effect.gen(function*() {
     yield* Principal.authorize(principal, "create" in target ? "projects.create" : "projects.update")
     // (Looked up as the account itself: the caller's permission is projects:write; it may lack read.)
     if ("projectId" in target) yield* (yield* Projects).get(Principal.system(principal.account_id), target.projectId)
     const result = yield* importPool().read(file.bytes, { mediaType: file.mediaType || undefined, filename: file.filename }, principal.account_id)
-    if (result.ok) return result as ImportSuccess
+    if (result.ok) return result
     if ("overBudget" in result && result.overBudget === "time") yield* answerDependsOnLoad
     return yield* new Errors.ValidationError({
       message: `The file is not a boundary Canopy can import${result.format ? ` (read as ${result.format})` : ""}`,
