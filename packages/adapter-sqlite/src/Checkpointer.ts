@@ -8,7 +8,7 @@
  *   So once the log holds `RESTART_BYTES`, the thread asks for a RESTART right after its passive
  *   pass: it takes the write lock (waiting at most 100 ms for a commit in progress), copies the
  *   few frames written since, and the next write starts the log over. While the log is longer
- *   than a quarter of that, the thread checks every 25 ms;
+ *   than a quarter of that (and not just restarted), the thread checks every 25 ms;
  * - if the thread cannot keep up (a starved CPU), the writer bounds the log itself: a commit that
  *   leaves the `-wal` file beyond `HARD_BYTES` is followed by a PASSIVE checkpoint on the
  *   committing call (it copies what the thread has not, never waiting for a lock), so its next
@@ -51,7 +51,7 @@ const tick = () => {
         db.pragma("busy_timeout = 0")
       }
     }
-    if (log >= restartFrames / 4) next = workerData.intervalMs / 8
+    if (log >= restartFrames / 4 && log !== restartedAt) next = workerData.intervalMs / 8
   } catch {}
   timer = setTimeout(tick, next)
 }
