@@ -128,7 +128,8 @@ export const routes: ReadonlyArray<Route> = [
       "(`format=kml`), one feature per project, with `Content-Disposition: attachment`. Streamed (chunked), at most " +
       `${Gis.MAX_EXPORT_PROJECTS.toLocaleString("en")} projects and ${Gis.MAX_EXPORT_BYTES / 1024 / 1024} MiB per file: ` +
       "`X-Total-Count` says how many matched; the end of the file says whether it holds them all (`truncated`, `next_cursor`: " +
-      "GeoJSON members, KML `Document/ExtendedData`); pass `next_cursor` as `cursor` with the same filters and order for the rest. " +
+      "GeoJSON members, KML `Document/ExtendedData`); pass `next_cursor` as `cursor` with the same filters and order for the rest " +
+      "(`page` is refused with 400 on `query.page`: a file always starts at its cursor). " +
       "A response cut short is a failure, not a file.",
     status: 200, envelope: "file", query: Gis.ExportProjectsQuery, produces: Gis.EXPORT_MEDIA_TYPES,
     run: ({ principal, query }) => Gis.exportProjects(principal, query) }),
