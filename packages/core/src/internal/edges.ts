@@ -1,0 +1,145 @@
+/**
+ * The edges of a boundary as the overlap measure (`sharedArea.ts`) walks them: flat arrays,
+ * oriented with the interior on the left; the order of a sweep over longitude; an exact even–odd
+ * point test over latitude bands; and the budget of work a measure may spend.
+ */
+import { orient2d } from "robust-predicates"
+
+/** Polygons as rings of [lon, lat] positions, closing position included (GeoJSON). */
+export type Rings = ReadonlyArray<ReadonlyArray<ReadonlyArray<ReadonlyArray<number>>>>
+
+/** Edges of one boundary, oriented so that its interior is on the left (shells CCW, holes CW). */
+export interface Edges {
+  readonly x1: Float64Array
+  readonly y1: Float64Array
+  readonly x2: Float64Array
+  readonly y2: Float64Array
+  readonly n: number
+  readonly box: readonly [number, number, number, number]
+}
+
+const planarTwiceArea = (ring: ReadonlyArray<ReadonlyArray<number>>): number => {
+  let s = 0
+  for (let i = 0; i + 1 < ring.length; i++) s += ring[i]![0]! * ring[i + 1]![1]! - ring[i + 1]![0]! * ring[i]![1]!
+  return s
+}
+
+/** The edges of a boundary's rings, without repeated positions, shells turned counter-clockwise and holes clockwise. */
+export const edgesOf = (polygons: Rings): Edges => {
+  let count = 0
+  for (const rings of polygons) for (const ring of rings) count += Math.max(0, ring.length - 1)
+  const x1 = new Float64Array(count), y1 = new Float64Array(count), x2 = new Float64Array(count), y2 = new Float64Array(count)
+  let n = 0
+  let w = Infinity, s = Infinity, e = -Infinity, north = -Infinity
+  for (const rings of polygons) {
+    rings.forEach((ring, r) => {
+      const ccw = planarTwiceArea(ring) > 0
+      const flip = r === 0 ? !ccw : ccw
+      for (let i = 0; i + 1 < ring.length; i++) {
+        const p = ring[flip ? i + 1 : i]!, q = ring[flip ? i : i + 1]!
+        if (p[0] === q[0] && p[1] === q[1]) continue
+        x1[n] = p[0]!, y1[n] = p[1]!, x2[n] = q[0]!, y2[n] = q[1]!
+        w = Math.min(w, p[0]!), e = Math.max(e, p[0]!), s = Math.min(s, p[1]!), north = Math.max(north, p[1]!)
+        n++
+      }
+    })
+  }
+  return { x1, y1, x2, y2, n, box: [w, s, e, north] }
+}
+
+/** Thrown when a measure passes its budget of work (`limit`): pairs of edges examined, edges tested, pieces. */
+export class OverBudget extends Error {
+  constructor() {
+    super("the measure passed its budget of work")
+  }
+}
+
+// The work done by the current measure (the code is synchronous: one measure at a time per thread).
+let work = 0
+let maxWork = Infinity
+/** Counts `units` of work against the current measure's budget; throws `OverBudget` past it. */
+export const spend = (units: number) => {
+  if ((work += units) > maxWork) throw new OverBudget()
+}
+/** Runs a measure with a budget of `limit` units of work. */
+export const budgeted = <A>(limit: number, f: () => A): A => {
+  work = 0
+  maxWork = limit
+  try {
+    return f()
+  } finally {
+    maxWork = Infinity
+  }
+}
+/** Where a point lies against a boundary: inside, outside, or on one of its edges. */
+export const IN = 1, OUT = 0, ON = -1
+/** Where along a piece it is tested: its midpoint, then its quarters. */
+export const QUARTERS = [0.5, 0.25, 0.75]
+/** The sign orient2d gives to a counter-clockwise triple (the library's y axis points down). */
+const CCW = Math.sign(orient2d(0, 0, 1, 0, 0, 1))
+
+/** An even–odd point-in-boundary test over latitude bands of the boundary's edges near a box. */
+export const bandIndex = (E: Edges, box: readonly [number, number, number, number]) => {
+  const [w, s, , n] = box
+  const keep: Array<number> = []
+  for (let i = 0; i < E.n; i++) {
+    if (Math.max(E.x1[i]!, E.x2[i]!) < w || Math.max(E.y1[i]!, E.y2[i]!) < s || Math.min(E.y1[i]!, E.y2[i]!) > n) continue
+    keep.push(i)
+  }
+  const height = n - s
+  let bands = Math.max(1, Math.min(4096, Math.ceil(keep.length / 2)))
+  const span = (i: number, b: number): [number, number] => {
+    const lo = Math.floor(((Math.min(E.y1[i]!, E.y2[i]!) - s) / height) * b)
+    const hi = Math.floor(((Math.max(E.y1[i]!, E.y2[i]!) - s) / height) * b)
+    return [Math.max(0, Math.min(b - 1, lo)), Math.max(0, Math.min(b - 1, hi))]
+  }
+  // Long edges sit in many bands: fewer bands when the index would pass 16 entries per edge.
+  for (;;) {
+    let entries = 0
+    for (const i of keep) { const [lo, hi] = span(i, bands); entries += hi - lo + 1 }
+    if (bands === 1 || entries <= 16 * keep.length + 64) break
+    bands = Math.max(1, bands >> 1)
+  }
+  if (!(height > 0)) bands = 1
+  const start = new Int32Array(bands + 1)
+  for (const i of keep) { const [lo, hi] = bands === 1 ? [0, 0] : span(i, bands); for (let b = lo; b <= hi; b++) start[b + 1]!++ }
+  for (let b = 0; b < bands; b++) start[b + 1]! += start[b]!
+  const items = new Int32Array(start[bands]!)
+  const fill = start.slice(0, bands)
+  for (const i of keep) { const [lo, hi] = bands === 1 ? [0, 0] : span(i, bands); for (let b = lo; b <= hi; b++) items[fill[b]!++] = i }
+  // Exact: which side of an edge the point lies on is an orientation predicate, and a point on an
+  // edge is told apart (ON) rather than counted on one side by rounding.
+  return (x: number, y: number): number => {
+    const b = bands === 1 ? 0 : Math.max(0, Math.min(bands - 1, Math.floor(((y - s) / height) * bands)))
+    spend(start[b + 1]! - start[b]! + 1)
+    let inside = false
+    for (let k = start[b]!; k < start[b + 1]!; k++) {
+      const i = items[k]!
+      const ya = E.y1[i]!, yb = E.y2[i]!
+      if ((ya > y) !== (yb > y)) {
+        const up = yb > ya
+        const side = Math.sign(up ? orient2d(E.x1[i]!, ya, E.x2[i]!, yb, x, y) : orient2d(E.x2[i]!, yb, E.x1[i]!, ya, x, y)) * CCW
+        if (side === 0) return ON
+        if (side > 0) inside = !inside
+      } else if (ya === y && (yb === y ? Math.min(E.x1[i]!, E.x2[i]!) <= x && x <= Math.max(E.x1[i]!, E.x2[i]!) : E.x1[i] === x)) {
+        return ON
+      } else if (yb === y && E.x2[i] === x) {
+        return ON
+      }
+    }
+    return inside ? IN : OUT
+  }
+}
+
+/** Indices of the edges that reach a box, ordered by their western end. */
+export const sweepOrder = (E: Edges, [w, s, e, n]: readonly [number, number, number, number]): Int32Array => {
+  const keep: Array<number> = []
+  for (let i = 0; i < E.n; i++) {
+    const x1 = E.x1[i]!, x2 = E.x2[i]!, y1 = E.y1[i]!, y2 = E.y2[i]!
+    if (Math.max(x1, x2) < w || Math.min(x1, x2) > e || Math.max(y1, y2) < s || Math.min(y1, y2) > n) continue
+    keep.push(i)
+  }
+  const key = new Float64Array(E.n)
+  for (const i of keep) key[i] = Math.min(E.x1[i]!, E.x2[i]!)
+  return Int32Array.from(keep.sort((i, j) => key[i]! - key[j]!))
+}
