@@ -127,6 +127,21 @@ describe("shared area by edges against the clipper", () => {
     }
   })
 
+  it("a measure stops past its budget of work: crossing combs throw, a stand inside its outline costs a few dozen units", () => {
+    const comb = (teeth: number, across: boolean): Geometry.Polygon => {
+      const side = 0.05, pitch = side / teeth, spine = side * 0.05
+      const uv: Ring = [[0, 0], [side, 0]]
+      for (let i = teeth - 1; i >= 0; i--) uv.push([(i + 1) * pitch, spine], [(i + 1) * pitch, side], [i * pitch + pitch / 2, side], [i * pitch + pitch / 2, spine])
+      uv.push([0, spine])
+      const ring = uv.map(([u, v]): [number, number] => (across ? [12 + v, 45 + side - u] : [12 + u, 45 + v]))
+      return { type: "Polygon", coordinates: [[...ring, ring[0]!]] }
+    }
+    assert.throws(() => Overlap.sharedHectaresByEdges(comb(80, false), comb(80, true), 20_000), /budget of work/)
+    const outline: Geometry.Polygon = { type: "Polygon", coordinates: [rect(15, 60, 15.1, 60.08)] }
+    const inside: Geometry.Polygon = { type: "Polygon", coordinates: [rect(15.01, 60.01, 15.014, 60.012)] }
+    assert.closeTo(Overlap.sharedHectaresByEdges(outline, inside, 100), Geometry.areaHectares(inside), 1e-9)
+  })
+
   it("two crossing combs: 6,400 meetings of edges, the clipper's figure (its 5.5 km edges kept whole here, cut by the clipper)", () => {
     const comb = (teeth: number, across: boolean): Geometry.Polygon => {
       const side = 0.05, pitch = side / teeth, spine = side * 0.05
