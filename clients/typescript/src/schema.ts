@@ -66,7 +66,7 @@ export interface paths {
          * Export projects as GeoJSON or KML
          * @description Requires the `projects:read` permission.
          *
-         *     The list's filters (`status`, `search`, `bbox`, `intersects`) and order (`sort`, `order`) as in `GET /v1/projects`, as one file: a GeoJSON FeatureCollection (`format=geojson`, the default; `application/geo+json`) or a KML document (`format=kml`), one feature per project, with `Content-Disposition: attachment`. Streamed (chunked), at most 10,000 projects and 256 MiB per file: `X-Total-Count` says how many matched; the end of the file says whether it holds them all (`truncated`, `next_cursor`: GeoJSON members, KML `Document/ExtendedData`); pass `next_cursor` as `cursor` with the same filters and order for the rest. A response cut short is a failure, not a file.
+         *     The list's filters (`status`, `search`, `bbox`, `intersects`) and order (`sort`, `order`) as in `GET /v1/projects`, as one file: a GeoJSON FeatureCollection (`format=geojson`, the default; `application/geo+json`) or a KML document (`format=kml`), one feature per project, with `Content-Disposition: attachment`. Streamed (chunked), at most 10,000 projects and 256 MiB per file: `X-Total-Count` says how many matched; the end of the file says whether it holds them all (`truncated`, `next_cursor`: GeoJSON members, KML `Document/ExtendedData`); pass `next_cursor` as `cursor` with the same filters and order for the rest (`page` is refused with 400 on `query.page`: a file always starts at its cursor). A response cut short is a failure, not a file.
          */
         get: operations["getProjectsExport"];
         put?: never;
