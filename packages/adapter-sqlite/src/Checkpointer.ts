@@ -72,13 +72,13 @@ export interface Checkpointer {
 export const writerBound = (db: Database.Database, filename: string): (() => void) => {
   const wal = `${resolve(filename)}-wal`
   return () => {
-    if ((statSync(wal, { throwIfNoEntry: false })?.size ?? 0) > HARD_BYTES && db.open && !db.inTransaction) {
-      try {
+    try {
+      if ((statSync(wal, { throwIfNoEntry: false })?.size ?? 0) > HARD_BYTES && db.open && !db.inTransaction) {
         db.pragma("wal_checkpoint(PASSIVE)")
-      } catch {
-        // The commit stands; a checkpoint that could not run is tried again after the next one
-        // (one already running on the thread answers busy at once, and finishes soon).
       }
+    } catch {
+      // The commit stands; a checkpoint that could not run is tried again after the next one
+      // (one already running on the thread answers busy at once, and finishes soon).
     }
   }
 }

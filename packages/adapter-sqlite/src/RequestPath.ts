@@ -27,13 +27,17 @@ export const make = (database: SqliteDatabase["Service"]) => {
     ).pipe(Effect.mapError(SqlStorage.storageError))
 
   const meter = <A>(accountId: string, period: string, decide: (plan: Plan, state: RateLimit.State | undefined) => Storage.MeterStep<A>) =>
-    database.use("meter", (prepare, db) => transaction(db)(() => {
-      const row = prepare(PLAN_AND_BUCKET).get(accountId) as { plan: Plan; state: string | null } | undefined
-      if (!row) return undefined
-      const plan = meterPlan(accountId, period, row, decide)
-      prepare(plan.save[0]).run(...plan.save[1])
-      return { result: plan.result, count: counted(prepare(plan.counter[0]).get(...plan.counter[1])) }
-    }) as { readonly result: A; readonly count: number } | undefined).pipe(Effect.mapError(SqlStorage.storageError))
+    database.use("meter", (prepare, db) => {
+      const metered = transaction(db)(() => {
+        const row = prepare(PLAN_AND_BUCKET).get(accountId) as { plan: Plan; state: string | null } | undefined
+        if (!row) return undefined
+        const plan = meterPlan(accountId, period, row, decide)
+        prepare(plan.save[0]).run(...plan.save[1])
+        return { result: plan.result, count: counted(prepare(plan.counter[0]).get(...plan.counter[1])) }
+      }) as { readonly result: A; readonly count: number } | undefined
+      database.afterCommit() // the log's bound (nothing inside an enclosing transaction)
+      return metered
+    }).pipe(Effect.mapError(SqlStorage.storageError))
 
   return { getByHash, meter }
 }

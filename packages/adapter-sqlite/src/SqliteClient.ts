@@ -70,6 +70,8 @@ export type Prepare = (sql: string) => Database.Statement
  */
 export class SqliteDatabase extends Context.Service<SqliteDatabase, {
   readonly use: <A>(operation: string, f: (prepare: Prepare, db: Database.Database) => A) => Effect.Effect<A, SqlError.SqlError>
+  /** After a commit made through `use`: the writer's bound on the write-ahead log (`Checkpointer`). */
+  readonly afterCommit: () => void
 }>()("canopy/SqliteDatabase") {}
 
 /** Opens the database and builds the client; the database closes with the scope. */
@@ -177,7 +179,7 @@ export const make = (options: SqliteOptions) =>
       return Effect.flatMap(Effect.serviceOption(client.transactionService), (tx) =>
         Option.isSome(tx) ? direct : acquirers.borrower(() => direct))
     }
-    return { client, database: SqliteDatabase.of({ use }) }
+    return { client, database: SqliteDatabase.of({ use, afterCommit: afterCommit ?? (() => {}) }) }
   })
 
 /** The client and the synchronous access to its connection, as a layer. */

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { HARD_BYTES } from "../src/Checkpointer.ts"
 import { SqliteClient } from "../src/index.ts"
 
 const tempDb = () => {
@@ -12,6 +13,7 @@ const tempDb = () => {
 }
 
 const FOUR_MB = "x".repeat(4 * 1024 * 1024)
+const ONE_MB = "y".repeat(1024 * 1024)
 
 describe("SQLite write-ahead log checkpoints", () => {
   it("run on a thread of their own: the connection's automatic checkpoint is off, and the log still reaches the file", async () => {
@@ -32,6 +34,27 @@ describe("SQLite write-ahead log checkpoints", () => {
       assert.deepStrictEqual(out.auto, { wal_autocheckpoint: 0 })
       assert.isAtLeast(out.size, 12 * 1024 * 1024)
       assert.deepStrictEqual(out.rows, { n: 3 })
+    } finally {
+      cleanup()
+    }
+  })
+
+  it("are the writer's own once the log passes its hard bound: the -wal file never grows past it by more than a commit", async () => {
+    const { cleanup, filename } = tempDb()
+    try {
+      const largest = await Effect.runPromise(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        // No automatic checkpoint and no thread: only the writer's bound checkpoints this log.
+        yield* sql`pragma wal_autocheckpoint = 0`
+        yield* sql`create table big (id integer primary key, body text)`
+        let largest = 0
+        for (let i = 0; i < 60; i++) {
+          yield* sql.withTransaction(sql`insert into big (body) values (${ONE_MB})`)
+          largest = Math.max(largest, statSync(`${filename}-wal`).size)
+        }
+        return largest
+      }).pipe(Effect.provide(SqliteClient.layer({ filename, checkpointOffThread: false }))))
+      assert.isBelow(largest, HARD_BYTES + 2 * 1024 * 1024)
     } finally {
       cleanup()
     }

@@ -4,8 +4,9 @@
  * side); each writer is then killed with SIGKILL mid-write, and the file must pass its integrity
  * check and hold every project whose create was acknowledged.
  *
- * Without the bound these runs grow the `-wal` file by roughly 100 KB per create (hundreds of MB in
- * a minute): the tests require enough creates for the bound to matter.
+ * Without the bound these runs reached 766 MiB (library, ~16,000 creates) and 137 MiB (serve, ~6,500
+ * creates) in the minute. Each run must acknowledge over 1,000 creates (a floor low enough for a
+ * machine busy with the whole suite).
  */
 import { createCanopy } from "@canopy/core"
 import { assert, describe, it } from "@effect/vitest"
@@ -59,7 +60,7 @@ describe.concurrent("SQLite write-ahead log under writers that never pause", () 
       const { largest, samples } = wal.stop()
       console.log(`library: ${acknowledged.length} creates in ${WRITE_SECONDS} s, largest -wal ${(largest / MIB).toFixed(1)} MiB`)
 
-      assert.isAbove(acknowledged.length, 2_000, `creates in ${WRITE_SECONDS} s (stderr: ${err})`)
+      assert.isAbove(acknowledged.length, 1_000, `creates in ${WRITE_SECONDS} s (stderr: ${err})`)
       assert.isAbove(samples, 100)
       assert.isBelow(largest, BOUND, `largest -wal ${(largest / MIB).toFixed(1)} MiB after ${acknowledged.length} creates`)
       const after = checkAfterCrash(filename, acknowledged)
@@ -104,7 +105,7 @@ describe.concurrent("SQLite write-ahead log under writers that never pause", () 
       const { largest, samples } = wal.stop()
       console.log(`serve: ${acknowledged.length} creates in ${WRITE_SECONDS} s, largest -wal ${(largest / MIB).toFixed(1)} MiB`)
 
-      assert.isAbove(acknowledged.length, 2_000, `creates in ${WRITE_SECONDS} s; refusals ${JSON.stringify([...refused])}`)
+      assert.isAbove(acknowledged.length, 1_000, `creates in ${WRITE_SECONDS} s; refusals ${JSON.stringify([...refused])}`)
       assert.deepStrictEqual([...refused], [])
       assert.isAbove(samples, 100)
       assert.isBelow(largest, BOUND, `largest -wal ${(largest / MIB).toFixed(1)} MiB after ${acknowledged.length} creates`)
