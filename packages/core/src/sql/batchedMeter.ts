@@ -36,7 +36,9 @@ export const PLAN_STATE_VERSION_LOCKED =
  * Stores the state if the account still has the plan decided on and the bucket row is still the
  * version read (or still absent), and then adds `n` to the period's request counter. Answers the
  * row's new version (null: nothing stored), the counter's value, and the plan, state and version
- * as they stood when nothing was stored. Params: account id, state, version, period, n, plan.
+ * as they stood when nothing was stored: the row is read `for share`, which in READ COMMITTED
+ * answers its latest committed version (the write that won), not the statement's older snapshot.
+ * Params: account id, state, version, period, n, plan.
  */
 export const SAVE_IF_UNCHANGED = `with saved as (
     insert into rate_limits (account_id, state) select $1::text, $2::text from accounts where id = $1 and plan = $6::text
@@ -45,12 +47,14 @@ export const SAVE_IF_UNCHANGED = `with saved as (
   counted as (
     insert into usage_counters (account_id, period, metric, value)
     select $1, $4::text, 'api_requests', $5::bigint where $5::bigint > 0 and exists (select 1 from saved)
-    on conflict (account_id, period, metric) do update set value = usage_counters.value + excluded.value returning value)
+    on conflict (account_id, period, metric) do update set value = usage_counters.value + excluded.value returning value),
+  current as (
+    select state, xmin::text as version from rate_limits where account_id = $1 and not exists (select 1 from saved) for share)
   select s.version, coalesce((select value from counted),
       (select value from usage_counters where account_id = $1 and period = $4 and metric = 'api_requests'), 0) as value,
-    a.plan, r.state as state_now, r.xmin::text as version_now
+    a.plan, r.state as state_now, r.version as version_now
   from (select 1) one left join saved s on true left join accounts a on s.version is null and a.id = $1
-    left join rate_limits r on s.version is null and r.account_id = $1`
+    left join current r on s.version is null`
 
 /** Requests that may share one batch; more wait for the next. */
 const MAX_BATCH = 500
