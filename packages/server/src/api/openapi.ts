@@ -8,6 +8,7 @@ import { Events, Idempotency, Permissions, Plans, Schemas } from "@canopy/core"
 import { Schema } from "effect"
 import * as Gis from "./gis.ts"
 import { type Route, routes } from "./routes.ts"
+import * as Tiles from "./tiles.ts"
 
 type JsonSchema = Record<string, unknown>
 
@@ -96,8 +97,13 @@ const idempotencyKeyParameter = {
   example: "3f1c2e9a-5b7d-4e08-9a61-2c4b8d0f7e15"
 }
 
+/** The path parameters of a tile address (XYZ). */
+const TILE_PARAMETERS: Readonly<Record<string, string>> = {
+  z: "The zoom, 0 to 22", x: "The tile's column, 0 to 2^z − 1 (from the west)", y: "The tile's row, 0 to 2^z − 1 (from the north)"
+}
+
 const operationId = (r: Route) =>
-  `${r.method.toLowerCase()}${r.path.replace(/\{(\w+)\}/g, "By_$1").split(/[/_-]/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join("")}`
+  `${r.method.toLowerCase()}${r.path.replace(/\{(\w+)\}/g, "By_$1").split(/[/_.-]/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join("")}`
 
 const responseMeta = {
   type: "object",
@@ -230,7 +236,7 @@ export const document = (options: { readonly server?: string | undefined } = {})
   for (const r of routes) {
     const path = `/v1${r.path}`
     const pathParams = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
-      name: m[1], in: "path", required: true, description: `The ${m[1]!.replace(/_id$/, "").replace(/_/g, " ")}'s id`, schema: { type: "string" }
+      name: m[1], in: "path", required: true, description: TILE_PARAMETERS[m[1]!] ?? `The ${m[1]!.replace(/_id$/, "").replace(/_/g, " ")}'s id`, schema: { type: "string" }
     }))
     const query = r.query ? jsonSchema(r.query, components) : {}
     const queryParams = Object.entries(((query.properties ?? {}) as Record<string, JsonSchema>))
@@ -238,6 +244,7 @@ export const document = (options: { readonly server?: string | undefined } = {})
     const need = Permissions.required[r.operation]
     const scopes = (Permissions.scopes as ReadonlyArray<string>).includes(need) ? [need] : []
     const example = successExample(r)
+    const tile = r.produces?.includes(Tiles.MVT_MEDIA_TYPE) === true
     paths[path] ??= {}
     paths[path][r.method.toLowerCase()] = {
       operationId: operationId(r),
@@ -245,7 +252,7 @@ export const document = (options: { readonly server?: string | undefined } = {})
       tags: [r.tag],
       description: [need === "any" ? "Any valid token." : `Requires the \`${need}\` permission.`, r.description].filter(Boolean).join("\n\n"),
       security: [{ bearer: [] }, { oauth2: scopes }],
-      parameters: [...pathParams, ...queryParams, ...(r.method === "POST" ? [idempotencyKeyParameter] : [])],
+      parameters: [...pathParams, ...queryParams, ...(r.method === "POST" ? [idempotencyKeyParameter] : []), ...(tile ? Tiles.openapiParameters : [])],
       ...(r.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(r.body, components) } } } } : {}),
       ...(r.rawBody ? { requestBody: Gis.openapiRequestBody(r.rawBody) } : {}),
       responses: {
@@ -258,6 +265,7 @@ export const document = (options: { readonly server?: string | undefined } = {})
             headers: commonHeaders,
             content: { "application/json": { schema: successSchema(r, components), ...(example ? { example } : {}) } }
           },
+        ...(tile ? Tiles.openapiResponses(commonHeaders) : {}),
         ...errorResponses(r)
       }
     }

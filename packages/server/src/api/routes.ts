@@ -8,6 +8,7 @@
 import { Accounts, Assets, Deliveries, Members, OAuth, OAuthServer, Principal, Projects, Schemas, Webhooks, type Canopy, type Permissions } from "@canopy/core"
 import { Effect, type Schema } from "effect"
 import * as Gis from "./gis.ts"
+import * as Tiles from "./tiles.ts"
 
 /** What a handler receives. */
 export interface RouteContext {
@@ -163,6 +164,17 @@ export const routes: ReadonlyArray<Route> = [
   route({ method: "POST", path: "/projects/{project_id}/restore", operation: "projects.restore", tag: "Projects", summary: "Restore an archived project",
     status: 200, envelope: "resource", resource: Schemas.Project,
     run: ({ params, principal }) => Effect.flatMap(Projects, (s) => s.restore(principal, params.project_id!)) }),
+
+  // Vector tiles (docs/decisions.md, "Vector tiles")
+  route({ method: "GET", path: "/tiles/{z}/{x}/{y}.mvt", operation: "projects.list", tag: "Projects", summary: "A vector tile of the account's projects",
+    description: "A Mapbox Vector Tile (version 2, extent 4096) of the account's projects meeting tile z/x/y (XYZ, y from the north). " +
+      `Up to ${Tiles.MAX_BOUNDARIES} projects: a \`projects\` layer of their boundaries, clipped to the tile and simplified for its zoom. ` +
+      `More, or more than ${Tiles.MAX_BOUNDARY_TEXT / 1024 / 1024} MiB of boundary text: a \`projects_points\` layer instead, the centres of the ` +
+      `boxes of the ${Tiles.MAX_POINTS.toLocaleString("en")} largest. Features carry \`id\`, \`name\`, \`status\` and \`area_hectares\`; ` +
+      "`X-Tile-Mode` says which layer. Revalidate with `If-None-Match`: the `ETag` changes with any write to a project of the tile " +
+      "(304 when it has not). z from 0 to 22, x and y from 0 to 2^z − 1; otherwise 400 naming `path.z`, `path.x` or `path.y`.",
+    status: 200, envelope: "file", produces: [Tiles.MVT_MEDIA_TYPE],
+    run: ({ params, principal }) => Tiles.tileAnswer(principal, params) }),
 
   // Assets
   route({ method: "GET", path: "/projects/{project_id}/assets", operation: "assets.list", tag: "Assets", summary: "List a project's assets",

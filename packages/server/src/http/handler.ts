@@ -134,7 +134,16 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
     if (Exit.isSuccess(exit)) {
       if (route.method !== "GET") options.onWrite?.()
       if (route.envelope === "empty") return settle({ status: route.status, headers: { "x-request-id": requestId, ...limitHeaders }, body: undefined })
-      if (route.envelope === "file") return settle(fileResponse(route.status, requestId, exit.value, limitHeaders, runLater))
+      if (route.envelope === "file") {
+        const file = fileResponse(route.status, requestId, exit.value, limitHeaders, runLater)
+        // A file with an ETag the client already holds: 304, and a streamed body is never started.
+        const headers: Readonly<Record<string, string | undefined>> = file.headers
+        const etag = headers.etag
+        if (etag !== undefined && req.headers["if-none-match"]?.split(",").some((t) => t.trim() === etag)) {
+          return settle({ status: 304, headers: { etag, "cache-control": headers["cache-control"] ?? "no-cache", "x-request-id": requestId, ...limitHeaders }, body: undefined })
+        }
+        return settle(file)
+      }
       const meta = { request_id: requestId, timestamp: new Date().toISOString() }
       const value = exit.value as { data?: unknown; meta?: object }
       const payload = route.envelope === "list"

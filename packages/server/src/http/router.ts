@@ -24,10 +24,17 @@ export const match = (method: string, path: string):
     for (let i = 0; i < parts.length && ok; i++) {
       const seg = c.segments[i]!
       if (seg.startsWith("{")) {
-        try {
-          params[seg.slice(1, -1)] = decodeURIComponent(parts[i]!)
-        } catch {
-          ok = false
+        // `{name}` or `{name}.ext`: the parameter is the part without the extension
+        const close = seg.indexOf("}")
+        const suffix = seg.slice(close + 1)
+        const part = parts[i]!
+        if (!part.endsWith(suffix) || part.length === suffix.length) ok = false
+        else {
+          try {
+            params[seg.slice(1, close)] = decodeURIComponent(part.slice(0, part.length - suffix.length))
+          } catch {
+            ok = false
+          }
         }
       } else ok = seg === parts[i]
     }

@@ -1,0 +1,210 @@
+/**
+ * Vector tiles of an account's projects (docs/decisions.md, "Vector tiles"): one Mapbox Vector
+ * Tile per z/x/y, with a `projects` layer (each boundary clipped to the tile and simplified for
+ * its zoom) or, where the tile would hold too much, a `projects_points` layer (the centres of the
+ * largest projects' boxes). Candidates come from the project list's `bbox` filter (the spatial
+ * index) without their boundaries' text, so a tile costs what it shows; the ETag is a digest of
+ * those candidates (ids and `updated_at`), so any write to a project of the tile changes it and a
+ * revalidation (`If-None-Match`) is answered before any boundary is read.
+ */
+import { Principal, Projects, RawJson, type Canopy, type Schemas } from "@canopy/core"
+import { geoJSONToTile, type GeoJSONVTTile } from "@maplibre/geojson-vt"
+import { fromGeojsonVt } from "@maplibre/vt-pbf"
+import { Effect } from "effect"
+import { createHash } from "node:crypto"
+import { BadRequest } from "../http/input.ts"
+import type { FileAnswer } from "./gis.ts"
+
+/** The tiles' media type. */
+export const MVT_MEDIA_TYPE = "application/vnd.mapbox-vector-tile"
+
+/** Highest zoom served. */
+export const MAX_ZOOM = 22
+
+/** Most projects a tile draws as boundaries; past it the tile holds points. */
+export const MAX_BOUNDARIES = 300
+
+/** Most characters of boundary text a tile reads (about 25,000 positions); past it the tile holds points. */
+export const MAX_BOUNDARY_TEXT = 1024 * 1024
+
+/** Most points a fallback tile holds: the largest projects of the tile first. */
+export const MAX_POINTS = 1000
+
+/** The tile's grid, in tile units, and the margin read and drawn around it (as MapLibre's own sources). */
+const EXTENT = 4096
+const BUFFER = 64
+
+/** Candidates read per page of the list (its largest page). */
+const PAGE = 100
+
+/** Boundaries read at once. */
+const READ_CONCURRENCY = 4
+
+/** Part of every ETag: a change of what a tile holds or how it is drawn changes every ETag. */
+const FORMAT = "tiles-1"
+
+/** A tile's coordinates, checked. */
+export interface TileAddress {
+  readonly z: number
+  readonly x: number
+  readonly y: number
+}
+
+/** `{z}/{x}/{y}` as given (`y` may end in `.mvt`): integers in range, else a 400 naming the parameter. */
+export const parseAddress = (params: Readonly<Record<string, string | undefined>>): Effect.Effect<TileAddress, BadRequest> => {
+  const integer = (raw: string | undefined) => (raw !== undefined && /^\d{1,7}$/.test(raw) ? Number(raw) : Number.NaN)
+  const z = integer(params.z)
+  if (!(z >= 0 && z <= MAX_ZOOM)) return Effect.fail(invalid("z", `must be an integer from 0 to ${MAX_ZOOM}`))
+  const size = 2 ** z
+  const x = integer(params.x)
+  if (!(x >= 0 && x < size)) return Effect.fail(invalid("x", `must be an integer from 0 to ${size - 1} at zoom ${z}`))
+  const y = integer(params.y?.replace(/\.mvt$/, ""))
+  if (!(y >= 0 && y < size)) return Effect.fail(invalid("y", `must be an integer from 0 to ${size - 1} at zoom ${z}`))
+  return Effect.succeed({ z, x, y })
+}
+
+const invalid = (name: string, message: string) => new BadRequest(`Invalid tile address: ${name} ${message}`, [{ field: `path.${name}`, message }])
+
+const lonOf = (x: number, z: number) => (x / 2 ** z) * 360 - 180
+const latOf = (y: number, z: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / 2 ** z))) * 180) / Math.PI
+
+/** The tile's box in degrees (`west,south,east,north`), widened by its buffer. */
+export const tileBox = ({ x, y, z }: TileAddress): readonly [number, number, number, number] => {
+  const margin = BUFFER / EXTENT
+  const clampLat = (lat: number) => Math.max(-90, Math.min(90, lat))
+  return [
+    Math.max(-180, lonOf(x - margin, z)), clampLat(latOf(y + 1 + margin, z)),
+    Math.min(180, lonOf(x + 1 + margin, z)), clampLat(latOf(y - margin, z))
+  ]
+}
+
+/** What a tile shows: its projects as boundaries, or (too many, or too heavy) as points. */
+export type TileMode = "boundaries" | "points"
+
+/** A tile: its ETag and, read only when pulled, its bytes. */
+export interface Tile {
+  readonly etag: string
+  readonly mode: TileMode
+  readonly projects: number
+  /** Reads the boundaries (boundaries mode) and encodes the tile. */
+  readonly bytes: Effect.Effect<Uint8Array, unknown, Canopy.Services>
+}
+
+const properties = (p: Schemas.Project) => ({ id: p.id, name: p.name, status: p.status, area_hectares: p.area_hectares })
+
+const digest = (address: TileAddress, mode: TileMode, rows: ReadonlyArray<Schemas.Project>) => {
+  const h = createHash("sha256").update(`${FORMAT}/${address.z}/${address.x}/${address.y}/${mode}`)
+  for (const p of rows) h.update(`\n${p.id} ${p.updated_at}`)
+  return `"${h.digest("base64url").slice(0, 32)}"`
+}
+
+const encode = (layers: Record<string, GeoJSON.FeatureCollection>, { x, y, z }: TileAddress): Uint8Array => {
+  const tiles: Record<string, GeoJSONVTTile> = {}
+  for (const [name, collection] of Object.entries(layers)) {
+    if (collection.features.length === 0) continue
+    const tile = geoJSONToTile(collection, z, x, y, { extent: EXTENT, buffer: BUFFER, clip: true, maxZoom: MAX_ZOOM, tolerance: 3 })
+    if (tile && tile.features.length > 0) tiles[name] = tile
+  }
+  return fromGeojsonVt(tiles, { version: 2, extent: EXTENT })
+}
+
+/** The fallback: each project as its box's centre. */
+const pointsOf = (rows: ReadonlyArray<Schemas.Project>): GeoJSON.FeatureCollection => ({
+  type: "FeatureCollection",
+  features: rows.flatMap((p) => {
+    const b = p.bbox
+    return b ? [{ type: "Feature" as const, properties: properties(p), geometry: { type: "Point" as const, coordinates: [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] } }] : []
+  })
+})
+
+/**
+ * The tile of `address` for the principal's account: permission first (`projects:read`), then at
+ * most `MAX_POINTS` candidates from the spatial index, largest first, without boundary text.
+ */
+export const tile = (principal: Principal.Principal, address: TileAddress): Effect.Effect<Tile, unknown, Canopy.Services> =>
+  Effect.gen(function*() {
+    yield* Principal.authorize(principal, "projects.list")
+    const projects = yield* Projects
+    const bbox = tileBox(address).join(",")
+    const rows: Array<Schemas.Project> = []
+    let cursor: string | undefined
+    do {
+      const page = yield* projects.list(principal, {
+        bbox, sort: "area_hectares", order: "desc", per_page: String(PAGE), ...(cursor ? { cursor } : {})
+      }, { boundaries: false })
+      rows.push(...page.data)
+      cursor = page.meta.next_cursor ?? undefined
+    } while (cursor && rows.length < MAX_POINTS)
+    const points = (): Tile => ({
+      etag: digest(address, "points", rows), mode: "points", projects: rows.length,
+      bytes: Effect.sync(() => encode({ projects_points: pointsOf(rows) }, address))
+    })
+    if (rows.length > MAX_BOUNDARIES) return points()
+    return {
+      etag: digest(address, "boundaries", rows), mode: "boundaries", projects: rows.length,
+      bytes: Effect.gen(function*() {
+        let text = 0
+        const read = yield* Effect.forEach(rows, (p) =>
+          text > MAX_BOUNDARY_TEXT ? Effect.succeed(undefined) : Effect.map(
+            Effect.catchTag(projects.get(principal, p.id), "NotFound", () => Effect.succeed(undefined)),
+            (full) => {
+              const g = full?.geometry
+              if (!g) return undefined
+              const raw = g instanceof RawJson.RawJson ? g.text : JSON.stringify(g)
+              text += raw.length
+              return { full: full!, raw }
+            }
+          ), { concurrency: READ_CONCURRENCY })
+        // Too heavy to draw on the loop: the same projects as points (the ETag stays: same rows, same answer).
+        if (text > MAX_BOUNDARY_TEXT) return encode({ projects_points: pointsOf(rows) }, address)
+        const features = read.flatMap((r) => r ? [{ type: "Feature" as const, properties: properties(r.full), geometry: JSON.parse(r.raw) as GeoJSON.Geometry }] : [])
+        return encode({ projects: { type: "FeatureCollection", features } }, address)
+      })
+    }
+  })
+
+/** The tile as an API file answer: its bytes are read and encoded only when the answer is written (not for a 304). */
+export const tileAnswer = (principal: Principal.Principal, params: Readonly<Record<string, string>>): Effect.Effect<FileAnswer, unknown, Canopy.Services> =>
+  Effect.gen(function*() {
+    const address = yield* parseAddress(params)
+    const t = yield* tile(principal, address)
+    return {
+      contentType: MVT_MEDIA_TYPE,
+      filename: `${address.z}-${address.x}-${address.y}.mvt`,
+      headers: tileHeaders(t),
+      stream: (run) => (async function*() {
+        yield await run(t.bytes)
+      })()
+    }
+  })
+
+/** A tile answer's caching headers: revalidated on each use (`no-cache`), by its ETag. */
+export const tileHeaders = (t: Tile): Record<string, string> => ({
+  etag: t.etag, "cache-control": "private, no-cache", vary: "authorization, cookie", "x-tile-mode": t.mode
+})
+
+// ---------------------------------------------------------------------------------------------
+// The OpenAPI document's parts for the tile route (api/openapi.ts).
+
+/** The tile route's `If-None-Match` parameter. */
+export const openapiParameters = [{
+  name: "If-None-Match", in: "header", required: false, schema: { type: "string" },
+  description: "The `ETag` of a copy held: answered 304 without a body while it is current"
+}]
+
+/** The tile route's answers: the tile (200), 304 when the copy held is current, 400 for an address out of range. */
+export const openapiResponses = (commonHeaders: Record<string, unknown>) => {
+  const etag = { ETag: { description: "Changes with any write to a project of the tile", schema: { type: "string" } } }
+  return {
+    "200": {
+      description: "The tile (without layers when no project meets it)",
+      headers: {
+        ...commonHeaders, ...etag,
+        "X-Tile-Mode": { description: "`boundaries` (the `projects` layer) or `points` (the `projects_points` layer)", schema: { type: "string", enum: ["boundaries", "points"] } }
+      },
+      content: { [MVT_MEDIA_TYPE]: { schema: { type: "string", contentMediaType: MVT_MEDIA_TYPE } } }
+    },
+    "304": { description: "Not modified: the copy of the `If-None-Match` ETag is current", headers: { ...commonHeaders, ...etag } },
+    "400": { $ref: "#/components/responses/BadRequest" }
+  }
+}
