@@ -76,7 +76,14 @@ const polygonsOf = (g: Geometry.Boundary, grid?: number): Array<Array<Array<[num
 export const boxesMeet = (a: Geometry.BBox, b: Geometry.BBox): boolean =>
   a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3]
 
-const ringsOf = (g: Geometry.Boundary) => (g.type === "Polygon" ? [g.coordinates] : g.coordinates)
+/** A boundary's polygons as one array, the same array each time (the measure keeps its edges by it). */
+const ringsOf = (g: Geometry.Boundary): SharedArea.Rings => {
+  if (g.type === "MultiPolygon") return g.coordinates
+  let rings = polygonRings.get(g)
+  if (!rings) polygonRings.set(g, rings = [g.coordinates])
+  return rings
+}
+const polygonRings = new WeakMap<Geometry.Boundary, SharedArea.Rings>()
 
 /**
  * Whether two valid boundaries share area (not only edges or points): stops at the first place
@@ -94,10 +101,10 @@ export const sharesArea = (a: Geometry.Boundary, b: Geometry.Boundary): boolean 
 
 /**
  * The geodesic area shared by two valid boundaries, in hectares (unrounded; 0 when they only
- * touch or are apart). First whether they share any area at all (cheap: neighbours that only
- * share edges, like the stands of an estate, stop there); then the area by Green's theorem over
- * the pieces of both boundaries' edges that bound the intersection (`internal/sharedArea.ts`),
- * without building it — the same figure as clipping and measuring the result. Should those pieces
+ * touch or are apart), by Green's theorem over the pieces of both boundaries' edges that bound
+ * the intersection (`internal/sharedArea.ts`). Its first stage is the walk of `sharesArea` carried
+ * to the end: neighbours that share nothing (the stands of an estate, sharing edges) cost what that
+ * test costs. No polygon is built, yet the figure is the clipper's. Should those pieces
  * not close into rings (rounding on nearly collinear edges), the clipper measures instead
  * (`clippedHectares`); throws when it cannot either. Cost O((n + k) log n) for n edges meeting k
  * times: run it where a time budget applies for large ones (`GeometryCheck.shared`).
@@ -117,9 +124,7 @@ export const sharedHectares = (a: Geometry.Boundary, b: Geometry.Boundary): numb
  * its event loop what is certainly cheap and hand the rest to a worker.
  */
 export const sharedHectaresByEdges = (a: Geometry.Boundary, b: Geometry.Boundary, limit = Infinity): number =>
-  boxesMeet(Geometry.bbox(a), Geometry.bbox(b)) && SharedArea.sharesArea(ringsOf(a), ringsOf(b), limit)
-    ? SharedArea.sharedSquareMetres(ringsOf(a), ringsOf(b), limit) / 10_000
-    : 0
+  SharedArea.sharedSquareMetres(ringsOf(a), ringsOf(b), limit) / 10_000
 
 /**
  * The geodesic area shared by two valid boundaries, by building their intersection with the

@@ -16,6 +16,8 @@ export interface Edges {
   readonly y2: Float64Array
   readonly n: number
   readonly box: readonly [number, number, number, number]
+  /** Every edge's index ordered by its western end (made when first needed). */
+  byWest?: Int32Array
 }
 
 const planarTwiceArea = (ring: ReadonlyArray<ReadonlyArray<number>>): number => {
@@ -24,8 +26,20 @@ const planarTwiceArea = (ring: ReadonlyArray<ReadonlyArray<number>>): number => 
   return s
 }
 
-/** The edges of a boundary's rings, without repeated positions, shells turned counter-clockwise and holes clockwise. */
+/** Edges already made, by the rings they were made of (a write's boundary is compared with each neighbour). */
+const made = new WeakMap<Rings, Edges>()
+
+/**
+ * The edges of a boundary's rings, without repeated positions, shells turned counter-clockwise and
+ * holes clockwise; made once per rings array.
+ */
 export const edgesOf = (polygons: Rings): Edges => {
+  let E = made.get(polygons)
+  if (!E) made.set(polygons, E = makeEdges(polygons))
+  return E
+}
+
+const makeEdges = (polygons: Rings): Edges => {
   let count = 0
   for (const rings of polygons) for (const ring of rings) count += Math.max(0, ring.length - 1)
   const x1 = new Float64Array(count), y1 = new Float64Array(count), x2 = new Float64Array(count), y2 = new Float64Array(count)
@@ -133,13 +147,18 @@ export const bandIndex = (E: Edges, box: readonly [number, number, number, numbe
 
 /** Indices of the edges that reach a box, ordered by their western end. */
 export const sweepOrder = (E: Edges, [w, s, e, n]: readonly [number, number, number, number]): Int32Array => {
-  const keep: Array<number> = []
-  for (let i = 0; i < E.n; i++) {
-    const x1 = E.x1[i]!, x2 = E.x2[i]!, y1 = E.y1[i]!, y2 = E.y2[i]!
-    if (Math.max(x1, x2) < w || Math.min(x1, x2) > e || Math.max(y1, y2) < s || Math.min(y1, y2) > n) continue
-    keep.push(i)
+  if (!E.byWest) {
+    const key = new Float64Array(E.n)
+    for (let i = 0; i < E.n; i++) key[i] = Math.min(E.x1[i]!, E.x2[i]!)
+    E.byWest = Int32Array.from(Array.from({ length: E.n }, (_, i) => i).sort((i, j) => key[i]! - key[j]!))
   }
-  const key = new Float64Array(E.n)
-  for (const i of keep) key[i] = Math.min(E.x1[i]!, E.x2[i]!)
-  return Int32Array.from(keep.sort((i, j) => key[i]! - key[j]!))
+  const keep = new Int32Array(E.n)
+  let k = 0
+  for (const i of E.byWest) {
+    const x1 = E.x1[i]!, x2 = E.x2[i]!, y1 = E.y1[i]!, y2 = E.y2[i]!
+    if (Math.min(x1, x2) > e) break
+    if (Math.max(x1, x2) < w || Math.max(y1, y2) < s || Math.min(y1, y2) > n) continue
+    keep[k++] = i
+  }
+  return keep.subarray(0, k)
 }
