@@ -453,7 +453,7 @@ describe("the forester's dashboard in headless Chromium", () => {
     const view = await page.evaluate(() => {
       const map = (globalThis as any).canopyMap
       const b = map.getBounds()
-      return { west: b.getWest(), east: b.getEast(), south: b.getSouth(), north: b.getNorth(), rendered: map.queryRenderedFeatures({ layers: ["projects"] }).length }
+      return { west: b.getWest(), east: b.getEast(), south: b.getSouth(), north: b.getNorth(), rendered: map.queryRenderedFeatures({ layers: ["projects-fill", "projects-points"] }).length }
     })
     console.log(`overview map, 10,000 projects: first render ${Math.round(stats.firstRenderMs)} ms after navigation; all ${stats.features} loaded and drawn in ${wall} ms (${stats.batches} batches)`)
     assert.isNull(stats.error)
@@ -463,7 +463,7 @@ describe("the forester's dashboard in headless Chromium", () => {
     assert.isBelow(stats.firstRenderMs, 15_000, "first render within 15 s")
     assert.isBelow(wall, 60_000)
     assert.isTrue(view.west <= 5 && view.east >= 19.9 && view.south <= 45 && view.north >= 54.9, `fitted to every project: ${JSON.stringify(view)}`)
-    assert.isAbove(view.rendered, 5_000, "the points are drawn")
+    assert.isAbove(view.rendered, 500, "the tiles' points are drawn")
     await page.screenshot({ path: join(shots, "overview-10000.png") })
     assert.deepStrictEqual(await axe(page), [], "overview map")
     assert.deepStrictEqual(errors.filter((e) => /Content Security Policy|Refused/i.test(e)), [])
@@ -472,6 +472,61 @@ describe("the forester's dashboard in headless Chromium", () => {
     assert.strictEqual(anon.status, 401)
     await context.close()
   }, 600_000)
+
+  it("the overview map draws the account's vector tiles: boundaries coloured by status, points where a tile holds too many, a click opens the project", async () => {
+    const a = await account()
+    const other = await account()
+    const oak = await server.canopy.projects.create(a.system, { name: "Tile oak", geometry: square(8.5, 47.2, 40) })
+    await server.canopy.projects.create(a.system, { name: "Tile beech", status: "draft", geometry: square(8.52, 47.2, 30) })
+    await server.canopy.projects.create(other.system, { name: "Someone else's", geometry: square(8.51, 47.21, 30) })
+    const { context, errors, page } = await signedIn(a.owner, "owner password!")
+    const tileRequests: Array<{ url: string; status: number }> = []
+    page.on("response", (r) => {
+      if (r.url().includes("/dashboard/map/tile")) tileRequests.push({ url: r.url(), status: r.status() })
+    })
+    await page.goto(`${server.url}/dashboard/map`)
+    await mapDrawn(page)
+    const drawn = await page.evaluate(() => {
+      const map = (globalThis as any).canopyMap
+      const fill = map.queryRenderedFeatures({ layers: ["projects-fill"] })
+      return { names: [...new Set(fill.map((f: any) => f.properties.name))].sort(), statuses: [...new Set(fill.map((f: any) => f.properties.status))].sort(), zoom: map.getZoom() }
+    })
+    assert.deepStrictEqual(drawn.names, ["Tile beech", "Tile oak"], JSON.stringify({ drawn, tileRequests, errors }))
+    assert.deepStrictEqual(drawn.statuses, ["active", "draft"])
+    assert.isAbove(tileRequests.length, 0)
+    assert.isTrue(tileRequests.every((t) => t.status === 200 || t.status === 304), JSON.stringify(tileRequests))
+    await page.screenshot({ path: join(shots, "overview-tiles.png") })
+    assert.deepStrictEqual(await axe(page), [], "overview map with tiles")
+
+    // a click on a boundary opens its popup, whose link opens the project
+    const at = await page.evaluate(() => {
+      const map = (globalThis as any).canopyMap
+      const f = map.queryRenderedFeatures({ layers: ["projects-fill"] }).find((x: any) => x.properties.name === "Tile oak")
+      const ring = f.geometry.type === "Polygon" ? f.geometry.coordinates[0] : f.geometry.coordinates[0][0]
+      const lon = ring.reduce((s: number, p: Array<number>) => s + p[0], 0) / ring.length
+      const lat = ring.reduce((s: number, p: Array<number>) => s + p[1], 0) / ring.length
+      const pt = map.project([lon, lat])
+      const box = map.getCanvas().getBoundingClientRect()
+      return { x: box.left + pt.x, y: box.top + pt.y }
+    })
+    await page.mouse.click(at.x, at.y)
+    await page.waitForSelector(".maplibregl-popup a")
+    assert.strictEqual(await page.textContent(".maplibregl-popup a"), "Tile oak")
+    await Promise.all([page.waitForEvent("load"), page.click(".maplibregl-popup a")])
+    assert.include(page.url(), `/dashboard/project?id=${encodeURIComponent(oak.id)}`)
+
+    // the tile needs a session; a bad address is a 400
+    const tile = tileRequests.find((t) => t.status === 200)!
+    assert.strictEqual((await fetch(tile.url)).status, 401)
+    const cookies = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ")
+    const bad = await fetch(`${server.url}/dashboard/map/tile?z=30&x=0&y=0`, { headers: { cookie: cookies } })
+    assert.strictEqual(bad.status, 400)
+    const again = await fetch(tile.url, { headers: { cookie: cookies } })
+    assert.strictEqual(again.status, 200)
+    assert.strictEqual((await fetch(tile.url, { headers: { cookie: cookies, "if-none-match": again.headers.get("etag")! } })).status, 304)
+    assert.deepStrictEqual(errors.filter((e) => /Content Security Policy|Refused|Error/i.test(e)), [])
+    await context.close()
+  }, 120_000)
 
   it("a configured basemap (CANOPY_BASEMAP_URL) is drawn from its tile server, allowed by the page's CSP", async () => {
     const tiles: Array<string> = []

@@ -10,8 +10,9 @@
 import { Principal, Projects, RawJson, type Canopy, type Schemas } from "@canopy/core"
 import { geoJSONToTile, type GeoJSONVTTile } from "@maplibre/geojson-vt"
 import { fromGeojsonVt } from "@maplibre/vt-pbf"
-import { Effect } from "effect"
+import { Cause, Effect, Exit } from "effect"
 import { createHash } from "node:crypto"
+import type { ApiRequest, ApiResponse } from "../http/handler.ts"
 import { BadRequest } from "../http/input.ts"
 import type { FileAnswer } from "./gis.ts"
 
@@ -182,6 +183,31 @@ export const tileAnswer = (principal: Principal.Principal, params: Readonly<Reco
 export const tileHeaders = (t: Tile): Record<string, string> => ({
   etag: t.etag, "cache-control": "private, no-cache", vary: "authorization, cookie", "x-tile-mode": t.mode
 })
+
+/** Runs an effect with the server's runtime (the dashboard's `run`). */
+export type RunExit = <A, E>(effect: Effect.Effect<A, E, Canopy.Services>) => Promise<Exit.Exit<A, E>>
+
+const NO_STORE = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" }
+
+/**
+ * The dashboard's tile (`/dashboard/map/tile?z=&x=&y=`, the session's member): the API route's
+ * tile, its ETag and 304; a bad address or a refusal is a small JSON error for the map.
+ */
+export const dashboardTile = async (req: ApiRequest, principal: Principal.Principal, run: RunExit): Promise<ApiResponse> => {
+  const params = { z: req.query.get("z") ?? undefined, x: req.query.get("x") ?? undefined, y: req.query.get("y") ?? undefined }
+  const found = await run(Effect.flatMap(parseAddress(params), (address) => tile(principal, address)))
+  if (Exit.isFailure(found)) {
+    const e = Cause.findErrorOption(found.cause)
+    const bad = e._tag === "Some" && e.value instanceof BadRequest
+    return { status: bad ? 400 : 500, headers: NO_STORE, body: JSON.stringify({ error: bad ? (e.value as BadRequest).message : "The tile could not be drawn." }) }
+  }
+  const t = found.value
+  const headers = tileHeaders(t)
+  if (req.headers["if-none-match"]?.split(",").some((v) => v.trim() === t.etag)) return { status: 304, headers, body: undefined }
+  const bytes = await run(t.bytes)
+  if (Exit.isFailure(bytes)) return { status: 500, headers: NO_STORE, body: JSON.stringify({ error: "The tile could not be drawn." }) }
+  return { status: 200, headers: { ...headers, "content-type": MVT_MEDIA_TYPE }, body: undefined, chunks: [bytes.value] }
+}
 
 // ---------------------------------------------------------------------------------------------
 // The OpenAPI document's parts for the tile route (api/openapi.ts).

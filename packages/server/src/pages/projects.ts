@@ -4,13 +4,16 @@
  * member's role allows, its assets) and the overview map of every project of the account.
  *
  * Boundaries are never parsed here: a project's geometry is embedded as the stored JSON text
- * (`RawJson.text`) in a JSON data block, `<` escaped. The overview loads the account's projects
- * in bounded batches (`/dashboard/map/projects.json`, 1,000 a request, each walked with the API's
- * cursor) as their bounding boxes, which the map draws as points (boxes when zoomed in).
+ * (`RawJson.text`) in a JSON data block, `<` escaped. The overview draws the account's vector
+ * tiles (`/dashboard/map/tile`, the API's `GET /v1/tiles/{z}/{x}/{y}.mvt` through the session:
+ * boundaries, or points where a tile holds too many), and loads the projects' boxes in bounded
+ * batches (`/dashboard/map/projects.json`, 1,000 a request, each walked with the API's cursor)
+ * for the view's extent and the count.
  */
 import { Assets, type Canopy, Projects, RawJson, type Schemas } from "@canopy/core"
 import { Effect, Exit, Result } from "effect"
 import { formFile, importFile, writeAfterRead } from "../api/importFile.ts"
+import { dashboardTile } from "../api/tiles.ts"
 import { readForm } from "../gis/multipart.ts"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
 import { domainError, escape, same } from "./html.ts"
@@ -200,8 +203,8 @@ ${upload}${edit}<section id="assets" aria-labelledby="assets-h"><h2 id="assets-h
     layout(req, me, "map", "Map", `${MAP_STYLE.replace("28rem", "36rem")}<h1>All projects on the map</h1>
 <p id="map-status" role="status" aria-live="polite">Loading projects…</p>
 <div id="map" role="region" aria-label="Map of the account's projects"></div>
-<p>Each project is drawn at the centre of its boundary; zoom in to see the boxes that bound them. Select one to open it. <a href="${escape(site.path("/dashboard/projects"))}">The same projects as a list</a>.</p>
-${mapConfig({ mode: "overview", features: site.path("/dashboard/map/projects.json"), projectUrl: `${site.path("/dashboard/project")}?id=` })}`, mapPage)
+<p>Each project is drawn with its boundary, coloured by status (green active, amber draft, grey archived); where an area holds too many to draw, as dots at their centres — zoom in to see their boundaries. Select one to open it. <a href="${escape(site.path("/dashboard/projects"))}">The same projects as a list</a>.</p>
+${mapConfig({ mode: "overview", features: site.path("/dashboard/map/projects.json"), tiles: `${site.path("/dashboard/map/tile")}?z={z}&x={x}&y={y}`, projectUrl: `${site.path("/dashboard/project")}?id=` })}`, mapPage)
 
   /** A batch of the overview: up to 1,000 projects as `[id, name, status, area, bbox]`, and the cursor of the next. */
   const batch = async (req: ApiRequest, me: Me): Promise<ApiResponse> => {
@@ -271,6 +274,10 @@ ${mapConfig({ mode: "overview", features: site.path("/dashboard/map/projects.jso
     "GET /dashboard/map/projects.json": async (req: ApiRequest): Promise<ApiResponse> => {
       const me = await current(req)
       return me ? batch(req, me) : { status: 401, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" }, body: JSON.stringify({ error: "Your session has ended; sign in again." }) }
+    },
+    "GET /dashboard/map/tile": async (req: ApiRequest): Promise<ApiResponse> => {
+      const me = await current(req)
+      return me ? dashboardTile(req, me.principal, run) : { status: 401, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" }, body: JSON.stringify({ error: "Your session has ended; sign in again." }) }
     }
   }
 }

@@ -135,20 +135,23 @@ map.on("load", async () => {
     stats.done = true
     return
   }
-  // Overview: every project as its bounding box's centre (and the box from zoom 9), loaded in bounded batches.
-  const features = []
-  map.addSource("projects", { type: "geojson", data: { type: "FeatureCollection", features: [] } })
-  map.addSource("boxes", { type: "geojson", data: { type: "FeatureCollection", features: [] } })
-  map.addLayer({ id: "boxes", type: "line", source: "boxes", minzoom: 9, paint: { "line-color": "#1f5130", "line-width": 1.5 } })
-  map.addLayer({ id: "projects", type: "circle", source: "projects", paint: {
-    "circle-radius": ["interpolate", ["linear"], ["zoom"], 1, 3, 8, 6], "circle-stroke-color": "#fff", "circle-stroke-width": 1,
-    "circle-color": ["match", ["get", "status"], "active", "#2f7d4a", "draft", "#b8860b", "#777"] } })
-  map.on("click", "projects", (e) => {
-    const f = e.features[0]
-    popup(f.geometry.coordinates, f.properties.name, config.projectUrl + encodeURIComponent(f.properties.id), [f.properties.status + " · " + f.properties.area + " ha"])
-  })
-  pointer("projects")
-  const boxes = []
+  // Overview: the account's vector tiles (boundaries coloured by status; dots where a tile holds too
+  // many); the projects' boxes, loaded in bounded batches, give the view's extent and the count.
+  let count = 0
+  const colour = ["match", ["get", "status"], "active", "#2f7d4a", "draft", "#b8860b", "#777"]
+  map.on("error", (e) => console.error("map: " + (e.error && e.error.message)))
+  map.addSource("tiles", { type: "vector", tiles: [location.origin + config.tiles], minzoom: 0, maxzoom: 15 })
+  map.addLayer({ id: "projects-fill", type: "fill", source: "tiles", "source-layer": "projects", paint: { "fill-color": colour, "fill-opacity": 0.35 } })
+  map.addLayer({ id: "projects-line", type: "line", source: "tiles", "source-layer": "projects", paint: { "line-color": colour, "line-width": 1.5 } })
+  map.addLayer({ id: "projects-points", type: "circle", source: "tiles", "source-layer": "projects_points", paint: {
+    "circle-radius": ["interpolate", ["linear"], ["zoom"], 1, 3, 8, 6], "circle-stroke-color": "#fff", "circle-stroke-width": 1, "circle-color": colour } })
+  for (const layer of ["projects-fill", "projects-points"]) {
+    map.on("click", layer, (e) => {
+      const p = e.features[0].properties
+      popup(e.lngLat, p.name, config.projectUrl + encodeURIComponent(p.id), [p.status + " · " + p.area_hectares + " ha"])
+    })
+    pointer(layer)
+  }
   let bounds = null
   let next = config.features
   try {
@@ -156,19 +159,16 @@ map.on("load", async () => {
       const r = await fetch(next, { credentials: "same-origin", headers: { accept: "application/json" } })
       if (!r.ok) throw new Error("the projects could not be loaded (" + r.status + ")")
       const page = await r.json()
-      for (const [id, name, status, area, b] of page.data) {
-        if (!b) continue
-        features.push({ type: "Feature", properties: { id, name, status, area }, geometry: { type: "Point", coordinates: [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] } })
-        boxes.push({ type: "Feature", properties: { id }, geometry: { type: "Polygon", coordinates: [[[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]], [b[0], b[1]]]] } })
-        bounds = union(bounds, b)
+      for (const row of page.data) {
+        if (!row[4]) continue
+        count++
+        bounds = union(bounds, row[4])
       }
-      map.getSource("projects").setData({ type: "FeatureCollection", features })
-      map.getSource("boxes").setData({ type: "FeatureCollection", features: boxes })
-      stats.features = features.length
+      stats.features = count
       stats.batches++
       if (stats.batches === 1) { fit(bounds); firstRender() }
       const status = document.getElementById("map-status")
-      if (status) status.textContent = features.length.toLocaleString("en-US") + " projects on the map" + (page.next ? " (loading more…)" : "")
+      if (status) status.textContent = count.toLocaleString("en-US") + " projects on the map" + (page.next ? " (loading more…)" : "")
       next = page.next ? config.features + "?cursor=" + encodeURIComponent(page.next) : null
     }
     fit(bounds)
