@@ -127,10 +127,22 @@ export const batchedMeter = (c: Context) => {
       return "answers" in out ? out.answers : batch.map((): Metered => undefined)
     })))
 
-  const runBatch = (accountId: string, period: string, batch: ReadonlyArray<Waiting>) =>
+  /** Moves the queued requests of `period` that fit into `batch` (up to `MAX_BATCH`). */
+  const takeInto = (batch: Array<Waiting>, queue: Array<Waiting>, period: string) => {
+    let size = 0
+    while (size < queue.length && batch.length + size < MAX_BATCH && queue[size]!.period === period) size++
+    batch.push(...queue.splice(0, size))
+  }
+
+  /**
+   * Meters `batch`; before each retry the requests queued meanwhile join it (under contention
+   * batches grow, and fewer writes compete). Answers one result per entry of `batch` as it ends.
+   */
+  const runBatch = (accountId: string, period: string, batch: Array<Waiting>) =>
     Effect.gen(function*() {
       let row = known.get(accountId) ?? (yield* orStorage(read(accountId, false)))
       for (let i = 0; i < OPTIMISTIC_ATTEMPTS && row; i++) {
+        if (i > 0) takeInto(batch, queues.get(accountId)!, period)
         const out = yield* orStorage(attempt(accountId, period, batch, row))
         if ("answers" in out) return out.answers
         row = out.lost === "no account" ? undefined : out.lost
@@ -144,10 +156,9 @@ export const batchedMeter = (c: Context) => {
       for (;;) {
         const queue = queues.get(accountId)!
         if (queue.length === 0) return void queues.delete(accountId)
-        const period = queue[0]!.period
-        let size = 0
-        while (size < queue.length && size < MAX_BATCH && queue[size]!.period === period) size++
-        const batch = queue.splice(0, size)
+        const batch: Array<Waiting> = []
+        takeInto(batch, queue, queue[0]!.period)
+        const period = batch[0]!.period
         const exit = yield* Effect.exit(runBatch(accountId, period, batch))
         batch.forEach((w, i) => Deferred.doneUnsafe(w.done, Exit.isSuccess(exit) ? Effect.succeed(exit.value[i]) : Effect.failCause(exit.cause)))
       }
