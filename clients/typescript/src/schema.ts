@@ -63,10 +63,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export projects as GeoJSON or KML
+         * Export projects as GeoJSON, KML, zipped Shapefile or GeoPackage
          * @description Requires the `projects:read` permission.
          *
-         *     The list's filters (`status`, `search`, `bbox`, `intersects`) and order (`sort`, `order`) as in `GET /v1/projects`, as one file: a GeoJSON FeatureCollection (`format=geojson`, the default; `application/geo+json`) or a KML document (`format=kml`), one feature per project, with `Content-Disposition: attachment`. Streamed (chunked), at most 10,000 projects and 256 MiB per file: `X-Total-Count` says how many matched; the end of the file says whether it holds them all (`truncated`, `next_cursor`: GeoJSON members, KML `Document/ExtendedData`); pass `next_cursor` as `cursor` with the same filters and order for the rest (`page` is refused with 400 on `query.page`: a file always starts at its cursor). A response cut short is a failure, not a file.
+         *     The list's filters (`status`, `search`, `bbox`, `intersects`) and order (`sort`, `order`) as in `GET /v1/projects`, as one file: a GeoJSON FeatureCollection (`format=geojson`, the default; `application/geo+json`), a KML document (`format=kml`), a zipped Shapefile (`format=shapefile`; `application/zip`) or a GeoPackage (`format=geopackage`), one feature per project, with `Content-Disposition: attachment`. GeoJSON and KML are streamed (chunked), at most 10,000 projects and 256 MiB per file: `X-Total-Count` says how many matched; the end of the file says whether it holds them all (`truncated`, `next_cursor`: GeoJSON members, KML `Document/ExtendedData`); pass `next_cursor` as `cursor` with the same filters and order for the rest (`page` is refused with 400 on `query.page`: a file always starts at its cursor). A response cut short is a failure, not a file. A zipped Shapefile or GeoPackage is built whole in an export worker and sent with its length, from at most 64 MiB of project text (and the same project cap): `X-Canopy-Truncated` and `X-Canopy-Next-Cursor` say whether it holds the whole list, as does the file (`canopy_export.txt` in the zip, the `canopy_export` table). Attributes are named as the import reads them (`name`). Docs: docs/gis.md.
          */
         get: operations["getProjectsExport"];
         put?: never;
@@ -137,10 +137,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export a project as GeoJSON or KML
+         * Export a project as GeoJSON, KML, zipped Shapefile or GeoPackage
          * @description Requires the `projects:read` permission.
          *
-         *     A GeoJSON FeatureCollection with the project as its one feature (`format=geojson`, the default; `application/geo+json`) or a KML document (`format=kml`), with `Content-Disposition: attachment`. Re-importing the GeoJSON gives the same area.
+         *     A GeoJSON FeatureCollection with the project as its one feature (`format=geojson`, the default; `application/geo+json`), a KML document (`format=kml`), a zipped Shapefile in WGS84 with its `.prj` and a UTF-8 `.cpg` (`format=shapefile`; `application/zip`) or a GeoPackage (`format=geopackage`; `application/geopackage+sqlite3`), with `Content-Disposition: attachment`. Re-importing any of them gives the same area.
          */
         get: operations["getProjectsByProjectIdExport"];
         put?: never;
@@ -185,6 +185,28 @@ export interface paths {
          * @description Requires the `projects:write` permission.
          */
         post: operations["postProjectsByProjectIdRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tiles/{z}/{x}/{y}.mvt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A vector tile of the account's projects
+         * @description Requires the `projects:read` permission.
+         *
+         *     A Mapbox Vector Tile (version 2, extent 4096) of the account's projects meeting tile z/x/y (XYZ, y from the north). Up to 300 projects: a `projects` layer of their boundaries, clipped to the tile and simplified for its zoom. More, or more than 1 MiB of boundary text: a `projects_points` layer instead, the centres of the boxes of the 1,000 largest. Features carry `id`, `name`, `status` and `area_hectares`; `X-Tile-Mode` says which layer. Revalidate with `If-None-Match`: the `ETag` changes with any write to a project of the tile (304 when it has not). z from 0 to 22, x and y from 0 to 2^z − 1; otherwise 400 naming `path.z`, `path.x` or `path.y`.
+         */
+        get: operations["getTilesByZByXByYMvt"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2361,7 +2383,7 @@ export interface operations {
     getProjectsExport: {
         parameters: {
             query?: {
-                format?: "geojson" | "kml";
+                format?: "geojson" | "kml" | "shapefile" | "geopackage";
                 cursor?: string;
                 status?: "active" | "archived" | "draft";
                 search?: string;
@@ -2376,14 +2398,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file, as an attachment, streamed (chunked). It holds at most 10,000 projects and 256 MiB: its end says whether it holds the whole list (GeoJSON members `truncated` and `next_cursor`; KML `Document/ExtendedData`); pass `next_cursor` as `cursor` for the rest. A response cut short (no end) is a failure, not a file. */
+            /** @description The file, as an attachment, streamed (chunked). It holds at most 10,000 projects and 256 MiB: its end says whether it holds the whole list (GeoJSON members `truncated` and `next_cursor`; KML `Document/ExtendedData`); pass `next_cursor` as `cursor` for the rest. A response cut short (no end) is a failure, not a file. A zipped Shapefile or GeoPackage is built whole and sent with its length, from at most 64 MiB of project text: its headers `X-Canopy-Truncated` (`true` or `false`) and, when truncated, `X-Canopy-Next-Cursor` say whether it holds the whole list, and so does the file (`canopy_export.txt` in the zip, the `canopy_export` table). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    /** @description `attachment; filename="<slug or projects>.<geojson|kml>"` */
+                    /** @description `attachment; filename="<slug or projects>.<geojson|kml|zip|gpkg>"` */
                     "Content-Disposition"?: string;
                     /** @description Projects that matched the filters (at least this many when counting stopped), known before the file is written; whether the file holds them all is said at its end (`truncated`, `next_cursor`) */
                     "X-Total-Count"?: number;
@@ -2418,6 +2440,8 @@ export interface operations {
                         next_cursor: string | null;
                     };
                     "application/vnd.google-earth.kml+xml": string;
+                    "application/zip": string;
+                    "application/geopackage+sqlite3": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2759,7 +2783,7 @@ export interface operations {
     getProjectsByProjectIdExport: {
         parameters: {
             query?: {
-                format?: "geojson" | "kml";
+                format?: "geojson" | "kml" | "shapefile" | "geopackage";
             };
             header?: never;
             path: {
@@ -2777,7 +2801,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    /** @description `attachment; filename="<slug or projects>.<geojson|kml>"` */
+                    /** @description `attachment; filename="<slug or projects>.<geojson|kml|zip|gpkg>"` */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -2806,6 +2830,8 @@ export interface operations {
                         }[];
                     };
                     "application/vnd.google-earth.kml+xml": string;
+                    "application/zip": string;
+                    "application/geopackage+sqlite3": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3004,6 +3030,64 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTilesByZByXByYMvt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of a copy held: answered 304 without a body while it is current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The zoom, 0 to 22 */
+                z: string;
+                /** @description The tile's column, 0 to 2^z − 1 (from the west) */
+                x: string;
+                /** @description The tile's row, 0 to 2^z − 1 (from the north) */
+                y: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile (without layers when no project meets it) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Changes with any write to a project of the tile */
+                    ETag?: string;
+                    /** @description `boundaries` (the `projects` layer) or `points` (the `projects_points` layer) */
+                    "X-Tile-Mode"?: "boundaries" | "points";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.mapbox-vector-tile": string;
+                };
+            };
+            /** @description Not modified: the copy of the `If-None-Match` ETag is current */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Changes with any write to a project of the tile */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -123,15 +123,19 @@ export const routes: ReadonlyArray<Route> = [
       "created as by `POST /v1/projects` (same validation, plan limits, `project.created` event, `Idempotency-Key`).",
     status: 201, envelope: "resource", query: Gis.ImportProjectQuery, rawBody: Gis.IMPORT_MEDIA_TYPES, resource: Schemas.Project,
     run: ({ body, principal, query }) => Gis.importProject(principal, query, body) }),
-  route({ method: "GET", path: "/projects/export", operation: "projects.list", tag: "Projects", summary: "Export projects as GeoJSON or KML",
+  route({ method: "GET", path: "/projects/export", operation: "projects.list", tag: "Projects", summary: "Export projects as GeoJSON, KML, zipped Shapefile or GeoPackage",
     description: "The list's filters (`status`, `search`, `bbox`, `intersects`) and order (`sort`, `order`) as in `GET /v1/projects`, " +
-      "as one file: a GeoJSON FeatureCollection (`format=geojson`, the default; `application/geo+json`) or a KML document " +
-      "(`format=kml`), one feature per project, with `Content-Disposition: attachment`. Streamed (chunked), at most " +
+      "as one file: a GeoJSON FeatureCollection (`format=geojson`, the default; `application/geo+json`), a KML document " +
+      "(`format=kml`), a zipped Shapefile (`format=shapefile`; `application/zip`) or a GeoPackage (`format=geopackage`), one " +
+      "feature per project, with `Content-Disposition: attachment`. GeoJSON and KML are streamed (chunked), at most " +
       `${Gis.MAX_EXPORT_PROJECTS.toLocaleString("en")} projects and ${Gis.MAX_EXPORT_BYTES / 1024 / 1024} MiB per file: ` +
       "`X-Total-Count` says how many matched; the end of the file says whether it holds them all (`truncated`, `next_cursor`: " +
       "GeoJSON members, KML `Document/ExtendedData`); pass `next_cursor` as `cursor` with the same filters and order for the rest " +
       "(`page` is refused with 400 on `query.page`: a file always starts at its cursor). " +
-      "A response cut short is a failure, not a file.",
+      "A response cut short is a failure, not a file. A zipped Shapefile or GeoPackage is built whole in an export worker and sent " +
+      `with its length, from at most ${Gis.MAX_BINARY_EXPORT_BYTES / 1024 / 1024} MiB of project text (and the same project cap): ` +
+      "`X-Canopy-Truncated` and `X-Canopy-Next-Cursor` say whether it holds the whole list, as does the file (`canopy_export.txt` " +
+      "in the zip, the `canopy_export` table). Attributes are named as the import reads them (`name`). Docs: docs/gis.md.",
     status: 200, envelope: "file", query: Gis.ExportProjectsQuery, produces: Gis.EXPORT_MEDIA_TYPES,
     run: ({ principal, query }) => Gis.exportProjects(principal, query) }),
   route({ method: "GET", path: "/projects/{project_id}", operation: "projects.get", tag: "Projects", summary: "Get a project",
@@ -150,9 +154,11 @@ export const routes: ReadonlyArray<Route> = [
       "with `geometry` (same validation, `project.updated` event).",
     status: 200, envelope: "resource", rawBody: Gis.IMPORT_MEDIA_TYPES, resource: Schemas.Project,
     run: ({ body, params, principal }) => Gis.replaceBoundary(principal, params.project_id!, body) }),
-  route({ method: "GET", path: "/projects/{project_id}/export", operation: "projects.get", tag: "Projects", summary: "Export a project as GeoJSON or KML",
-    description: "A GeoJSON FeatureCollection with the project as its one feature (`format=geojson`, the default; `application/geo+json`) " +
-      "or a KML document (`format=kml`), with `Content-Disposition: attachment`. Re-importing the GeoJSON gives the same area.",
+  route({ method: "GET", path: "/projects/{project_id}/export", operation: "projects.get", tag: "Projects", summary: "Export a project as GeoJSON, KML, zipped Shapefile or GeoPackage",
+    description: "A GeoJSON FeatureCollection with the project as its one feature (`format=geojson`, the default; `application/geo+json`), " +
+      "a KML document (`format=kml`), a zipped Shapefile in WGS84 with its `.prj` and a UTF-8 `.cpg` (`format=shapefile`; " +
+      "`application/zip`) or a GeoPackage (`format=geopackage`; `application/geopackage+sqlite3`), with `Content-Disposition: " +
+      "attachment`. Re-importing any of them gives the same area.",
     status: 200, envelope: "file", query: Gis.ExportProjectQuery, produces: Gis.EXPORT_MEDIA_TYPES,
     run: ({ params, principal, query }) => Gis.exportProject(principal, params.project_id!, query) }),
   route({ method: "DELETE", path: "/projects/{project_id}", operation: "projects.delete", tag: "Projects", summary: "Delete an archived project",

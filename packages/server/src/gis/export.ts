@@ -30,7 +30,8 @@ export interface ExportProject {
 export const GEOJSON_MEDIA_TYPE = "application/geo+json"
 export const KML_MEDIA_TYPE = "application/vnd.google-earth.kml+xml"
 
-const properties = (p: ExportProject) => ({
+/** A project's exported attributes (GeoJSON properties; the binary formats' columns). */
+export const exportProperties = (p: ExportProject) => ({
   id: p.id,
   name: p.name,
   slug: p.slug,
@@ -46,7 +47,7 @@ export const featureCollectionHead = "{\"type\":\"FeatureCollection\",\"features
 
 /** One project as a Feature, with the comma before it unless it is the first. */
 export const featureChunk = (p: ExportProject, first: boolean): string => {
-  const feature = RawJson.stringify({ type: "Feature", id: p.id, geometry: p.geometry ?? null, properties: properties(p) })
+  const feature = RawJson.stringify({ type: "Feature", id: p.id, geometry: p.geometry ?? null, properties: exportProperties(p) })
   return first ? feature : `,${feature}`
 }
 
