@@ -143,13 +143,18 @@ export const run = async () => {
       if (bouncer) {
         const env = { BENCH_DISPATCHER: "0", CANOPY_PG_PREPARED_STATEMENTS: "off" }
         const viaBouncer = [await spawnServer("canopy.ts", [bouncer.url("canopy_bench")], env), await spawnServer("canopy.ts", [bouncer.url("canopy_bench")], env)]
-        contenders.push({ label: "canopy, PgBouncer, 2 servers", urls: viaBouncer, seed: canopyDb.seed, base: "floor, PostgreSQL, 2 servers" })
+        const floorEnv = { FLOOR_PREPARED: "0" }
+        const floorViaBouncer = [await spawnServer("floorPg.ts", [bouncer.url("floor_bench")], floorEnv), await spawnServer("floorPg.ts", [bouncer.url("floor_bench")], floorEnv)]
+        contenders.push(
+          { label: "floor, PgBouncer, 2 servers", urls: floorViaBouncer, seed: floorDb.seed },
+          { label: "canopy, PgBouncer, 2 servers", urls: viaBouncer, seed: canopyDb.seed, base: "floor, PgBouncer, 2 servers" }
+        )
       }
     }
     console.log(`http: ${CONNECTIONS} connections, ${DURATION_S} s each, loopback; ${rounds} rounds taken in turns, the best of each shown`)
     console.log("  floor = bare node:http + better-sqlite3 doing the same lookups (token, rate limit, usage count, rows); ratios are to it")
     console.log("  bare floor = the same server doing the endpoint's rows only (no auth, no rate limit, no usage count)")
-    if (postgres) console.log("  floor, PostgreSQL = bare node:http + pg (pool of 10, prepared statements): token, one metering statement, rows")
+    if (postgres) console.log("  floor, PostgreSQL = bare node:http + pg (pool of 10, prepared statements): token, one metering statement, rows; through PgBouncer unnamed")
     const scenarios: Array<[string, (s: { token: string; projectId: string }) => string, "GET" | "POST"]> = [
       ["GET /v1/projects/{id}", (s) => `/v1/projects/${s.projectId}`, "GET"],
       ["GET /v1/projects?per_page=20", () => "/v1/projects?per_page=20", "GET"],

@@ -3,8 +3,9 @@
  * Canopy's is (10). It does the same lookups as Canopy's request path — the bearer token's hash
  * looked up in `credentials`, then ONE metering statement (the account's plan read, its bucket
  * refilled, charged and saved, and the month's request counter incremented, in one data-modifying
- * CTE) — and then the endpoint's own reads or write. Every statement is a named prepared one.
- * Usage: floorPg.ts URL. Prints its port.
+ * CTE) — and then the endpoint's own reads or write. Every statement is a named prepared one, or
+ * with `FLOOR_PREPARED=0` an unnamed one (behind PgBouncer before 1.21). Usage: floorPg.ts URL.
+ * Prints its port.
  */
 import { createHash } from "node:crypto"
 import { createServer, type ServerResponse } from "node:http"
@@ -39,7 +40,8 @@ const total = "select projects_active + projects_archived + projects_draft as n 
 const insert = `insert into projects (id, account_id, name, slug, description, geometry, area_hectares, bbox, status,
   created_by, sort_name, search_text, created_at, updated_at) values ($1, $2, $3, $4, null, $5, 0, null, 'active', null, $6, $7, $8, $9)`
 
-const query = async (name: string, text: string, values: Array<unknown>) => (await pool.query({ name, text, values })).rows
+const named = process.env.FLOOR_PREPARED !== "0"
+const query = async (name: string, text: string, values: Array<unknown>) => (await pool.query(named ? { name, text, values } : { text, values })).rows
 
 /** A row as JSON text, its stored JSON columns spliced in as they are (as Canopy does). */
 const view = (row: Record<string, unknown>) => {
