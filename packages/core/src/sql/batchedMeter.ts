@@ -6,11 +6,13 @@
  * - One process meters an account's concurrent requests in batches: while one batch is in
  *   flight the next requests queue; the next batch applies `decide` to each in arrival order, as
  *   if they ran one after another, and stores the last state and the batch's count at once.
- * - A batch holds no lock. It reads plan, state and the row's version (`xmin`) in one statement,
- *   decides, and writes in one more: the state only if the row is still that version (compare
- *   and swap, an `on conflict … do update … where`), the counter only if the state was written.
- *   When another process wrote first, the batch decides again from the new state (`decide` must
- *   be pure); after a few such losses it takes the row lock instead, so it always finishes.
+ * - A batch holds no lock. It decides from the bucket as this process last wrote it (read once
+ *   when unknown: plan, state and the row's version, `xmin`), and writes in one statement: the
+ *   state only if the account still has that plan and the row is still that version (compare and
+ *   swap, an `on conflict … do update … where`), the counter only if the state was written. When
+ *   another process wrote first, the same statement answers the current row and the batch
+ *   decides again from it (`decide` must be pure); after a few such losses it takes the row lock
+ *   instead, so it always finishes.
  * - Inside a caller's transaction, a call is its own batch of one under the row lock.
  */
 import { Deferred, Effect, Exit } from "effect"
