@@ -2,8 +2,9 @@
  * Hostile overlap comparisons never hold the event loop: two small comb-shaped boundaries whose
  * teeth cross (67,600 crossings from two 523-position rings, under 10 KB each) are compared
  * through `GET /v1/projects?intersects=` and through `POST /v1/projects`, four at a time, while
- * `/health` is probed; on SQLite and on PostgreSQL, over a real socket. Every request is answered
- * in bounded time (a comparison that cannot finish leaves its report incomplete).
+ * `/health` is probed (within 100 ms of what the probe sees with nothing else sent); on SQLite and
+ * on PostgreSQL, over a real socket. Every request is answered in bounded time (a comparison that
+ * cannot finish leaves its report incomplete).
  */
 import { postgresStorage } from "@canopy/adapter-postgres"
 import type { Geometry } from "@canopy/core"
@@ -64,6 +65,12 @@ const probing = async <A>(url: string, attack: () => Promise<A>) => {
   return { slowest, took, result }
 }
 
+/**
+ * The bound on `/health`: 100 ms above what the same probe sees over a second with nothing else
+ * sent (on a machine shared with other work, the process itself may wait for a core that long).
+ */
+const healthBound = async (url: string) => 100 + (await probing(url, () => sleep(1_000))).slowest
+
 const stored = comb(130, 12, 45, 0.05)
 const attacker = comb(130, 12, 45, 0.05, true)
 
@@ -87,6 +94,7 @@ const suite = (store: string, open: () => Promise<{ running: RunningServer; clos
 
     it("four GET ?intersects= with a crossing comb keep /health under 100 ms and are answered", async () => {
       const query = `/v1/projects?intersects=${encodeURIComponent(JSON.stringify(attacker))}`
+      const bound = await healthBound(server.running.url)
       const { slowest, took, result } = await probing(server.running.url, () => Promise.all(Array.from({ length: 4 }, () => api.get(query))))
       for (const r of result) {
         assert.strictEqual(r.status, 200, r.text)
@@ -94,11 +102,12 @@ const suite = (store: string, open: () => Promise<{ running: RunningServer; clos
         // Either the comparison finished (the combs share area) or the total says it is not exact.
         assert.isTrue(ids.includes(storedId) || r.body.meta.total_exact === false || r.body.meta.resume !== null, r.text.slice(0, 300))
       }
-      assert.isBelow(slowest, 100, `/health waited ${slowest.toFixed(0)} ms`)
+      assert.isBelow(slowest, bound, `/health waited ${slowest.toFixed(0)} ms (bound ${bound.toFixed(0)} ms)`)
       assert.isBelow(took, 10_000, `answered in ${took.toFixed(0)} ms`)
     })
 
     it("four POST of a crossing comb keep /health under 100 ms and are answered with their report", async () => {
+      const bound = await healthBound(server.running.url)
       const { slowest, took, result } = await probing(server.running.url, () =>
         Promise.all(Array.from({ length: 4 }, (_, i) => api.post("/v1/projects", { name: `Attack ${i}`, geometry: attacker }))))
       for (const r of result) {
@@ -106,7 +115,7 @@ const suite = (store: string, open: () => Promise<{ running: RunningServer; clos
         const report = r.body.data.overlaps as { overlaps: Array<{ project_id: string }>; complete: boolean }
         assert.isTrue(report.overlaps.some((o) => o.project_id === storedId) || !report.complete, JSON.stringify(report))
       }
-      assert.isBelow(slowest, 100, `/health waited ${slowest.toFixed(0)} ms`)
+      assert.isBelow(slowest, bound, `/health waited ${slowest.toFixed(0)} ms (bound ${bound.toFixed(0)} ms)`)
       assert.isBelow(took, 10_000, `answered in ${took.toFixed(0)} ms`)
     })
   })

@@ -18,6 +18,8 @@ export interface Edges {
   readonly box: readonly [number, number, number, number]
   /** Every edge's index ordered by its western end (made when first needed). */
   byWest?: Int32Array
+  /** Its point test (made when first needed). */
+  test?: (x: number, y: number) => number
 }
 
 const planarTwiceArea = (ring: ReadonlyArray<ReadonlyArray<number>>): number => {
@@ -92,8 +94,11 @@ export const QUARTERS = [0.5, 0.25, 0.75]
 /** The sign orient2d gives to a counter-clockwise triple (the library's y axis points down). */
 const CCW = Math.sign(orient2d(0, 0, 1, 0, 0, 1))
 
+/** Where a point lies against a boundary (`IN`, `OUT`, `ON`): its banded test, made once per boundary. */
+export const pointTest = (E: Edges): (x: number, y: number) => number => (E.test ??= bandIndex(E, E.box))
+
 /** An even–odd point-in-boundary test over latitude bands of the boundary's edges near a box. */
-export const bandIndex = (E: Edges, box: readonly [number, number, number, number]) => {
+const bandIndex = (E: Edges, box: readonly [number, number, number, number]) => {
   const [w, s, , n] = box
   const keep: Array<number> = []
   for (let i = 0; i < E.n; i++) {

@@ -24,7 +24,7 @@
  * truly cross (not touch), or the first piece kept.
  */
 import { orient2d } from "robust-predicates"
-import { bandIndex, budgeted, type Edges, edgesOf, IN, ON, QUARTERS, type Rings, spend, sweepOrder } from "./edges.ts"
+import { budgeted, type Edges, edgesOf, IN, ON, pointTest, QUARTERS, type Rings, spend, sweepOrder } from "./edges.ts"
 import { edgeArea } from "./geodesy.ts"
 
 export type { Rings } from "./edges.ts"
@@ -249,7 +249,7 @@ export const sharesArea = (a: Rings, b: Rings, limit = Infinity): boolean => bud
   const m = walk(A, B, box, true)
   if (m.crossed) return true
   const stop = () => false
-  return !pieces(A, m.cutsA, box, bandIndex(B, box), true, stop) || !pieces(B, m.cutsB, box, bandIndex(A, box), false, stop)
+  return !pieces(A, m.cutsA, box, pointTest(B), true, stop) || !pieces(B, m.cutsB, box, pointTest(A), false, stop)
 })
 
 /** The sum of `term` over the pieces bounding A ∩ B (Neumaier summation); throws when they do not close. */
@@ -278,8 +278,8 @@ const boundarySum = (a: Rings, b: Rings, term: (x1: number, y1: number, x2: numb
     tally(x1, y1, 1), tally(x2, y2, -1)
     return true
   }
-  pieces(A, m.cutsA, box, bandIndex(B, box), true, add)
-  pieces(B, m.cutsB, box, bandIndex(A, box), false, add)
+  pieces(A, m.cutsA, box, pointTest(B), true, add)
+  pieces(B, m.cutsB, box, pointTest(A), false, add)
   if (h1 !== 0 || h2 !== 0) throw new Error("the shared boundary does not close")
   return sum + comp
 }

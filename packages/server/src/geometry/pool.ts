@@ -103,14 +103,15 @@ const BYTES_PER_POSITION = 20
  * a millisecond for 64,000 characters, and a write's own boundary is parsed once for all its
  * comparisons) and the measure fits a budget of work counted as it goes
  * (`Overlap.sharedHectaresByEdges`' `limit`: pairs of edges examined, edges tested, pieces — the
- * crossings it finds are counted by the sweep that finds them): 20,000 units, 1–4 ms in any
- * shape. Past it the measure stops and a worker starts over under a time budget: two crossing
- * 80-tooth combs (25,600 crossings, ~150,000 units) go there; a 1,000-vertex ring nearly
- * coinciding with a 64-vertex one (~10,000 units) and a stand inside an estate's outline (a few
- * dozen) stay.
+ * crossings it finds are counted by the sweep that finds them): 5,000 units, under a millisecond
+ * in any shape once compiled (the first measures of a process run slower). Past it the measure
+ * stops and a worker starts over under a time budget: two crossing 80-tooth combs (25,600
+ * crossings, ~150,000 units) and a 1,000-vertex ring nearly coinciding with a 64-vertex one
+ * (~10,000) go there; a stand beside its neighbours or inside its estate's outline (a few dozen
+ * units) stays.
  */
 const SHARED_INLINE_CHARS = 64_000
-const SHARED_INLINE_WORK = 20_000
+const SHARED_INLINE_WORK = 5_000
 /** A stored boundary under this many characters is tested for a point inline (parse and test are linear). */
 const COVERS_INLINE_CHARS = 200_000
 
@@ -315,9 +316,9 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
     })
 
   // The area two stored boundaries share: its cost follows the crossings of their edges (up to
-  // the product of their sizes), so all but pairs bounded small go to a worker with a budget of
-  // their own, which stops the measure itself, not only the next one.
-  const shared = (a: RawJson.RawJson, b: RawJson.RawJson, limitMs?: number): Effect.Effect<GeometryCheck.Shared, Errors.RateLimited> => {
+  // the product of their sizes), so all but pairs whose measure fits the inline budget go to a
+  // worker with a time budget of their own, which stops the measure itself, not only the next one.
+  const shared = (a: RawJson.RawJson, b: RawJson.RawJson, limitMs?: number): Effect.Effect<GeometryCheck.Shared, Errors.RateLimited> => Effect.suspend(() => {
     const allowed = Math.min(sharedBudgetMs, limitMs ?? Infinity)
     const hectares = measuredInline(a, b)
     // Measured here: the loop turns before the next comparison (a write may make hundreds).
@@ -329,7 +330,7 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
         : !("sharedHectares" in outcome) ? Effect.die(new Error("a geometry worker answered an overlap with something else"))
         : Effect.succeed(Number.isFinite(outcome.sharedHectares) ? { _tag: "Shared", hectares: outcome.sharedHectares } as const : { _tag: "TooComplex" } as const),
     allowed, limitMs)
-  }
+  })
 
   // Whether a stored boundary covers a position: linear, but a large boundary's text is parsed in a
   // worker rather than on the loop.
