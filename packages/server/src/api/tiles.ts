@@ -23,13 +23,13 @@ export const MVT_MEDIA_TYPE = "application/vnd.mapbox-vector-tile"
 export const MAX_ZOOM = 22
 
 /** Most projects a tile draws as boundaries; past it the tile holds points. */
-export const MAX_BOUNDARIES = 300
+export const MAX_BOUNDARIES = 200
 
 /** Most characters of boundary text a tile reads (about 25,000 positions); past it the tile holds points. */
 export const MAX_BOUNDARY_TEXT = 1024 * 1024
 
 /** Most points a fallback tile holds: the largest projects of the tile first. */
-export const MAX_POINTS = 1000
+export const MAX_POINTS = 500
 
 /** The tile's grid, in tile units, and the margin read and drawn around it (as MapLibre's own sources). */
 const EXTENT = 4096
@@ -129,18 +129,22 @@ export const tile = (principal: Principal.Principal, address: TileAddress): Effe
     const bbox = tileBox(address).join(",")
     const rows: Array<Schemas.Project> = []
     let cursor: string | undefined
+    // The first page's count (capped by the store, from the spatial index) decides what is read.
+    let wanted = MAX_POINTS
     do {
       const page = yield* projects.list(principal, {
         bbox, sort: "area_hectares", order: "desc", per_page: String(PAGE), ...(cursor ? { cursor } : {})
       }, { boundaries: false })
+      if (rows.length === 0 && page.meta.total_exact && page.meta.total <= MAX_BOUNDARIES) wanted = MAX_BOUNDARIES + 1
       rows.push(...page.data)
       cursor = page.meta.next_cursor ?? undefined
-    } while (cursor && rows.length < MAX_POINTS)
-    const points = (): Tile => ({
-      etag: digest(address, "points", rows), mode: "points", projects: rows.length,
-      bytes: Effect.sync(() => encode({ projects_points: pointsOf(rows) }, address))
-    })
-    if (rows.length > MAX_BOUNDARIES) return points()
+    } while (cursor && rows.length < wanted)
+    if (rows.length > MAX_BOUNDARIES) {
+      return {
+        etag: digest(address, "points", rows), mode: "points", projects: rows.length,
+        bytes: Effect.sync(() => encode({ projects_points: pointsOf(rows) }, address))
+      } satisfies Tile
+    }
     return {
       etag: digest(address, "boundaries", rows), mode: "boundaries", projects: rows.length,
       bytes: Effect.gen(function*() {
