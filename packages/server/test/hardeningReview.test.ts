@@ -174,6 +174,26 @@ describe("multipart bodies made of their boundary's characters", () => {
   })
 })
 
+describe("urlencoded values that are costly to decode", () => {
+  const form = (value: string) => `csrf=${encodeURIComponent(owner.csrf)}&action=none&back=%2Fdashboard&v=${value}`
+  for (const [name, piece] of [["+", "+"], ["bad escapes", "%zz"], ["escaped bytes", "%C3"]] as const) {
+    it(`/dashboard/action signed in: a 5 MB value of ${name} is answered without holding /health`, async () => {
+      const body = form(piece.repeat(Math.floor((MAX_BODY_BYTES - 200) / piece.length)))
+      for (const a of await withoutStall(() => post("/dashboard/action", body, { "content-type": "application/x-www-form-urlencoded", cookie: owner.cookie }))) {
+        assert.isBelow(a.status, 500)
+      }
+    })
+  }
+
+  it("values decode as URLSearchParams decodes them (a key named with + and escapes, checkboxes repeated)", async () => {
+    const body = `csrf=${encodeURIComponent(owner.csrf)}&action=create_key&back=%2Fdashboard&name=Key+%C3%A9%zz%2B&permissions=projects%3Aread&permissions=projects:write`
+    const r = await post("/dashboard/action", body, { "content-type": "application/x-www-form-urlencoded", cookie: owner.cookie })
+    assert.strictEqual(r.status, 303)
+    const page = await (await fetch(`${base}/dashboard`, { headers: { cookie: owner.cookie } })).text()
+    assert.include(page, "<td>Key é%zz+</td><td><code>")
+  })
+})
+
 /** Sends `head`, then (after a 100 Continue when asked, or at once) `body`, raw or chunked; answers all that came back. */
 const raw = (head: string, body: Buffer, options: { readonly expectContinue: boolean; readonly chunked: boolean }) =>
   new Promise<string>((resolve) => {
