@@ -194,6 +194,30 @@ describe("urlencoded values that are costly to decode", () => {
   })
 })
 
+describe("deeply nested boundaries and bodies are refused before they are parsed", () => {
+  const deep = `${"[".repeat(2_600_000)}${"]".repeat(2_600_000)}`
+  for (const who of ["viewer", "owner"] as const) {
+    it(`the dashboard's new project form (${who}): a boundary of 2,600,000 nested brackets, /health answers promptly, nothing created`, async () => {
+      const me = who === "owner" ? owner : viewer
+      const before = await projectCount()
+      const body = `csrf=${encodeURIComponent(me.csrf)}&action=create_project&name=Deep&geometry=${deep}`
+      for (const a of await withoutStall(() => post("/dashboard/action", body, { "content-type": "application/x-www-form-urlencoded", cookie: me.cookie }))) {
+        assert.strictEqual(a.status, 303)
+      }
+      assert.strictEqual(await projectCount(), before)
+    })
+  }
+
+  it("a 200 KB API body (parsed on the loop) nested 100,000 deep is a 422 on the body, answered before it is parsed", async () => {
+    const r = await request(base, "POST", "/v1/projects", {
+      token, body: `{"name":"x","metadata":{"m":${"[".repeat(100_000)}${"]".repeat(100_000)}}}`, headers: { "content-type": "application/json" }
+    })
+    assert.strictEqual(r.status, 422)
+    assert.isTrue(isErrorBody(r, "VALIDATION_ERROR"))
+    assert.deepStrictEqual(r.body.error.details, [{ field: "body", message: "nests deeper than 32 levels" }])
+  })
+})
+
 /** Sends `head`, then (after a 100 Continue when asked, or at once) `body`, raw or chunked; answers all that came back. */
 const raw = (head: string, body: Buffer, options: { readonly expectContinue: boolean; readonly chunked: boolean }) =>
   new Promise<string>((resolve) => {

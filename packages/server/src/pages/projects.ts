@@ -10,12 +10,13 @@
  * batches (`/dashboard/map/projects.json`, 1,000 a request, each walked with the API's cursor)
  * for the view's extent and the count.
  */
-import { Assets, type Canopy, Projects, RawJson, type Schemas } from "@canopy/core"
+import { Assets, type Canopy, Projects, RawJson, Schemas } from "@canopy/core"
 import { Effect, Exit, Result } from "effect"
 import { formFile, importFile, writeAfterRead } from "../api/importFile.ts"
 import { dashboardTile } from "../api/tiles.ts"
 import { readForm } from "../gis/multipart.ts"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
+import { nestsDeeperThan } from "../http/input.ts"
 import { domainError, escape, same } from "./html.ts"
 import { backPath, can, failure, type Me, type Notice, number, plain, type Shell, time } from "./shell.ts"
 import type { Site } from "./site.ts"
@@ -285,10 +286,15 @@ ${mapConfig({ mode: "overview", features: site.path("/dashboard/map/projects.jso
 /** A field problem of a form, as the API reports one. */
 const invalid = (field: string, message: string): Notice => ({ ok: false, text: "Some of what you entered needs fixing; nothing was saved.", details: [{ field, message }] })
 
-/** The boundary typed into a form: undefined when left empty, else the parsed JSON (or a notice). */
+/**
+ * The boundary typed into a form: undefined when left empty, else the parsed JSON (or a notice).
+ * Nesting past the API's limit is refused before parsing (JSON.parse takes seconds over 2,000,000
+ * nested brackets).
+ */
 const boundaryOf = (raw: string | undefined): { readonly value?: unknown; readonly notice?: Notice } => {
   const t = raw?.trim()
   if (!t) return {}
+  if (nestsDeeperThan(Buffer.from(t), Schemas.MAX_DEPTH)) return { notice: invalid("geometry", `nests deeper than ${Schemas.MAX_DEPTH} levels`) }
   try {
     return { value: JSON.parse(t) }
   } catch (e) {
