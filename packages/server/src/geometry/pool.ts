@@ -103,15 +103,15 @@ const BYTES_PER_POSITION = 20
  * a millisecond for 64,000 characters, and a write's own boundary is parsed once for all its
  * comparisons) and the measure fits a budget of work counted as it goes
  * (`Overlap.sharedHectaresByEdges`' `limit`: pairs of edges examined, edges tested, pieces — the
- * crossings it finds are counted by the sweep that finds them): 5,000 units, under a millisecond
- * in any shape once compiled (the first measures of a process run slower). Past it the measure
- * stops and a worker starts over under a time budget: two crossing 80-tooth combs (25,600
- * crossings, ~150,000 units) and a 1,000-vertex ring nearly coinciding with a 64-vertex one
- * (~10,000) go there; a stand beside its neighbours or inside its estate's outline (a few dozen
- * units) stays.
+ * crossings it finds are counted by the sweep that finds them): 12,000 units, 1–2 ms in any shape
+ * once compiled (the first measures of a process run slower). Past it the measure stops and a
+ * worker starts over under a time budget: two crossing 80-tooth combs (25,600 crossings, ~150,000
+ * units) and two nearly coinciding 1,000-vertex rings (~28,000) go there; a 1,000-vertex ring
+ * nearly coinciding with a 64-vertex one (~10,000) and a stand beside its neighbours or inside its
+ * estate's outline (a few dozen) stay.
  */
 const SHARED_INLINE_CHARS = 64_000
-const SHARED_INLINE_WORK = 5_000
+const SHARED_INLINE_WORK = 12_000
 /** A stored boundary under this many characters is tested for a point inline (parse and test are linear). */
 const COVERS_INLINE_CHARS = 200_000
 
