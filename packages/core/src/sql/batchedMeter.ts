@@ -61,7 +61,7 @@ export const SAVE_IF_UNCHANGED = `with saved as (
 /** Requests that may share one batch; more wait for the next. */
 const MAX_BATCH = 500
 /** Lost compare-and-swaps before a batch takes the row lock. */
-const OPTIMISTIC_ATTEMPTS = 3
+const OPTIMISTIC_ATTEMPTS = 8
 /** Accounts whose last written bucket a process remembers (their next batch needs no read). */
 const REMEMBERED = 10_000
 
