@@ -104,14 +104,18 @@ const BYTES_PER_POSITION = 20
  * comparisons) and the measure fits a budget of work counted as it goes
  * (`Overlap.sharedHectaresByEdges`' `limit`: pairs of edges examined, edges tested, pieces — the
  * crossings it finds are counted by the sweep that finds them): 12,000 units, 1–2 ms in any shape
- * once compiled (the first measures of a process run slower). Past it the measure stops and a
- * worker starts over under a time budget: two crossing 80-tooth combs (25,600 crossings, ~150,000
- * units) and two nearly coinciding 1,000-vertex rings (~28,000) go there; a 1,000-vertex ring
- * nearly coinciding with a 64-vertex one (~10,000) and a stand beside its neighbours or inside its
+ * once compiled. A process's first measures run in the interpreter (~10 µs a unit), so until 500
+ * have run the budget is 2,000 units (~20 ms at worst). Past it the measure stops and a worker
+ * starts over under a time budget: two crossing 80-tooth combs (25,600 crossings, ~150,000 units)
+ * and two nearly coinciding 1,000-vertex rings (~28,000) go there; a 1,000-vertex ring nearly
+ * coinciding with a 64-vertex one (~10,000) and a stand beside its neighbours or inside its
  * estate's outline (a few dozen) stay.
  */
 const SHARED_INLINE_CHARS = 64_000
 const SHARED_INLINE_WORK = 12_000
+const SHARED_INLINE_WORK_COLD = 2_000
+const SHARED_INLINE_WARM_AFTER = 500
+let inlineMeasures = 0
 /** A stored boundary under this many characters is tested for a point inline (parse and test are linear). */
 const COVERS_INLINE_CHARS = 200_000
 
@@ -131,7 +135,8 @@ const parsed = (r: RawJson.RawJson): Geometry.Boundary => {
 export const measuredInline = (a: RawJson.RawJson, b: RawJson.RawJson): number | undefined => {
   if (a.text.length >= SHARED_INLINE_CHARS || b.text.length >= SHARED_INLINE_CHARS) return undefined
   try {
-    return Overlap.sharedHectaresByEdges(parsed(a), parsed(b), SHARED_INLINE_WORK)
+    const limit = ++inlineMeasures > SHARED_INLINE_WARM_AFTER ? SHARED_INLINE_WORK : SHARED_INLINE_WORK_COLD
+    return Overlap.sharedHectaresByEdges(parsed(a), parsed(b), limit)
   } catch {
     return undefined
   }
