@@ -463,7 +463,7 @@ describe("the forester's dashboard in headless Chromium", () => {
     assert.isBelow(stats.firstRenderMs, 15_000, "first render within 15 s")
     assert.isBelow(wall, 60_000)
     assert.isTrue(view.west <= 5 && view.east >= 19.9 && view.south <= 45 && view.north >= 54.9, `fitted to every project: ${JSON.stringify(view)}`)
-    assert.isAbove(view.rendered, 500, "the tiles' points are drawn")
+    assert.isAtLeast(view.rendered, 500, "the tiles' points are drawn (the 500 largest of a tile)")
     await page.screenshot({ path: join(shots, "overview-10000.png") })
     assert.deepStrictEqual(await axe(page), [], "overview map")
     assert.deepStrictEqual(errors.filter((e) => /Content Security Policy|Refused/i.test(e)), [])
@@ -503,8 +503,8 @@ describe("the forester's dashboard in headless Chromium", () => {
       const map = (globalThis as any).canopyMap
       const f = map.queryRenderedFeatures({ layers: ["projects-fill"] }).find((x: any) => x.properties.name === "Tile oak")
       const ring = f.geometry.type === "Polygon" ? f.geometry.coordinates[0] : f.geometry.coordinates[0][0]
-      const lon = ring.reduce((s: number, p: Array<number>) => s + p[0], 0) / ring.length
-      const lat = ring.reduce((s: number, p: Array<number>) => s + p[1], 0) / ring.length
+      const lon = ring.reduce((s: number, p: Array<number>) => s + p[0]!, 0) / ring.length
+      const lat = ring.reduce((s: number, p: Array<number>) => s + p[1]!, 0) / ring.length
       const pt = map.project([lon, lat])
       const box = map.getCanvas().getBoundingClientRect()
       return { x: box.left + pt.x, y: box.top + pt.y }
