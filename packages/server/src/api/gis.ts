@@ -1,74 +1,23 @@
 /**
  * Boundaries in and out over the API (docs/gis.md, "Endpoints"): create a project from a GIS
- * file, replace a project's boundary from one, and export one project or a filtered list as a
- * GeoJSON FeatureCollection or KML (streamed), or as a zipped Shapefile or GeoPackage (built whole
- * in an export worker, gis/exportOffload.ts). Every file, the dashboard's upload included, takes one path
- * (`importFile`, api/importFile.ts): the permission and the project first, then the import
- * workers with their budgets (gis/offload.ts); the boundary then goes through the normal Projects
- * create/update, so validation, limits, events and idempotency apply unchanged.
+ * file, replace a project's boundary from one, and the file answers of the exports
+ * (api/gisExport.ts: one project or a filtered list as GeoJSON, KML, zipped Shapefile or
+ * GeoPackage). Every file, the dashboard's upload included, takes one path (`importFile`,
+ * api/importFile.ts): the permission and the project first, then the import workers with their
+ * budgets (gis/offload.ts); the boundary then goes through the normal Projects create/update, so
+ * validation, limits, events and idempotency apply unchanged.
  */
-import { type Canopy, type Principal, Projects, RawJson, Schemas } from "@canopy/core"
+import { type Canopy, type Principal, Projects, Schemas } from "@canopy/core"
 import { Effect, Schema } from "effect"
-// The export writers and the formats' names only: the readers (and their parsers) load on first
-// use, so the server's heap — and its garbage collections — stay small.
-import {
-  type ExportEnd, type ExportProject, featureChunk, featureCollectionChunks, featureCollectionHead, featureCollectionTail, GEOJSON_MEDIA_TYPE,
-  KML_MEDIA_TYPE, kmlChunks, kmlHead, kmlPlacemark, kmlTail, exportProperties
-} from "../gis/export.ts"
-import { exportPool } from "../gis/exportOffload.ts"
-import type { BinaryExportFormat } from "../gis/exportWorker.ts"
-import { MEDIA_TYPES } from "../gis/types.ts"
 import { FILE_FIELD, FORM_LIMITS, readForm } from "../gis/multipart.ts"
-import { BadRequest } from "../http/input.ts"
 import { formFile, importFile, type RawBody, writeAfterRead } from "./importFile.ts"
 
 export { IMPORT_MEDIA_TYPES, type RawBody } from "./importFile.ts"
+export * from "./gisExport.ts"
 
 
 /** The form an import also accepts: one file part named `file` (docs/gis.md, "Endpoints"). */
 export const MULTIPART_MEDIA_TYPE = "multipart/form-data"
-
-/** Media types an export answers. */
-export const EXPORT_MEDIA_TYPES: ReadonlyArray<string> = [GEOJSON_MEDIA_TYPE, KML_MEDIA_TYPE, MEDIA_TYPES.shapefile, MEDIA_TYPES.geopackage]
-
-/** Most projects one list export holds. */
-export const MAX_EXPORT_PROJECTS = 10_000
-
-/**
- * Most bytes one list export writes (256 MiB): the export stops before the project that would
- * pass it and says so at the end of the file. `CANOPY_EXPORT_MAX_BYTES` (a positive integer)
- * overrides it, read at each export.
- */
-export const MAX_EXPORT_BYTES = 256 * 1024 * 1024
-
-/** The environment variable overriding `MAX_EXPORT_BYTES`. */
-export const EXPORT_MAX_BYTES_ENV = "CANOPY_EXPORT_MAX_BYTES"
-
-/**
- * Most bytes of the projects (their attributes and boundaries as JSON text) one zipped Shapefile
- * or GeoPackage list export is built from (64 MiB, or `CANOPY_EXPORT_MAX_BYTES` when smaller):
- * the file is built whole in a worker, so what it is made of is held until it is sent. The file
- * is smaller than its text (8 bytes per coordinate, then deflated for the Shapefile).
- */
-export const MAX_BINARY_EXPORT_BYTES = 64 * 1024 * 1024
-
-/** Projects a list export reads per storage call (the list's largest page). */
-export const EXPORT_PAGE_SIZE = Schemas.limits.perPage
-
-/** Bytes kept free for the file's tail (its `truncated` and `next_cursor`, a cursor is at most 600 characters). */
-const TAIL_RESERVE = 1024
-
-const exportMaxBytes = (): number => {
-  const v = Number(process.env[EXPORT_MAX_BYTES_ENV])
-  return Number.isSafeInteger(v) && v > 0 ? v : MAX_EXPORT_BYTES
-}
-
-/** What the list exports of this process have done: pages read from storage, and exports still being written. */
-const activity = { pagesRead: 0, streamsOpen: 0 }
-
-/** A snapshot of the list exports' activity (for tests and diagnostics). */
-export const exportActivity = (): { readonly pagesRead: number; readonly streamsOpen: number } => ({ ...activity })
-
 
 /** Runs an effect of a route with the server's runtime after the route answered (a streamed file's later pages). */
 export type RunEffect = <A>(effect: Effect.Effect<A, unknown, Canopy.Services>) => Promise<A>
@@ -87,11 +36,6 @@ export interface FileAnswer {
   readonly headers?: Readonly<Record<string, string>>
 }
 
-const Format = Schema.Literals(["geojson", "kml", "shapefile", "geopackage"]).annotate({
-  description: "`geojson` (a FeatureCollection, `application/geo+json`), `kml` (KML 2.2), `shapefile` (a zipped Shapefile in WGS84 with " +
-    "`.prj` and a UTF-8 `.cpg`, `application/zip`) or `geopackage` (`application/geopackage+sqlite3`)"
-})
-
 /** `POST /projects/import`'s query: the new project's fields besides its boundary. */
 export const ImportProjectQuery = Schema.Struct({
   // Required, unless a multipart form gives it (checked with the body: `rawBodyOf`).
@@ -102,25 +46,6 @@ export const ImportProjectQuery = Schema.Struct({
   slug: Schema.optionalKey(Schema.String),
   status: Schema.optionalKey(Schemas.ProjectStatus)
 })
-
-/** `GET /projects/{id}/export`'s query. */
-export const ExportProjectQuery = Schema.Struct({ format: Schema.optionalKey(Format) })
-
-/** `GET /projects/export`'s query: the list's filters and order. */
-export const ExportProjectsQuery = Schema.Struct({
-  format: Schema.optionalKey(Format),
-  cursor: Schema.optionalKey(Schemas.ListCursor.annotate({
-    description: "Resume an export that stopped at a cap: the file's `next_cursor` (GeoJSON member, KML `ExtendedData`), with the same filters and order"
-  })),
-  status: Schema.optionalKey(Schemas.ProjectStatus),
-  search: Schema.optionalKey(Schemas.SearchTerm),
-  bbox: Schema.optionalKey(Schemas.BoxQuery),
-  intersects: Schema.optionalKey(Schemas.IntersectsQuery),
-  sort: Schema.optionalKey(Schemas.ProjectSort),
-  order: Schema.optionalKey(Schemas.Order)
-})
-
-
 
 type Run<A> = Effect.Effect<A, unknown, Canopy.Services>
 
@@ -138,239 +63,6 @@ export const replaceBoundary = (principal: Principal.Principal, id: string, body
     const read = yield* importFile(principal, { projectId: id }, body as RawBody)
     return yield* writeAfterRead((yield* Projects).update(principal, id, { geometry: read.geometry }))
   })
-
-type ExportFormat = "geojson" | "kml" | BinaryExportFormat
-
-const formatOf = (query: Readonly<Record<string, string>>): ExportFormat =>
-  query.format === "kml" || query.format === "shapefile" || query.format === "geopackage" ? query.format : "geojson"
-
-const EXTENSIONS: Readonly<Record<ExportFormat, string>> = { geojson: "geojson", kml: "kml", shapefile: "zip", geopackage: "gpkg" }
-
-const stemOf = (base: string) => base.replace(/[^A-Za-z0-9._-]+/g, "-").slice(0, 100) || "projects"
-
-const fileName = (base: string, format: ExportFormat) => `${stemOf(base)}.${EXTENSIONS[format]}`
-
-const mediaTypeOf = (format: ExportFormat) => format === "kml" ? KML_MEDIA_TYPE : format === "geojson" ? GEOJSON_MEDIA_TYPE : MEDIA_TYPES[format]
-
-const isBinary = (format: ExportFormat): format is BinaryExportFormat => format === "shapefile" || format === "geopackage"
-
-const encoder = new TextEncoder()
-
-/** A project as the export worker reads it: its attributes and boundary as one UTF-8 JSON text (the stored boundary spliced in). */
-const exportRecord = (p: ExportProject): Uint8Array => encoder.encode(RawJson.stringify({ ...exportProperties(p), geometry: p.geometry ?? null }))
-
-/** A binary file built by the export workers, as an answer. */
-const binaryAnswer = (
-  principal: Principal.Principal,
-  format: BinaryExportFormat,
-  stem: string,
-  records: ReadonlyArray<Uint8Array>,
-  options: { readonly end?: ExportEnd; readonly headers?: Readonly<Record<string, string>> } = {}
-): Run<FileAnswer> =>
-  Effect.map(exportPool().build(format, records, { baseName: stemOf(stem), end: options.end, owner: principal.account_id }), (bytes) => ({
-    contentType: mediaTypeOf(format),
-    filename: fileName(stem, format),
-    bytes,
-    ...(options.headers ? { headers: options.headers } : {})
-  }))
-
-export const exportProject = (principal: Principal.Principal, id: string, query: Readonly<Record<string, string>>): Run<FileAnswer> =>
-  Effect.flatMap(Effect.flatMap(Projects, (s) => s.get(principal, id)), (p): Run<FileAnswer> => {
-    const format = formatOf(query)
-    if (isBinary(format)) return binaryAnswer(principal, format, p.slug, [exportRecord(p as ExportProject)])
-    const one = [p as ExportProject]
-    return Effect.succeed({
-      contentType: mediaTypeOf(format),
-      filename: fileName(p.slug, format),
-      // one boundary: at most ~4 MB
-      body: [...(format === "kml" ? kmlChunks(one) : featureCollectionChunks(one))].join("")
-    })
-  })
-
-/** What an export needs of a list page. */
-interface ProjectPage {
-  readonly data: ReadonlyArray<unknown>
-  readonly meta: { readonly total: number; readonly next_cursor: string | null }
-}
-
-/**
- * The filtered list as one file, streamed: the first page is read before the answer (its
- * failures are the answer; `X-Total-Count` is its total), the others as the client reads, one
- * storage call of `EXPORT_PAGE_SIZE` projects each. It stops before the project that would pass
- * `MAX_EXPORT_PROJECTS` or the byte cap (`MAX_EXPORT_BYTES`), and says at the end of the file
- * whether it did and where to resume (`truncated`, `next_cursor`: GeoJSON foreign members, KML
- * `ExtendedData`). A failure after the headers cuts the response (the adapter destroys it): a
- * file without its tail is not a complete one.
- */
-export const exportProjects = (principal: Principal.Principal, query: Readonly<Record<string, string>>): Run<FileAnswer> =>
-  Effect.gen(function*() {
-    // The export is walked with `cursor` (the file's `next_cursor`): a page number would skip rows
-    // yet end as a complete file.
-    if (query.page !== undefined) {
-      return yield* Effect.fail(new BadRequest("Invalid query parameters", [
-        { field: "query.page", message: "is not accepted by the export: resume a truncated export with cursor=<next_cursor>" }
-      ]))
-    }
-    const projects = yield* Projects
-    const { cursor, format: _format, ...filters } = query
-    const format = formatOf(query)
-    const listPage = (after: string | undefined, perPage: number) =>
-      projects.list(principal, { ...filters, per_page: String(perPage), ...(after !== undefined ? { cursor: after } : {}) }) as Effect.Effect<ProjectPage, unknown>
-    const first = yield* listPage(cursor, EXPORT_PAGE_SIZE)
-    activity.pagesRead++
-    const maxBytes = exportMaxBytes()
-    if (isBinary(format)) {
-      return yield* binaryListExport(principal, format, {
-        first, start: cursor, listPage, maxBytes: Math.min(maxBytes, MAX_BINARY_EXPORT_BYTES), maxProjects: MAX_EXPORT_PROJECTS
-      })
-    }
-    return {
-      contentType: mediaTypeOf(format),
-      filename: fileName("projects", format),
-      headers: { "x-total-count": String(first.meta.total) },
-      stream: (run) => exportStream(run, { format, first, start: cursor, listPage, maxBytes, maxProjects: MAX_EXPORT_PROJECTS })
-    }
-  })
-
-type ListPage = (after: string | undefined, perPage: number) => Effect.Effect<ProjectPage, unknown, Canopy.Services>
-
-/** Where a list export stopped: the cursor of the page it stopped in, and how many of that page's projects it holds. */
-interface ExportStop {
-  readonly from: string | undefined
-  readonly taken: number
-}
-
-/**
- * The cursor after the last project written: the page's own when none of it was, else the list's
- * cursor after the first `taken` projects from the page's cursor (one more storage call; more
- * when a spatial filter answers pages shorter than asked).
- */
-const cursorAfter = (stop: ExportStop, listPage: ListPage): Effect.Effect<string | null, unknown, Canopy.Services> =>
-  Effect.gen(function*() {
-    let after = stop.from ?? null
-    for (let need = stop.taken; need > 0;) {
-      const part = yield* listPage(after ?? undefined, need)
-      need -= part.data.length
-      after = part.meta.next_cursor
-      if (!after) break
-    }
-    return after
-  })
-
-/** Bytes of project text encoded between two turns of the event loop (~1 ms per 100 KB). */
-const ENCODE_SLICE_BYTES = 1024 * 1024
-
-/**
- * The filtered list as a zipped Shapefile or a GeoPackage: its pages read one storage call after
- * another, each project encoded for the export worker (the loop turns every few MiB), up to
- * `maxProjects` projects and `maxBytes` of their text; the worker then builds the file. Whether
- * it holds the whole list is in the file (`canopy_export.txt`, the `canopy_export` table) and in
- * the `X-Canopy-Truncated` and `X-Canopy-Next-Cursor` headers.
- */
-const binaryListExport = (principal: Principal.Principal, format: BinaryExportFormat, o: {
-  readonly first: ProjectPage
-  readonly start: string | undefined
-  readonly listPage: ListPage
-  readonly maxBytes: number
-  readonly maxProjects: number
-}): Run<FileAnswer> =>
-  Effect.gen(function*() {
-    const records: Array<Uint8Array> = []
-    let bytes = 0
-    let sinceTurn = 0
-    let page = o.first
-    let from = o.start
-    let stop: ExportStop | undefined
-    walk: for (;;) {
-      for (let i = 0; i < page.data.length; i++) {
-        if (records.length >= o.maxProjects) {
-          stop = { from, taken: i }
-          break walk
-        }
-        const record = exportRecord(page.data[i] as ExportProject)
-        if (bytes + record.length > o.maxBytes) {
-          stop = { from, taken: i }
-          break walk
-        }
-        records.push(record)
-        bytes += record.length
-        sinceTurn += record.length
-        if (sinceTurn > ENCODE_SLICE_BYTES) {
-          sinceTurn = 0
-          yield* Effect.yieldNow
-        }
-      }
-      const next = page.meta.next_cursor
-      if (!next) break
-      if (records.length >= o.maxProjects) {
-        stop = { from: next, taken: 0 }
-        break
-      }
-      page = yield* o.listPage(next, EXPORT_PAGE_SIZE)
-      activity.pagesRead++
-      from = next
-      sinceTurn = 0
-      yield* Effect.yieldNow // the page's read and its encoding in two turns
-    }
-    const end: ExportEnd = stop ? { truncated: true, next_cursor: yield* cursorAfter(stop, o.listPage) } : { truncated: false, next_cursor: null }
-    return yield* binaryAnswer(principal, format, "projects", records, {
-      end,
-      headers: {
-        "x-total-count": String(o.first.meta.total),
-        "x-canopy-truncated": String(end.truncated),
-        ...(end.next_cursor !== null ? { "x-canopy-next-cursor": end.next_cursor } : {})
-      }
-    })
-  })
-
-async function* exportStream(run: RunEffect, o: {
-  readonly format: "geojson" | "kml"
-  readonly first: ProjectPage
-  /** The cursor the first page was read from (undefined: the list's start). */
-  readonly start: string | undefined
-  readonly listPage: ListPage
-  readonly maxBytes: number
-  readonly maxProjects: number
-}): AsyncGenerator<string> {
-  activity.streamsOpen++
-  try {
-    const head = o.format === "kml" ? kmlHead() : featureCollectionHead
-    let written = Buffer.byteLength(head)
-    yield head
-    let page = o.first
-    let from = o.start
-    let count = 0
-    /** Where the file stopped: the page's cursor and how many of its projects it holds. */
-    let stop: ExportStop | undefined
-    walk: for (;;) {
-      for (let i = 0; i < page.data.length; i++) {
-        const chunk = o.format === "kml" ? kmlPlacemark(page.data[i] as ExportProject) : featureChunk(page.data[i] as ExportProject, count === 0)
-        const size = Buffer.byteLength(chunk)
-        if (count >= o.maxProjects || written + size + TAIL_RESERVE > o.maxBytes) {
-          stop = { from, taken: i }
-          break walk
-        }
-        written += size
-        count++
-        yield chunk
-      }
-      // (a spatially filtered page may hold fewer projects than asked, even none, and still have a next one)
-      const next = page.meta.next_cursor
-      if (!next) break
-      if (count >= o.maxProjects) {
-        stop = { from: next, taken: 0 }
-        break
-      }
-      page = await run(o.listPage(next, EXPORT_PAGE_SIZE))
-      activity.pagesRead++
-      from = next
-    }
-    const end: ExportEnd = stop ? { truncated: true, next_cursor: await run(cursorAfter(stop, o.listPage)) } : { truncated: false, next_cursor: null }
-    yield o.format === "kml" ? kmlTail(end) : featureCollectionTail(end)
-  } finally {
-    activity.streamsOpen--
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // The two hooks of the request pipeline (http/input.ts, http/handler.ts) for these routes.
@@ -498,76 +190,4 @@ export const openapiRequestBody = (mediaTypes: ReadonlyArray<string>, options: {
       encoding: { [FILE_FIELD]: { contentType: [...mediaTypes, "application/octet-stream"].join(", ") } }
     }
   }
-})
-
-const BINARY_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  [MEDIA_TYPES.shapefile]: "A zipped Shapefile (`.shp`, `.shx`, `.dbf`, `.prj` in WGS84, `.cpg` UTF-8), one polygon record per project, " +
-    "outer rings clockwise; attributes `id`, `name`, `slug`, `descriptio`, `status`, `area_hecta`, `created_at`, `updated_at`",
-  [MEDIA_TYPES.geopackage]: "A GeoPackage 1.3, one row per project in the feature table `projects` (EPSG:4326) with the attributes " +
-    "`id`, `name`, `slug`, `description`, `status`, `area_hectares`, `created_at`, `updated_at`"
-}
-
-/** The success response of a `file` route: GeoJSON or KML as an attachment, with the common headers. */
-export const openapiFileResponse = (mediaTypes: ReadonlyArray<string>, headers: Record<string, unknown>, list: boolean) => ({
-  description: list
-    ? `The file, as an attachment, streamed (chunked). It holds at most ${MAX_EXPORT_PROJECTS.toLocaleString("en")} projects and ` +
-      `${MAX_EXPORT_BYTES / 1024 / 1024} MiB: its end says whether it holds the whole list (GeoJSON members \`truncated\` and ` +
-      "`next_cursor`; KML `Document/ExtendedData`); pass `next_cursor` as `cursor` for the rest. A response cut short (no end) is " +
-      "a failure, not a file. A zipped Shapefile or GeoPackage is built whole and sent with its length, from at most " +
-      `${MAX_BINARY_EXPORT_BYTES / 1024 / 1024} MiB of project text: its headers \`X-Canopy-Truncated\` (\`true\` or \`false\`) and, ` +
-      "when truncated, `X-Canopy-Next-Cursor` say whether it holds the whole list, and so does the file (`canopy_export.txt` in " +
-      "the zip, the `canopy_export` table)."
-    : "The file, as an attachment",
-  headers: {
-    ...headers,
-    "Content-Disposition": { description: "`attachment; filename=\"<slug or projects>.<geojson|kml|zip|gpkg>\"`", schema: { type: "string" } },
-    ...(list
-      ? {
-        "X-Total-Count": {
-          description: "Projects that matched the filters (at least this many when counting stopped), known before the file is written; " +
-            "whether the file holds them all is said at its end (`truncated`, `next_cursor`)",
-          schema: { type: "integer", minimum: 0 }
-        }
-      }
-      : {})
-  },
-  content: Object.fromEntries(mediaTypes.map((t) => [t, t === GEOJSON_MEDIA_TYPE
-    ? {
-      schema: {
-        type: "object",
-        description: "A GeoJSON FeatureCollection (RFC 7946), one Feature per project",
-        properties: {
-          type: { const: "FeatureCollection" },
-          features: {
-            type: "array",
-            items: {
-              type: "object",
-              properties: {
-                type: { const: "Feature" },
-                id: { type: "string" },
-                geometry: { anyOf: [{ $ref: "#/components/schemas/GeoJsonPolygon" }, { $ref: "#/components/schemas/GeoJsonMultiPolygon" }, { type: "null" }] },
-                properties: {
-                  type: "object",
-                  properties: {
-                    id: { type: "string" }, name: { type: "string" }, slug: { type: "string" }, description: { type: ["string", "null"] },
-                    status: { type: "string", enum: ["active", "archived", "draft"] }, area_hectares: { type: "number" },
-                    created_at: { type: "string", format: "date-time" }, updated_at: { type: "string", format: "date-time" }
-                  },
-                  required: ["id", "name", "slug", "description", "status", "area_hectares"]
-                }
-              },
-              required: ["type", "id", "geometry", "properties"]
-            }
-          },
-          ...(list
-            ? {
-              truncated: { type: "boolean", description: "Whether the export stopped at a cap before the end of the list" },
-              next_cursor: { type: ["string", "null"], description: "Where the rest starts (pass as `cursor`); null when complete" }
-            }
-            : {})
-        },
-        required: list ? ["type", "features", "truncated", "next_cursor"] : ["type", "features"]
-      }
-    }
-    : { schema: { type: "string", description: BINARY_DESCRIPTIONS[t] ?? "A KML 2.2 document, one Placemark per project" } }]))
 })
