@@ -3,11 +3,12 @@
  * socket against `canopy serve` in a process of its own: multipart bodies made of their
  * boundary's characters (the JavaScript boundary search costs bytes × boundary length), urlencoded
  * values of millions of `+` or bad escapes, a dashboard boundary nested millions deep, a small API
- * body nested deep, oversize bodies sent with `Expect: 100-continue` or chunked, and which
- * refusals free an Idempotency-Key. Each stall test probes `/health` from a thread of its own.
+ * body nested deep, files just under the readers' caps, oversize bodies sent with
+ * `Expect: 100-continue` or chunked, and which refusals free an Idempotency-Key. Each stall test probes `/health` from a thread of its own.
  */
 import { Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { zipSync } from "fflate"
 import type { ChildProcess } from "node:child_process"
 import { once } from "node:events"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -17,7 +18,7 @@ import { join } from "node:path"
 import { Worker } from "node:worker_threads"
 import { MAX_BODY_BYTES } from "../src/http/handler.ts"
 import { serve as serveInProcess } from "../src/index.ts"
-import { kml, square as kmlSquare } from "./gis/fixtures.ts"
+import { kml, square as kmlSquare, utf8 } from "./gis/fixtures.ts"
 import { isErrorBody, request, square, startServeProcess } from "./harness.ts"
 
 let dir: string
@@ -172,6 +173,23 @@ describe("multipart bodies made of their boundary's characters", () => {
     assert.strictEqual(r.body.error.details[0].field, "body")
     assert.strictEqual(await projectCount(), before)
   })
+})
+
+describe("files just under the readers' caps", () => {
+  const attributes = Array.from({ length: 255 }, (_, i) => `a${i}="${i}"`).join(" ")
+  const files = [
+    ["KML, 1,100 elements of 255 attributes (2.8 MB)", utf8(`<kml>${`<e ${attributes}/>`.repeat(1100)}</kml>`), "application/vnd.google-earth.kml+xml"],
+    ["KMZ listing 50,000 empty entries (4.4 MB)", zipSync(Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`${i}`, new Uint8Array()]))), "application/vnd.google-earth.kmz"]
+  ] as const
+  for (const [name, bytes, contentType] of files) {
+    it(`${name}: a 422 on file, /health answered promptly`, async () => {
+      assert.isBelow(bytes.length, MAX_BODY_BYTES)
+      for (const a of await withoutStall(() => post("/v1/projects/import?name=capped", bytes, { "content-type": contentType, authorization: `Bearer ${token}` }))) {
+        assert.strictEqual(a.status, 422, a.text.slice(0, 300))
+        assert.strictEqual(JSON.parse(a.text).error.details[0].field, "file")
+      }
+    })
+  }
 })
 
 describe("urlencoded values that are costly to decode", () => {
