@@ -159,3 +159,23 @@ describe("KML: links are not features", () => {
     expect(r.problems[0]!.message).toMatch(/links to "https:\/\/example\.com\/stands\.kml": a \.kml file's links are not followed/)
   })
 })
+
+describe("KMZ: links cannot multiply the work", () => {
+  it("5,000 links to one entry and 99 documents all linking to each other: each document read once, quickly", async () => {
+    const fanOut = archive({ "doc.kml": linksOnly(Array.from({ length: 5_000 }, () => "layers/a.kml")), "layers/a.kml": kml([{ name: "North", polygon: NORTH }]) })
+    let started = performance.now()
+    const one = await imported(fanOut)
+    expect(one.features).toBe(1)
+    expect(performance.now() - started).toBeLessThan(1_000)
+
+    const names = Array.from({ length: 99 }, (_, i) => `d${i}.kml`)
+    const files: Record<string, string> = { "doc.kml": linksOnly(names) }
+    names.forEach((name, i) => {
+      files[name] = withLinks([{ name: `S${i}`, polygon: square(8 + (i % 10) * 0.02, 48 + Math.floor(i / 10) * 0.02, 0.01) }], names)
+    })
+    started = performance.now()
+    const all = await imported(archive(files))
+    expect(all.features).toBe(99)
+    expect(performance.now() - started).toBeLessThan(2_000)
+  })
+})
