@@ -202,7 +202,7 @@ export interface paths {
          * A vector tile of the account's projects
          * @description Requires the `projects:read` permission.
          *
-         *     A Mapbox Vector Tile (version 2, extent 4096) of the account's projects meeting tile z/x/y (XYZ, y from the north). Up to 200 projects: a `projects` layer of their boundaries, clipped to the tile and simplified for its zoom. More, or more than 1 MiB of boundary text: a `projects_points` layer instead, the centres of the boxes of the 500 largest. Features carry `id`, `name`, `status` and `area_hectares`; `X-Tile-Mode` says which layer. Revalidate with `If-None-Match`: the `ETag` changes with any write to a project of the tile (304 when it has not). z from 0 to 22, x and y from 0 to 2^z − 1; otherwise 400 naming `path.z`, `path.x` or `path.y`.
+         *     A Mapbox Vector Tile (version 2, extent 4096) of the account's projects meeting tile z/x/y (XYZ, y from the north). Up to 200 projects: a `projects` layer of their boundaries, clipped to the tile and simplified for its zoom (largest first, up to 1 MiB of boundary text; the others as points in `projects_points`). More projects: a `projects_points` layer only, the centres of the boxes of the 500 largest. Features carry `id`, `name`, `status` and `area_hectares`; `X-Tile-Mode` says which layer. Revalidate with `If-None-Match`: the `ETag` changes with any write to a project of the tile (304 when it has not). z from 0 to 22, x and y from 0 to 2^z − 1; otherwise 400 naming `path.z`, `path.x` or `path.y`.
          */
         get: operations["getTilesByZByXByYMvt"];
         put?: never;

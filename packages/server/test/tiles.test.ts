@@ -14,7 +14,7 @@ import { join } from "node:path"
 import { PbfReader } from "pbf"
 import { inject } from "vitest"
 import { freshDatabase } from "../../adapter-postgres/test/database.ts"
-import { MAX_BOUNDARIES } from "../src/api/tiles.ts"
+import { MAX_BOUNDARIES, MAX_BOUNDARY_TEXT } from "../src/api/tiles.ts"
 import { type RunningServer, serve } from "../src/index.ts"
 import { client, isErrorBody, request } from "./harness.ts"
 
@@ -130,6 +130,24 @@ const suite = (store: string, open: () => Promise<{ running: RunningServer; clos
       const close = await fetchTile(server.running.url, mine.token, tileOf(20.006, 50.006, 14))
       assert.strictEqual(close.headers.get("x-tile-mode"), "boundaries")
       assert.include(close.layers.projects!.map((f) => f.properties.name), "Stand 0")
+    }, 120_000)
+
+    it(`a boundary whose text passes the tile's ${MAX_BOUNDARY_TEXT / 1024} KiB is a point; the others of the tile are drawn`, async () => {
+      const mine = await account()
+      // 40,000 positions at full precision: about 1.5 MB of text
+      const n = 40_000
+      const ring = Array.from({ length: n }, (_, i) => {
+        const a = (2 * Math.PI * i) / n
+        return [40.05 + 0.02 * Math.cos(a), -20.05 + 0.015 * Math.sin(a)]
+      })
+      const big = await mine.api.post("/v1/projects", { name: "Surveyed estate", geometry: { type: "Polygon", coordinates: [[...ring, ring[0]]] } })
+      assert.strictEqual(big.status, 201, big.text.slice(0, 300))
+      await mine.api.post("/v1/projects", { name: "Small stand", geometry: rect(40.0, -20.06, 40.01, -20.05) })
+      const t = await fetchTile(server.running.url, mine.token, tileOf(40.05, -20.05, 10))
+      assert.strictEqual(t.headers.get("x-tile-mode"), "boundaries")
+      assert.deepStrictEqual(t.layers.projects?.map((f) => f.properties.name), ["Small stand"])
+      assert.deepStrictEqual(t.layers.projects_points!.map((f) => f.properties.name), ["Surveyed estate"])
+      assert.strictEqual((await fetchTile(server.running.url, mine.token, tileOf(40.05, -20.05, 10), { "if-none-match": t.headers.get("etag")! })).status, 304)
     }, 120_000)
 
     it("a bad address is a 400 naming the parameter; no token is a 401", async () => {

@@ -174,9 +174,10 @@ export const routes: ReadonlyArray<Route> = [
   // Vector tiles (docs/decisions.md, "Vector tiles")
   route({ method: "GET", path: "/tiles/{z}/{x}/{y}.mvt", operation: "projects.list", tag: "Projects", summary: "A vector tile of the account's projects",
     description: "A Mapbox Vector Tile (version 2, extent 4096) of the account's projects meeting tile z/x/y (XYZ, y from the north). " +
-      `Up to ${Tiles.MAX_BOUNDARIES} projects: a \`projects\` layer of their boundaries, clipped to the tile and simplified for its zoom. ` +
-      `More, or more than ${Tiles.MAX_BOUNDARY_TEXT / 1024 / 1024} MiB of boundary text: a \`projects_points\` layer instead, the centres of the ` +
-      `boxes of the ${Tiles.MAX_POINTS.toLocaleString("en")} largest. Features carry \`id\`, \`name\`, \`status\` and \`area_hectares\`; ` +
+      `Up to ${Tiles.MAX_BOUNDARIES} projects: a \`projects\` layer of their boundaries, clipped to the tile and simplified for its zoom ` +
+      `(largest first, up to ${Tiles.MAX_BOUNDARY_TEXT / 1024 / 1024} MiB of boundary text; the others as points in \`projects_points\`). ` +
+      `More projects: a \`projects_points\` layer only, the centres of the boxes of the ${Tiles.MAX_POINTS.toLocaleString("en")} largest. ` +
+      "Features carry `id`, `name`, `status` and `area_hectares`; " +
       "`X-Tile-Mode` says which layer. Revalidate with `If-None-Match`: the `ETag` changes with any write to a project of the tile " +
       "(304 when it has not). z from 0 to 22, x and y from 0 to 2^z − 1; otherwise 400 naming `path.z`, `path.x` or `path.y`.",
     status: 200, envelope: "file", produces: [Tiles.MVT_MEDIA_TYPE],

@@ -25,7 +25,10 @@ export const MAX_ZOOM = 22
 /** Most projects a tile draws as boundaries; past it the tile holds points. */
 export const MAX_BOUNDARIES = 200
 
-/** Most characters of boundary text a tile reads (about 25,000 positions); past it the tile holds points. */
+/**
+ * Most characters of boundary text a tile draws (about 25,000 positions): the boundaries past it
+ * (largest first) are drawn as points in the same tile.
+ */
 export const MAX_BOUNDARY_TEXT = 1024 * 1024
 
 /** Most points a fallback tile holds: the largest projects of the tile first. */
@@ -91,6 +94,12 @@ export interface Tile {
   readonly bytes: Effect.Effect<Uint8Array, unknown, Canopy.Services>
 }
 
+/** A candidate with its boundary's text, when it was read. */
+interface Read {
+  readonly row: Schemas.Project
+  readonly raw: string | undefined
+}
+
 const properties = (p: Schemas.Project) => ({ id: p.id, name: p.name, status: p.status, area_hectares: p.area_hectares })
 
 const digest = (address: TileAddress, mode: TileMode, rows: ReadonlyArray<Schemas.Project>) => {
@@ -148,22 +157,38 @@ export const tile = (principal: Principal.Principal, address: TileAddress): Effe
     return {
       etag: digest(address, "boundaries", rows), mode: "boundaries", projects: rows.length,
       bytes: Effect.gen(function*() {
+        // Boundaries are read in the candidates' order (largest first), a few at once, until the text
+        // read passes twice the cap; which are read, and so drawn, depends on the rows alone (the ETag holds).
         let text = 0
-        const read = yield* Effect.forEach(rows, (p) =>
-          text > MAX_BOUNDARY_TEXT ? Effect.succeed(undefined) : Effect.map(
-            Effect.catchTag(projects.get(principal, p.id), "NotFound", () => Effect.succeed(undefined)),
-            (full) => {
+        const read: Array<Read | undefined> = []
+        for (let i = 0; i < rows.length; i += READ_CONCURRENCY) {
+          const batch = rows.slice(i, i + READ_CONCURRENCY)
+          if (text > 2 * MAX_BOUNDARY_TEXT) {
+            read.push(...batch.map((row) => ({ row, raw: undefined })))
+            continue
+          }
+          const part = yield* Effect.forEach(batch, (p) =>
+            Effect.map(Effect.catchTag(projects.get(principal, p.id), "NotFound", () => Effect.succeed(undefined)), (full): Read | undefined => {
               const g = full?.geometry
-              if (!g) return undefined
+              if (!full || !g) return undefined
               const raw = g instanceof RawJson.RawJson ? g.text : JSON.stringify(g)
               text += raw.length
-              return { full: full!, raw }
-            }
-          ), { concurrency: READ_CONCURRENCY })
-        // Too heavy to draw on the loop: the same projects as points (the ETag stays: same rows, same answer).
-        if (text > MAX_BOUNDARY_TEXT) return encode({ projects_points: pointsOf(rows) }, address)
-        const features = read.flatMap((r) => r ? [{ type: "Feature" as const, properties: properties(r.full), geometry: JSON.parse(r.raw) as GeoJSON.Geometry }] : [])
-        return encode({ projects: { type: "FeatureCollection", features } }, address)
+              return { row: full, raw }
+            }), { concurrency: READ_CONCURRENCY })
+          read.push(...part)
+        }
+        // Drawn while their text fits the cap; the others (too heavy, or not read) as points.
+        const drawn: Array<GeoJSON.Feature> = []
+        const heavy: Array<Schemas.Project> = []
+        let parsed = 0
+        for (const r of read) {
+          if (!r) continue
+          if (r.raw !== undefined && parsed + r.raw.length <= MAX_BOUNDARY_TEXT) {
+            parsed += r.raw.length
+            drawn.push({ type: "Feature", properties: properties(r.row), geometry: JSON.parse(r.raw) as GeoJSON.Geometry })
+          } else heavy.push(r.row)
+        }
+        return encode({ projects: { type: "FeatureCollection", features: drawn }, projects_points: pointsOf(heavy) }, address)
       })
     }
   })
