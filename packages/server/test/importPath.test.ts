@@ -13,7 +13,7 @@ import { inject } from "vitest"
 import { freshDatabase } from "../../adapter-postgres/test/database.ts"
 import { importPool, makeImportPool, replaceImportPool } from "../src/gis/offload.ts"
 import { type RunningServer, serve } from "../src/index.ts"
-import { kml, square, utf8 } from "./gis/fixtures.ts"
+import { kml, kmz, square, utf8 } from "./gis/fixtures.ts"
 import { hostileFiles } from "./gis/hostileCorpus.ts"
 import { isErrorBody, type Reply, request, startTestServer, type TestServer } from "./harness.ts"
 
@@ -31,6 +31,8 @@ const ring = (n: number, lon = 8, lat = 48, r = 0.05) => [...Array.from({ length
 const bigKml = utf8(kml([{ name: "Big", polygon: { coordinates: [ring(99_000)] } }]))
 /** The same as GeoJSON (~3.8 MB; ~0.25 s to parse on the loop). */
 const bigGeoJson = utf8(JSON.stringify({ type: "Polygon", coordinates: [ring(99_000, 9)] }))
+/** Three such placemarks (~11 MB of KML, zipped below the body limit): more than a 48 MiB worker heap can read. */
+const tripleKmz = kmz(kml([0, 1, 2].map((k) => ({ name: `Big ${k}`, polygon: { coordinates: [ring(99_000, 8 + k)] } }))))
 /** The big KML with two positions swapped: its ring crosses itself, found once the whole file is read. */
 const bigCrossedKml = (() => {
   const positions = ring(99_000)
@@ -254,12 +256,26 @@ describe("the API's file routes read every file in the workers", () => {
     }
   }, 60_000)
 
-  it("a file that exhausts a worker's memory is a 422 on file, the worker is replaced, and the next file is read", async () => {
-    await replaceImportPool(makeImportPool({ heapMb: 32 }))
+  it("a worker that cannot start (a heap too small to load the readers) refuses the waiting file with 429, not a 500", async () => {
+    await replaceImportPool(makeImportPool({ heapMb: 16, workers: 1 }))
     try {
-      const r = await upload(server.url, "POST", "/v1/projects/import?name=Big", bigKml, token, { "content-type": KML_TYPE })
+      const file = utf8(kml([{ name: "N", polygon: square(8.8, 48.8, 0.01) }]))
+      const r = await upload(server.url, "POST", "/v1/projects/import?name=Unstarted", file, token, { "content-type": KML_TYPE })
+      assert.strictEqual(r.status, 429, r.text)
+      assert.isTrue(isErrorBody(r, "RATE_LIMITED"), r.text)
+    } finally {
+      await replaceImportPool(makeImportPool())
+    }
+  }, 60_000)
+
+  it("a file that exhausts a worker's memory is a 422 on file, the worker is replaced, and the next file is read", async () => {
+    // 48 MiB: the readers load with room to spare (at 32 a worker may not even start), and three
+    // 99,000-position placemarks (11 MB of KML in a KMZ) need more.
+    await replaceImportPool(makeImportPool({ heapMb: 48 }))
+    try {
+      const r = await upload(server.url, "POST", "/v1/projects/import?name=Big", tripleKmz, token, { "content-type": "application/vnd.google-earth.kmz" })
       fileProblem(r)
-      assert.match(r.body.error.details[0].message, /needs more than the 32 MiB of memory/)
+      assert.match(r.body.error.details[0].message, /needs more than the 48 MiB of memory/)
       assert.strictEqual(importPool().stats().outOfMemory, 1)
       const next = await upload(server.url, "POST", "/v1/projects/import?name=Small", utf8(kml([{ name: "N", polygon: square(8.5, 48.5, 0.01) }])), token, { "content-type": KML_TYPE })
       assert.strictEqual(next.status, 201, next.text)

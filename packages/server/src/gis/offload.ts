@@ -130,8 +130,12 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
         ? overBudget("memory", `reading the file needs more than the ${heapMb} MiB of memory an import may use`)
         : { ok: false, problems: [{ field: "file", message: "could not read the file (its reader stopped)" }] })
     }
-    // a worker that could not start: the waiting imports fail with it (a fault of the server)
-    if (!slot.ready) for (const waiting of queue.splice(0)) waiting.done(error)
+    // A worker that could not start (e.g. its heap ceiling too small to load the readers): the
+    // waiting imports are refused as "busy, retry" (429), said once on stderr for the operator.
+    if (!slot.ready && queue.length > 0) {
+      process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), component: "import-pool", error: "worker did not start", code: (error as { code?: string }).code ?? null })}\n`)
+      for (const waiting of queue.splice(0)) waiting.done(error)
+    }
     void slot.worker.terminate()
     pump()
   }
@@ -205,7 +209,7 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
             if (settled) return
             settled = true
             release(owner)
-            resume(r instanceof Error ? Effect.die(r) : Effect.succeed(r))
+            resume(r instanceof Error ? Effect.fail(busy()) : Effect.succeed(r))
           }
         }
         queue.push(pending)
