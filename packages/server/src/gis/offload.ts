@@ -33,8 +33,11 @@ export const IMPORT_BUDGETS = {
   perAccount: 4,
   /** Longest one file may be read (ms); past it the worker is terminated and the answer is a 422. */
   timeMs: 20_000,
-  /** A worker's old-generation heap ceiling (MiB); a file that needs more is a 422. */
-  heapMb: 256,
+  /**
+   * A worker's old-generation heap ceiling (MiB); a file that needs more is a 422. A KMZ of the
+   * 10,000 placemarks a list export holds (~300,000 XML nodes, the reader's cap) needs ~320.
+   */
+  heapMb: 384,
   /** A worker's young-generation ceiling (MiB). */
   youngMb: 32,
   /**

@@ -3,11 +3,13 @@
  * naming its cause, in well under a second, before the reader does the work the file asks for.
  */
 import { Geometry } from "@canopy/core"
+import { Effect } from "effect"
 import { unzipSync, zipSync } from "fflate"
 import proj4 from "proj4"
 import initSqlJs from "sql.js"
 import { describe, expect, it } from "vitest"
 import { type ImportHint, type ImportLimits, type ImportProblem, type ImportSuccess, importBoundary, toKml } from "../../src/gis/index.ts"
+import { makeImportPool } from "../../src/gis/offload.ts"
 import { geopackage, hectares, kml, kmz, NORTH, shapefileZip, SOUTH, square, utf8, UTM32N, UTM32N_PRJ } from "./fixtures.ts"
 import { handMadeZip, hostileFiles, lyingDbfShapefile } from "./hostileCorpus.ts"
 
@@ -69,15 +71,20 @@ describe("KML: markup checked before parsing", () => {
     expect((await problemOf(kmz(north), {}, { maxXmlBytes: 100 })).message).toMatch(/"doc\.kml" inflates to \d+ bytes; at most 100 of KML are read/)
   })
 
-  it("reads a 10,000-placemark KML as Canopy exports it within the default limits", async () => {
+  it("reads a 10,000-placemark KMZ as Canopy exports it within the default limits, in an import worker with its default budgets", async () => {
     const projects = Array.from({ length: 10_000 }, (_, i) => ({
       id: `proj_${i}`, name: `Stand ${i}`, slug: `stand-${i}`, status: "active", area_hectares: 1, description: "oak",
       created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z",
       geometry: square(8 + (i % 100) * 0.001, 48 + Math.floor(i / 100) * 0.001, 0.0005) as unknown as Geometry.Boundary
     }))
-    const r = await imported(utf8(toKml(projects)), { filename: "export.kml" })
-    expect(r.features).toBe(10_000)
-  })
+    const pool = makeImportPool({ workers: 1 })
+    try {
+      const r = await Effect.runPromise(pool.read(kmz(toKml(projects)), { filename: "export.kmz" }, "account"))
+      expect(r.ok && r.features).toBe(10_000)
+    } finally {
+      await pool.close()
+    }
+  }, 60_000)
 })
 
 describe("zip: one listing per name", () => {
