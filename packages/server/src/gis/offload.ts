@@ -201,7 +201,7 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
     Effect.suspend(() => {
       const full = !slots.some((s) => s.ready && !s.job) && queue.length >= maxQueued
       if (full || (held.get(owner) ?? 0) >= perAccount) return Effect.fail(busy())
-      return Effect.callback<PoolResult>((resume) => {
+      return Effect.callback<PoolResult, Errors.RateLimited>((resume) => {
         held.set(owner, (held.get(owner) ?? 0) + 1)
         counts.jobs++
         let settled = false
