@@ -5,17 +5,11 @@
  * (more than 50 neighbours are compared); and a 990-position re-survey nearly coinciding with 50
  * stored 64-position surveys is measured against all of them within the write's deadline.
  */
-import { postgresStorage } from "@canopy/adapter-postgres"
 import { Geometry } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { Effect, Exit, Scope } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { inject } from "vitest"
-import { freshDatabase } from "../../adapter-postgres/test/database.ts"
-import { type RunningServer, serve } from "../src/index.ts"
+import type { RunningServer } from "../src/index.ts"
 import { client, isErrorBody } from "./harness.ts"
+import { serverOnEachStore, type StoreServer } from "./stores.ts"
 
 const SIDE = 8
 /** Grid node (i, j) of a stand grid at 60° N, 4 segments per stand side: the same numbers wherever used. */
@@ -41,7 +35,7 @@ const survey = (k: number, n: number): Geometry.Polygon => {
   return { type: "Polygon", coordinates: [[...ring, ring[0]!]] }
 }
 
-const suite = (store: string, open: () => Promise<{ running: RunningServer; close: () => Promise<void> }>) =>
+const suite = (store: string, open: () => Promise<StoreServer>) =>
   describe(`estate overlaps (${store})`, () => {
     let server: { running: RunningServer; close: () => Promise<void> }
     let n = 0
@@ -100,15 +94,4 @@ const suite = (store: string, open: () => Promise<{ running: RunningServer; clos
     }, 120_000)
   })
 
-suite("SQLite", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "canopy-estate-"))
-  const running = await serve({ port: 0, host: "127.0.0.1", db: join(dir, "canopy.db"), log: false, dispatcher: false })
-  return { running, close: async () => { await running.close(); rmSync(dir, { recursive: true, force: true }) } }
-})
-
-suite("PostgreSQL", async () => {
-  const scope = await Effect.runPromise(Scope.make())
-  const url = await Effect.runPromise(Scope.provide(freshDatabase(inject("postgresUrl")), scope))
-  const running = await serve({ port: 0, host: "127.0.0.1", storage: postgresStorage({ url }), log: false, dispatcher: false })
-  return { running, close: async () => { await running.close(); await Effect.runPromise(Scope.close(scope, Exit.void)) } }
-})
+for (const [store, open] of serverOnEachStore) suite(store, open)

@@ -4,17 +4,13 @@
  * hectares within 1e-9 (a Polygon, a MultiPolygon, a polygon with holes); a list past the byte
  * cap says it is truncated, in its headers and in the file, and its `next_cursor` gives the rest.
  */
-import { postgresStorage } from "@canopy/adapter-postgres"
 import { Geometry } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { Effect, Exit, Scope } from "effect"
 import { strFromU8, unzipSync } from "fflate"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import initSqlJs from "sql.js"
-import { inject } from "vitest"
-import { freshDatabase } from "../../adapter-postgres/test/database.ts"
 import { EXPORT_MAX_BYTES_ENV } from "../src/api/gis.ts"
 import { exportPool } from "../src/gis/exportOffload.ts"
 import { toGeoPackage } from "../src/gis/geopackageWriter.ts"
@@ -23,6 +19,7 @@ import { type ExportRecord, toShapefileZip } from "../src/gis/shapefileWriter.ts
 import { type RunningServer, serve } from "../src/index.ts"
 import { HOLED, NORTH, SOUTH, squareWithHole } from "./gis/fixtures.ts"
 import { isErrorBody, request } from "./harness.ts"
+import { serverOnEachStore, type StoreServer } from "./stores.ts"
 
 const FORMATS = {
   shapefile: { mediaType: "application/zip", extension: "zip" },
@@ -52,7 +49,7 @@ const noteOf = async (format: Format, bytes: Uint8Array): Promise<string> => {
   return rows.map(([k, v]) => `${String(k)}: ${v ?? ""}\n`).join("")
 }
 
-const suite = (store: string, open: () => Promise<{ running: RunningServer; close: () => Promise<void> }>) =>
+const suite = (store: string, open: () => Promise<StoreServer>) =>
   describe(`Shapefile and GeoPackage exports (${store})`, () => {
     let server: { running: RunningServer; close: () => Promise<void> }
     let n = 0
@@ -144,18 +141,7 @@ const suite = (store: string, open: () => Promise<{ running: RunningServer; clos
     })
   })
 
-suite("SQLite", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "canopy-exports-"))
-  const running = await serve({ port: 0, host: "127.0.0.1", db: join(dir, "canopy.db"), log: false, dispatcher: false })
-  return { running, close: async () => { await running.close(); rmSync(dir, { recursive: true, force: true }) } }
-})
-
-suite("PostgreSQL", async () => {
-  const scope = await Effect.runPromise(Scope.make())
-  const url = await Effect.runPromise(Scope.provide(freshDatabase(inject("postgresUrl")), scope))
-  const running = await serve({ port: 0, host: "127.0.0.1", storage: postgresStorage({ url }), log: false, dispatcher: false })
-  return { running, close: async () => { await running.close(); await Effect.runPromise(Scope.close(scope, Exit.void)) } }
-})
+for (const [store, open] of serverOnEachStore) suite(store, open)
 
 describe("a large binary list export is built off the event loop", () => {
   const ring = (k: number, positions: number): Geometry.Boundary => {

@@ -6,18 +6,12 @@
  * on PostgreSQL, over a real socket. Every request is answered in bounded time (a comparison that
  * cannot finish leaves its report incomplete).
  */
-import { postgresStorage } from "@canopy/adapter-postgres"
 import type { Geometry } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { Effect, Exit, Scope } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
-import { inject } from "vitest"
-import { freshDatabase } from "../../adapter-postgres/test/database.ts"
-import { type RunningServer, serve } from "../src/index.ts"
+import type { RunningServer } from "../src/index.ts"
 import { client, request } from "./harness.ts"
+import { serverOnEachStore, type StoreServer } from "./stores.ts"
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6
 
@@ -74,7 +68,7 @@ const healthBound = async (url: string) => 100 + (await probing(url, () => sleep
 const stored = comb(130, 12, 45, 0.05)
 const attacker = comb(130, 12, 45, 0.05, true)
 
-const suite = (store: string, open: () => Promise<{ running: RunningServer; close: () => Promise<void> }>) =>
+const suite = (store: string, open: () => Promise<StoreServer>) =>
   describe(`comb-shaped overlaps off the event loop (${store})`, () => {
     let server: { running: RunningServer; close: () => Promise<void> }
     let api: ReturnType<typeof client>
@@ -120,15 +114,4 @@ const suite = (store: string, open: () => Promise<{ running: RunningServer; clos
     })
   })
 
-suite("SQLite", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "canopy-comb-"))
-  const running = await serve({ port: 0, host: "127.0.0.1", db: join(dir, "canopy.db"), log: false, dispatcher: false })
-  return { running, close: async () => { await running.close(); rmSync(dir, { recursive: true, force: true }) } }
-})
-
-suite("PostgreSQL", async () => {
-  const scope = await Effect.runPromise(Scope.make())
-  const url = await Effect.runPromise(Scope.provide(freshDatabase(inject("postgresUrl")), scope))
-  const running = await serve({ port: 0, host: "127.0.0.1", storage: postgresStorage({ url }), log: false, dispatcher: false })
-  return { running, close: async () => { await running.close(); await Effect.runPromise(Scope.close(scope, Exit.void)) } }
-})
+for (const [store, open] of serverOnEachStore) suite(store, open)

@@ -4,19 +4,13 @@
  * 304 until a write to one of the tile's projects, a tile past the cap holds points, and a bad
  * address is a 400 naming the parameter.
  */
-import { postgresStorage } from "@canopy/adapter-postgres"
 import { VectorTile } from "@mapbox/vector-tile"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { Effect, Exit, Scope } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { PbfReader } from "pbf"
-import { inject } from "vitest"
-import { freshDatabase } from "../../adapter-postgres/test/database.ts"
 import { MAX_BOUNDARIES, MAX_BOUNDARY_TEXT } from "../src/api/tiles.ts"
-import { type RunningServer, serve } from "../src/index.ts"
+import type { RunningServer } from "../src/index.ts"
 import { client, isErrorBody, request } from "./harness.ts"
+import { serverOnEachStore, type StoreServer } from "./stores.ts"
 
 const rect = (w: number, s: number, e: number, n: number) => ({ type: "Polygon", coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] })
 
@@ -44,7 +38,7 @@ const fetchTile = async (url: string, token: string, t: { z: number; x: number; 
   return { status: res.status, headers: res.headers, bytes, layers }
 }
 
-const suite = (store: string, open: () => Promise<{ running: RunningServer; close: () => Promise<void> }>) =>
+const suite = (store: string, open: () => Promise<StoreServer>) =>
   describe(`vector tiles (${store})`, () => {
     let server: { running: RunningServer; close: () => Promise<void> }
     let n = 0
@@ -164,15 +158,4 @@ const suite = (store: string, open: () => Promise<{ running: RunningServer; clos
     })
   })
 
-suite("SQLite", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "canopy-tiles-"))
-  const running = await serve({ port: 0, host: "127.0.0.1", db: join(dir, "canopy.db"), log: false, dispatcher: false })
-  return { running, close: async () => { await running.close(); rmSync(dir, { recursive: true, force: true }) } }
-})
-
-suite("PostgreSQL", async () => {
-  const scope = await Effect.runPromise(Scope.make())
-  const url = await Effect.runPromise(Scope.provide(freshDatabase(inject("postgresUrl")), scope))
-  const running = await serve({ port: 0, host: "127.0.0.1", storage: postgresStorage({ url }), log: false, dispatcher: false })
-  return { running, close: async () => { await running.close(); await Effect.runPromise(Scope.close(scope, Exit.void)) } }
-})
+for (const [store, open] of serverOnEachStore) suite(store, open)
