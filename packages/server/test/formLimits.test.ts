@@ -9,13 +9,12 @@ import { TOKEN_FORM } from "../src/http/oauth.ts"
 import { ACTION_FORM, SMALL_FORM } from "../src/pages/html.ts"
 import { FORM_LIMITS } from "../src/gis/multipart.ts"
 import type { ChildProcess } from "node:child_process"
-import { once } from "node:events"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Worker } from "node:worker_threads"
 import { serve as serveInProcess } from "../src/index.ts"
 import { isErrorBody, request, square, startServeProcess } from "./harness.ts"
+import { startHealthProbe } from "./healthProbe.ts"
 
 // The server runs as a process of its own: the client's sending of 20 MB at once must not count
 // as the server's time. Its database is made (an account, a member with a password) beforehand.
@@ -70,26 +69,9 @@ const fieldBomb = (() => {
   return parts.join("").slice(0, MAX_BODY_BYTES - 64)
 })()
 
-// `/health` is asked every 10 ms from a thread of its own, so the client's own sending never
-// delays a probe: a server loop held by a body shows as a slow answer.
-const probeSource = `
-const { parentPort, workerData } = require("node:worker_threads")
-const latencies = []
-const timer = setInterval(() => {
-  const issued = performance.now()
-  fetch(workerData.url).then((r) => r.text()).then(() => latencies.push(performance.now() - issued), () => latencies.push(Infinity))
-}, 10)
-parentPort.once("message", () => {
-  clearInterval(timer)
-  setTimeout(() => parentPort.postMessage(latencies), 500)
-})
-parentPort.postMessage("started")
-`
-
 /** `send` four times in turn while /health is probed: the probes' median and slowest answer (ms), and the answers. */
 const probed = async (send: () => Promise<Response>) => {
-  const worker = new Worker(probeSource, { eval: true, workerData: { url: `${server.url}/health` } })
-  await once(worker, "message")
+  const stop = await startHealthProbe(server.url)
   await new Promise((r) => setTimeout(r, 30))
   const answers: Array<{ status: number; text: string; headers: Headers }> = []
   for (let i = 0; i < 4; i++) {
@@ -97,9 +79,7 @@ const probed = async (send: () => Promise<Response>) => {
     answers.push({ status: r.status, text: await r.text(), headers: r.headers })
   }
   await new Promise((r) => setTimeout(r, 50))
-  worker.postMessage("stop")
-  const [latencies] = (await once(worker, "message")) as [Array<number>]
-  await worker.terminate()
+  const latencies = await stop()
   assert.isAbove(latencies.length, 2)
   const sorted = latencies.sort((a, b) => a - b)
   return { median: sorted[Math.floor(sorted.length * 0.5)]!, slowest: sorted.at(-1)!, answers }

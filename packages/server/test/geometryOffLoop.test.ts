@@ -11,13 +11,12 @@ import * as fc from "fast-check"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { once } from "node:events"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import { setTimeout as sleep } from "node:timers/promises"
-import { Worker } from "node:worker_threads"
 import { type GeometryPoolOptions, makeGeometryPool } from "../src/geometry/pool.ts"
 import { type RunningServer, serve } from "../src/index.ts"
 import { client, isErrorBody, request, square } from "./harness.ts"
+import { startHealthProbe } from "./healthProbe.ts"
 
 type Position = [number, number] | [number, number, number]
 
@@ -61,33 +60,14 @@ const start = async (geometry?: GeometryPoolOptions | false): Promise<Started> =
   }
 }
 
-// The probing client runs in a thread of its own, as a real client would: its requests go out
-// every 10 ms whatever the server's event loop is doing, so a blocked loop shows as latency.
-const probeSource = `
-const { parentPort, workerData } = require("node:worker_threads")
-const latencies = []
-const timer = setInterval(() => {
-  const issued = performance.now()
-  fetch(workerData.url).then((r) => r.text()).then(() => latencies.push(performance.now() - issued), () => latencies.push(Infinity))
-}, 10)
-parentPort.once("message", () => {
-  clearInterval(timer)
-  setTimeout(() => parentPort.postMessage(latencies), 1000)
-})
-parentPort.postMessage("started")
-`
-
 /** `/health` every 10 ms from another thread, and this loop's delay, until the returned stop. */
 const probe = async (base: string) => {
-  const worker = new Worker(probeSource, { eval: true, workerData: { url: `${base}/health` } })
-  await once(worker, "message")
+  const stop = await startHealthProbe(base, 1000)
   const lag = monitorEventLoopDelay({ resolution: 10 })
   lag.enable()
   return async () => {
     lag.disable()
-    worker.postMessage("stop")
-    const [latencies] = (await once(worker, "message")) as [Array<number>]
-    await worker.terminate()
+    const latencies = await stop()
     const sorted = [...latencies].sort((a, b) => a - b)
     const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0)
     return {

@@ -10,16 +10,15 @@ import { Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { zipSync } from "fflate"
 import type { ChildProcess } from "node:child_process"
-import { once } from "node:events"
 import { mkdtempSync, rmSync } from "node:fs"
 import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Worker } from "node:worker_threads"
 import { MAX_BODY_BYTES } from "../src/http/handler.ts"
 import { serve as serveInProcess } from "../src/index.ts"
 import { kml, square as kmlSquare, utf8 } from "./gis/fixtures.ts"
 import { isErrorBody, request, square, startServeProcess } from "./harness.ts"
+import { startHealthProbe } from "./healthProbe.ts"
 
 let dir: string
 let serve: { child: ChildProcess; url: string }
@@ -65,24 +64,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-// `/health` every 10 ms from a thread of its own: the client's sending never delays a probe.
-const probeSource = `
-const { parentPort, workerData } = require("node:worker_threads")
-const latencies = []
-const timer = setInterval(() => {
-  const issued = performance.now()
-  fetch(workerData.url).then((r) => r.text()).then(() => latencies.push(performance.now() - issued), () => latencies.push(Infinity))
-}, 10)
-parentPort.once("message", () => {
-  clearInterval(timer)
-  setTimeout(() => parentPort.postMessage(latencies), 500)
-})
-parentPort.postMessage("started")
-`
-
 const probed = async (send: () => Promise<Response>) => {
-  const worker = new Worker(probeSource, { eval: true, workerData: { url: `${base}/health` } })
-  await once(worker, "message")
+  const stop = await startHealthProbe(base)
   await new Promise((r) => setTimeout(r, 30))
   const answers: Array<{ status: number; text: string; headers: Headers }> = []
   for (let i = 0; i < 4; i++) {
@@ -90,9 +73,7 @@ const probed = async (send: () => Promise<Response>) => {
     answers.push({ status: r.status, text: await r.text(), headers: r.headers })
   }
   await new Promise((r) => setTimeout(r, 50))
-  worker.postMessage("stop")
-  const [latencies] = (await once(worker, "message")) as [Array<number>]
-  await worker.terminate()
+  const latencies = await stop()
   const sorted = latencies.sort((a, b) => a - b)
   return { median: sorted[Math.floor(sorted.length * 0.5)] ?? Infinity, slowest: sorted.at(-1) ?? Infinity, answers }
 }
