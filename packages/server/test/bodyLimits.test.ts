@@ -8,6 +8,7 @@ import { Schemas } from "@canopy/core"
 import type { ChildProcess } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { request as httpRequest } from "node:http"
+import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fetch as undiciFetch } from "undici"
@@ -95,6 +96,26 @@ describe("an oversize body", () => {
     assert.strictEqual(outcome.status, 413)
     assert.isBelow(outcome.sent, 200 * 1024 * 1024)
     assert.strictEqual((await request(serve.url, "GET", "/health")).status, 200)
+  }, 30_000)
+
+  it("far over the drain bound, to a client not reading for a moment: the 413 is still there to read (no reset before it)", async () => {
+    // A raw connection that sends 30 MiB after a header declaring 1 GiB and reads nothing for
+    // 300 ms: closing as soon as the drain bound is passed resets the connection, and the reset
+    // throws away the 413 the client had not read yet.
+    const { hostname, port } = new URL(serve.url)
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(Number(port), hostname)
+      let text = ""
+      socket.pause()
+      socket.on("data", (d: Buffer) => { text += d.toString("latin1") })
+      socket.on("error", () => resolve(text))
+      socket.on("close", () => resolve(text))
+      socket.write(`POST /v1/projects HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: ${1024 ** 3}\r\n\r\n`)
+      socket.write(Buffer.alloc(30 * 1024 * 1024, 0x20))
+      setTimeout(() => socket.resume(), 300)
+    })
+    assert.match(answer, /^HTTP\/1\.1 413 /)
+    assert.include(answer, "VALIDATION_ERROR")
   }, 30_000)
 
   it("just under the limit is read (answered by validation, not 413)", async () => {

@@ -38,42 +38,52 @@ export const MAX_HEADER_BYTES = 96 * 1024
 /**
  * An oversize body is read and thrown away, up to this many bytes past the limit or for this long,
  * while its 413 is answered: a client still sending when the server closed the connection would
- * get a reset instead of the answer. A larger or slower body has the connection closed on it.
+ * get a reset instead of the answer. Past them the server stops reading (the client's sending
+ * stalls on TCP's flow control, nothing more is read), gives the client `graceMs` to read the 413,
+ * then closes the connection.
  */
-export const DRAIN_LIMITS = { bytes: 2 * MAX_BODY_BYTES, ms: 5_000 } as const
+export const DRAIN_LIMITS = { bytes: 2 * MAX_BODY_BYTES, ms: 5_000, graceMs: 1_000 } as const
 
 /** A body as read: its bytes, or that it was too large and when the rest of it has been drained. */
 interface ReadBody {
   readonly body: Uint8Array | undefined
   readonly tooLarge: boolean
-  /** Resolves once an oversize body ended, or its drain reached `DRAIN_LIMITS`. */
-  readonly drained?: Promise<void>
+  /** Resolves once an oversize body ended (`ended`), or its drain reached `DRAIN_LIMITS` (`cut`: reading stopped). */
+  readonly drained?: Promise<"ended" | "cut">
 }
 
 const noBody: Promise<ReadBody> = Promise.resolve({ body: undefined, tooLarge: false })
 
-/** Reads and discards what is left of a request, up to `DRAIN_LIMITS`; resolves when done either way. */
-const drain = (req: IncomingMessage, alreadyRead: number): Promise<void> =>
+/**
+ * Reads and discards what is left of a request, up to `DRAIN_LIMITS`; resolves `ended` when the
+ * body ended (or the connection went), `cut` when a limit was reached: then reading has stopped.
+ */
+const drain = (req: IncomingMessage, alreadyRead: number): Promise<"ended" | "cut"> =>
   new Promise((resolve) => {
     let read = alreadyRead
-    const done = () => {
+    const done = (how: "ended" | "cut") => {
       clearTimeout(timer)
       req.off("data", count)
-      req.off("end", done)
-      req.off("close", done)
-      req.off("error", done)
-      resolve()
+      req.off("end", ended)
+      req.off("close", ended)
+      req.off("error", ended)
+      if (how === "cut") {
+        req.pause()
+        req.socket?.pause()
+      }
+      resolve(how)
     }
+    const ended = () => done("ended")
     const count = (chunk: Buffer) => {
       read += chunk.length
-      if (read > DRAIN_LIMITS.bytes) done()
+      if (read > DRAIN_LIMITS.bytes) done("cut")
     }
-    const timer = setTimeout(done, DRAIN_LIMITS.ms).unref()
-    if (req.complete) return done()
+    const timer = setTimeout(() => done("cut"), DRAIN_LIMITS.ms).unref()
+    if (req.complete) return done("ended")
     req.on("data", count)
-    req.on("end", done)
-    req.on("close", done)
-    req.on("error", done)
+    req.on("end", ended)
+    req.on("close", ended)
+    req.on("error", ended)
     req.resume()
   })
 
@@ -205,7 +215,7 @@ export const toNodeHandler = (handle: (req: ApiRequest) => Promise<ApiResponse>,
  * the connection closed) only once the rest of the body was drained, so that a client still
  * sending reads the answer rather than a reset.
  */
-const answerOversize = async (res: ServerResponse, r: ApiResponse, drained: Promise<void>): Promise<void> => {
+const answerOversize = async (res: ServerResponse, r: ApiResponse, drained: Promise<"ended" | "cut">): Promise<void> => {
   if (r.body === undefined && (r.chunks !== undefined || r.stream !== undefined)) {
     await drained
     return writeResponse(res, { ...r, headers: { ...r.headers, connection: "close" } })
@@ -213,7 +223,9 @@ const answerOversize = async (res: ServerResponse, r: ApiResponse, drained: Prom
   const body = r.body ?? ""
   res.writeHead(r.status, { ...r.headers, "content-length": Buffer.byteLength(body), connection: "close" })
   res.write(body)
-  await drained
+  // Cut: reading has stopped; closing at once would reset the connection and could take the
+  // unread 413 with it, so the client gets `graceMs` to read it first.
+  if ((await drained) === "cut") await new Promise((resolve) => setTimeout(resolve, DRAIN_LIMITS.graceMs).unref())
   res.end()
 }
 
