@@ -18,7 +18,7 @@ import { MAX_BODY_BYTES } from "../src/http/handler.ts"
 import { serve as serveInProcess } from "../src/index.ts"
 import { kml, square as kmlSquare, utf8 } from "./gis/fixtures.ts"
 import { isErrorBody, request, square, startServeProcess } from "./harness.ts"
-import { startHealthProbe } from "./healthProbe.ts"
+import { withoutStall } from "./healthProbe.ts"
 
 let dir: string
 let serve: { child: ChildProcess; url: string }
@@ -64,36 +64,6 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const probed = async (send: () => Promise<Response>) => {
-  const stop = await startHealthProbe(base)
-  await new Promise((r) => setTimeout(r, 30))
-  const answers: Array<{ status: number; text: string; headers: Headers }> = []
-  for (let i = 0; i < 4; i++) {
-    const r = await send()
-    answers.push({ status: r.status, text: await r.text(), headers: r.headers })
-  }
-  await new Promise((r) => setTimeout(r, 50))
-  const latencies = await stop()
-  const sorted = latencies.sort((a, b) => a - b)
-  return { median: sorted[Math.floor(sorted.length * 0.5)] ?? Infinity, slowest: sorted.at(-1) ?? Infinity, answers }
-}
-
-/**
- * The answers of `send` (four times in turn) once a run kept /health prompt: a median probe within
- * 100 ms and none over 400 ms. Work on the loop fails every run (each defect here held it 0.5–11 s
- * a request); a busy shared machine delays probes by itself now and then, so up to three runs.
- */
-const withoutStall = async (send: () => Promise<Response>) => {
-  const seen: Array<string> = []
-  for (let run = 0; run < 3; run++) {
-    const { answers, median, slowest } = await probed(send)
-    if (median <= 100 && slowest <= 400) return answers
-    seen.push(`median ${Math.round(median)} ms, slowest ${Math.round(slowest)} ms`)
-    await new Promise((r) => setTimeout(r, 500))
-  }
-  return assert.fail(`/health in three runs: ${seen.join("; ")} (at most 100 ms median, 400 ms slowest)`)
-}
-
 const post = (path: string, body: string | Uint8Array, headers: Record<string, string>) =>
   fetch(`${base}${path}`, { method: "POST", body, redirect: "manual", headers })
 
@@ -115,7 +85,7 @@ const boundaryBytes = (() => {
 describe("multipart bodies made of their boundary's characters", () => {
   it("the API import: 5 MB of them is a 422 on file, and /health answers promptly", async () => {
     const body = boundaryBytes.body({})
-    const answers = await withoutStall(() => post("/v1/projects/import?name=a", body, { "content-type": boundaryBytes.contentType, authorization: `Bearer ${token}` }))
+    const answers = await withoutStall(base, () => post("/v1/projects/import?name=a", body, { "content-type": boundaryBytes.contentType, authorization: `Bearer ${token}` }))
     for (const a of answers) {
       assert.strictEqual(a.status, 422, a.text.slice(0, 300))
       assert.strictEqual(JSON.parse(a.text).error.details[0].field, "file")
@@ -125,7 +95,7 @@ describe("multipart bodies made of their boundary's characters", () => {
   it("the dashboard upload by a viewer: refused for the role, nothing saved, /health answers promptly", async () => {
     const before = (await request(base, "GET", `/v1/projects/${projectId}`, { token })).text.replace(/"meta":.*$/, "")
     const body = boundaryBytes.body({ csrf: viewer.csrf, id: projectId })
-    for (const a of await withoutStall(() => post("/dashboard/upload", body, { "content-type": boundaryBytes.contentType, cookie: viewer.cookie }))) {
+    for (const a of await withoutStall(base, () => post("/dashboard/upload", body, { "content-type": boundaryBytes.contentType, cookie: viewer.cookie }))) {
       assert.strictEqual(a.status, 303)
     }
     assert.strictEqual((await request(base, "GET", `/v1/projects/${projectId}`, { token })).text.replace(/"meta":.*$/, ""), before)
@@ -165,7 +135,7 @@ describe("files just under the readers' caps", () => {
   for (const [name, bytes, contentType] of files) {
     it(`${name}: a 422 on file, /health answered promptly`, async () => {
       assert.isBelow(bytes.length, MAX_BODY_BYTES)
-      for (const a of await withoutStall(() => post("/v1/projects/import?name=capped", bytes, { "content-type": contentType, authorization: `Bearer ${token}` }))) {
+      for (const a of await withoutStall(base, () => post("/v1/projects/import?name=capped", bytes, { "content-type": contentType, authorization: `Bearer ${token}` }))) {
         assert.strictEqual(a.status, 422, a.text.slice(0, 300))
         assert.strictEqual(JSON.parse(a.text).error.details[0].field, "file")
       }
@@ -178,7 +148,7 @@ describe("urlencoded values that are costly to decode", () => {
   for (const [name, piece] of [["+", "+"], ["bad escapes", "%zz"], ["escaped bytes", "%C3"]] as const) {
     it(`/dashboard/action signed in: a 5 MB value of ${name} is answered without holding /health`, async () => {
       const body = form(piece.repeat(Math.floor((MAX_BODY_BYTES - 200) / piece.length)))
-      for (const a of await withoutStall(() => post("/dashboard/action", body, { "content-type": "application/x-www-form-urlencoded", cookie: owner.cookie }))) {
+      for (const a of await withoutStall(base, () => post("/dashboard/action", body, { "content-type": "application/x-www-form-urlencoded", cookie: owner.cookie }))) {
         assert.isBelow(a.status, 500)
       }
     })
@@ -200,7 +170,7 @@ describe("deeply nested boundaries and bodies are refused before they are parsed
       const me = who === "owner" ? owner : viewer
       const before = await projectCount()
       const body = `csrf=${encodeURIComponent(me.csrf)}&action=create_project&name=Deep&geometry=${deep}`
-      for (const a of await withoutStall(() => post("/dashboard/action", body, { "content-type": "application/x-www-form-urlencoded", cookie: me.cookie }))) {
+      for (const a of await withoutStall(base, () => post("/dashboard/action", body, { "content-type": "application/x-www-form-urlencoded", cookie: me.cookie }))) {
         assert.strictEqual(a.status, 303)
       }
       assert.strictEqual(await projectCount(), before)

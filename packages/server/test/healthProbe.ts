@@ -32,3 +32,41 @@ export const startHealthProbe = async (baseUrl: string, settleMs = 500): Promise
     return latencies
   }
 }
+
+/** An answer as `withoutStall` keeps it: its status, text and headers. */
+export interface ProbedAnswer {
+  readonly status: number
+  readonly text: string
+  readonly headers: Headers
+}
+
+/** `send` four times in turn while /health is probed: the probes' median and slowest answer (ms), and the answers. */
+const probed = async (baseUrl: string, send: () => Promise<Response>) => {
+  const stop = await startHealthProbe(baseUrl)
+  await new Promise((r) => setTimeout(r, 30))
+  const answers: Array<ProbedAnswer> = []
+  for (let i = 0; i < 4; i++) {
+    const r = await send()
+    answers.push({ status: r.status, text: await r.text(), headers: r.headers })
+  }
+  await new Promise((r) => setTimeout(r, 50))
+  const sorted = (await stop()).sort((a, b) => a - b)
+  if (sorted.length < 3) throw new Error(`/health was probed only ${sorted.length} times`)
+  return { median: sorted[Math.floor(sorted.length * 0.5)]!, slowest: sorted.at(-1)!, answers }
+}
+
+/**
+ * The answers of `send` (four times in turn) once a run kept `${baseUrl}/health` prompt: a median
+ * probe within 100 ms and none over 400 ms. Work held on the loop fails every run; a busy shared
+ * machine delays probes by itself now and then, so up to three runs are made, 0.5 s apart.
+ */
+export const withoutStall = async (baseUrl: string, send: () => Promise<Response>): Promise<Array<ProbedAnswer>> => {
+  const seen: Array<string> = []
+  for (let run = 0; run < 3; run++) {
+    const { answers, median, slowest } = await probed(baseUrl, send)
+    if (median <= 100 && slowest <= 400) return answers
+    seen.push(`median ${Math.round(median)} ms, slowest ${Math.round(slowest)} ms`)
+    await new Promise((r) => setTimeout(r, 500))
+  }
+  throw new Error(`/health in three runs: ${seen.join("; ")} (at most 100 ms median, 400 ms slowest)`)
+}
