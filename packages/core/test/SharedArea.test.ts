@@ -89,6 +89,16 @@ const agree = (a: Geometry.Boundary, b: Geometry.Boundary, hectares = 2e-4): boo
   return false
 }
 
+/** A comb of `teeth` teeth on a 0.05° square at 12° E 45° N; `across`: turned a quarter, its teeth crossing the other's. */
+const comb = (teeth: number, across: boolean): Geometry.Polygon => {
+  const side = 0.05, pitch = side / teeth, spine = side * 0.05
+  const uv: Ring = [[0, 0], [side, 0]]
+  for (let i = teeth - 1; i >= 0; i--) uv.push([(i + 1) * pitch, spine], [(i + 1) * pitch, side], [i * pitch + pitch / 2, side], [i * pitch + pitch / 2, spine])
+  uv.push([0, spine])
+  const ring = uv.map(([u, v]): [number, number] => (across ? [12 + v, 45 + side - u] : [12 + u, 45 + v]))
+  return { type: "Polygon", coordinates: [[...ring, ring[0]!]] }
+}
+
 describe("shared area by edges against the clipper", () => {
   it("property: random star-shaped rings, never declined", () => {
     fc.assert(fc.property(star(), star(), (a, b) => {
@@ -128,14 +138,6 @@ describe("shared area by edges against the clipper", () => {
   })
 
   it("a measure stops past its budget of work: crossing combs throw, a stand inside its outline costs a few dozen units", () => {
-    const comb = (teeth: number, across: boolean): Geometry.Polygon => {
-      const side = 0.05, pitch = side / teeth, spine = side * 0.05
-      const uv: Ring = [[0, 0], [side, 0]]
-      for (let i = teeth - 1; i >= 0; i--) uv.push([(i + 1) * pitch, spine], [(i + 1) * pitch, side], [i * pitch + pitch / 2, side], [i * pitch + pitch / 2, spine])
-      uv.push([0, spine])
-      const ring = uv.map(([u, v]): [number, number] => (across ? [12 + v, 45 + side - u] : [12 + u, 45 + v]))
-      return { type: "Polygon", coordinates: [[...ring, ring[0]!]] }
-    }
     assert.throws(() => Overlap.sharedHectaresByEdges(comb(80, false), comb(80, true), 20_000), /budget of work/)
     const outline: Geometry.Polygon = { type: "Polygon", coordinates: [rect(15, 60, 15.1, 60.08)] }
     const inside: Geometry.Polygon = { type: "Polygon", coordinates: [rect(15.01, 60.01, 15.014, 60.012)] }
@@ -143,14 +145,6 @@ describe("shared area by edges against the clipper", () => {
   })
 
   it("two crossing combs: 6,400 meetings of edges, the clipper's figure (its 5.5 km edges kept whole here, cut by the clipper)", () => {
-    const comb = (teeth: number, across: boolean): Geometry.Polygon => {
-      const side = 0.05, pitch = side / teeth, spine = side * 0.05
-      const uv: Ring = [[0, 0], [side, 0]]
-      for (let i = teeth - 1; i >= 0; i--) uv.push([(i + 1) * pitch, spine], [(i + 1) * pitch, side], [i * pitch + pitch / 2, side], [i * pitch + pitch / 2, spine])
-      uv.push([0, spine])
-      const ring = uv.map(([u, v]): [number, number] => (across ? [12 + v, 45 + side - u] : [12 + u, 45 + v]))
-      return { type: "Polygon", coordinates: [[...ring, ring[0]!]] }
-    }
     assert.isFalse(agree(comb(40, false), comb(40, true), 0.02))
   })
 })
