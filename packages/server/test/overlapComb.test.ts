@@ -65,6 +65,24 @@ const probing = async <A>(url: string, attack: () => Promise<A>) => {
  */
 const healthBound = async (url: string) => 100 + (await probing(url, () => sleep(1_000))).slowest
 
+/**
+ * Runs `attack` under the probe until a run keeps `/health` within its bound, at most three times
+ * (a comparison held on the loop fails every run; a busy shared machine now and then delays one
+ * probe by itself); checks every run's result with `check` and answers the runs' outcomes.
+ */
+const withinBound = async <A>(url: string, attack: () => Promise<A>, check: (result: A) => void) => {
+  const seen: Array<string> = []
+  for (let run = 0; run < 3; run++) {
+    const bound = await healthBound(url)
+    const { slowest, took, result } = await probing(url, attack)
+    check(result)
+    assert.isBelow(took, 10_000, `answered in ${took.toFixed(0)} ms`)
+    if (slowest < bound) return
+    seen.push(`/health waited ${slowest.toFixed(0)} ms (bound ${bound.toFixed(0)} ms)`)
+  }
+  assert.fail(`in three runs: ${seen.join("; ")}`)
+}
+
 const stored = comb(130, 12, 45, 0.05)
 const attacker = comb(130, 12, 45, 0.05, true)
 
@@ -88,29 +106,25 @@ const suite = (store: string, open: () => Promise<StoreServer>) =>
 
     it("four GET ?intersects= with a crossing comb keep /health under 100 ms and are answered", async () => {
       const query = `/v1/projects?intersects=${encodeURIComponent(JSON.stringify(attacker))}`
-      const bound = await healthBound(server.running.url)
-      const { slowest, took, result } = await probing(server.running.url, () => Promise.all(Array.from({ length: 4 }, () => api.get(query))))
-      for (const r of result) {
-        assert.strictEqual(r.status, 200, r.text)
-        const ids = (r.body.data as Array<{ id: string }>).map((p) => p.id)
-        // Either the comparison finished (the combs share area) or the total says it is not exact.
-        assert.isTrue(ids.includes(storedId) || r.body.meta.total_exact === false || r.body.meta.resume !== null, r.text.slice(0, 300))
-      }
-      assert.isBelow(slowest, bound, `/health waited ${slowest.toFixed(0)} ms (bound ${bound.toFixed(0)} ms)`)
-      assert.isBelow(took, 10_000, `answered in ${took.toFixed(0)} ms`)
+      await withinBound(server.running.url, () => Promise.all(Array.from({ length: 4 }, () => api.get(query))), (result) => {
+        for (const r of result) {
+          assert.strictEqual(r.status, 200, r.text)
+          const ids = (r.body.data as Array<{ id: string }>).map((p) => p.id)
+          // Either the comparison finished (the combs share area) or the total says it is not exact.
+          assert.isTrue(ids.includes(storedId) || r.body.meta.total_exact === false || r.body.meta.resume !== null, r.text.slice(0, 300))
+        }
+      })
     })
 
     it("four POST of a crossing comb keep /health under 100 ms and are answered with their report", async () => {
-      const bound = await healthBound(server.running.url)
-      const { slowest, took, result } = await probing(server.running.url, () =>
-        Promise.all(Array.from({ length: 4 }, (_, i) => api.post("/v1/projects", { name: `Attack ${i}`, geometry: attacker }))))
-      for (const r of result) {
-        assert.strictEqual(r.status, 201, r.text)
-        const report = r.body.data.overlaps as { overlaps: Array<{ project_id: string }>; complete: boolean }
-        assert.isTrue(report.overlaps.some((o) => o.project_id === storedId) || !report.complete, JSON.stringify(report))
-      }
-      assert.isBelow(slowest, bound, `/health waited ${slowest.toFixed(0)} ms (bound ${bound.toFixed(0)} ms)`)
-      assert.isBelow(took, 10_000, `answered in ${took.toFixed(0)} ms`)
+      let sent = 0
+      await withinBound(server.running.url, () => Promise.all(Array.from({ length: 4 }, () => api.post("/v1/projects", { name: `Attack ${sent++}`, geometry: attacker }))), (result) => {
+        for (const r of result) {
+          assert.strictEqual(r.status, 201, r.text)
+          const report = r.body.data.overlaps as { overlaps: Array<{ project_id: string }>; complete: boolean }
+          assert.isTrue(report.overlaps.some((o) => o.project_id === storedId) || !report.complete, JSON.stringify(report))
+        }
+      })
     })
   })
 
