@@ -15,7 +15,7 @@
 import { postgresStorage } from "@canopy/adapter-postgres"
 import { Geometry } from "@canopy/core"
 import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { availableParallelism, tmpdir } from "node:os"
 import { join } from "node:path"
 import { startEmbeddedPostgres } from "../packages/adapter-postgres/test/embedded.ts"
 import { type RunningServer, serve } from "../packages/server/src/index.ts"
@@ -111,7 +111,7 @@ export const run = async () => {
     const dir = mkdtempSync(join(tmpdir(), "canopy-estate-"))
     const running = await serve({ port: 0, host: "127.0.0.1", db: join(dir, "canopy.db"), log: false, dispatcher: false })
     try {
-      await estate("SQLite (2-core VM)", running)
+      await estate(`SQLite (${availableParallelism()} cores)`, running)
     } finally {
       await running.close()
       rmSync(dir, { recursive: true, force: true })
@@ -121,7 +121,7 @@ export const run = async () => {
     const pg = await startEmbeddedPostgres()
     const running = await serve({ port: 0, host: "127.0.0.1", storage: postgresStorage({ url: pg.url }), log: false, dispatcher: false })
     try {
-      await estate("PostgreSQL, embedded (2-core VM)", running)
+      await estate(`PostgreSQL, embedded (${availableParallelism()} cores)`, running)
     } finally {
       await running.close()
       await pg.stop()

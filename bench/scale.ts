@@ -1,7 +1,7 @@
 /**
  * Scale benchmark (`npm run bench -- scale`; loopback only, stops by itself, never gates CI):
  * one account with 1,000, then 100,000 and — with `BENCH_SCALE=1m` — 1,000,000 projects; each
- * endpoint of issue 13's table measured over real HTTP against the packaged server
+ * endpoint of the scale table measured over real HTTP against the packaged server
  * (bench/servers/canopy.ts: `serve()` with full authentication, rate limiting and usage
  * counting), as the p50 of sequential single requests (in four rounds taken in turns with the
  * other sizes) and as req/s (autocannon, 10 connections,

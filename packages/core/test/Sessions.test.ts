@@ -1,5 +1,5 @@
 /**
- * Sign-in's cost (issue 14, item 3): every attempt that passes the limits runs exactly one scrypt,
+ * Sign-in's cost: every attempt that passes the limits runs exactly one scrypt,
  * whether the email exists, has a password, or the password is right; a refused attempt runs none.
  * scrypt is counted at `node:crypto`, below `Passwords`.
  */

@@ -1,5 +1,5 @@
 /**
- * A base path (issue 16, item 1): given when mounting (`basePath`), or the path of the public URL
+ * A base path: given when mounting (`basePath`), or the path of the public URL
  * for the packaged server. Everything Canopy serves names URLs under it: pages' forms and
  * redirects, cookies' `Path`, `/docs`, the OpenAPI `servers`, the OAuth metadata.
  */

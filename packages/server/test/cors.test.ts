@@ -1,5 +1,5 @@
 /**
- * CORS for browser clients (issue 16, item 3), over real sockets and from pages on other origins
+ * CORS for browser clients, over real sockets and from pages on other origins
  * in headless Chromium: the deployment's origins (`corsOrigins`) and a public OAuth application's
  * `allowed_origins` may call the API with a bearer token and the token endpoint; any other origin
  * is refused by the browser. Preflights: 204 with the Access-Control-* headers, or 403 with the

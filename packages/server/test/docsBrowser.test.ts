@@ -1,5 +1,5 @@
 /**
- * `/docs` in headless Chromium (issue 17, point 5): the reference is rendered by Scalar's bundle
+ * `/docs` in headless Chromium: the reference is rendered by Scalar's bundle
  * served by Canopy itself (no other origin is contacted), under its Content-Security-Policy,
  * with no console error, at the root and mounted under a base path.
  */

@@ -30,7 +30,7 @@ const ring = (n: number, radius: (i: number) => number, cx = 10, cy = 10, clockw
   out.push([...out[0]!] as Position)
   return out
 }
-/** The hostile star of issue 13: valid, every edge box overlapping the others. */
+/** A hostile star: valid, every edge box overlapping the others. */
 const star = (n: number) => ({ type: "Polygon", coordinates: [ring(n, (i) => (i % 2 === 0 ? 1 : 0.001))] })
 const circle = (n: number, r = 0.1, cx = 10, cy = 10, clockwise = false) =>
   ({ type: "Polygon", coordinates: [ring(n, () => r, cx, cy, clockwise)] })

@@ -1,5 +1,5 @@
 /**
- * GIS files in and out over the API (issue 17, point 2), over a real socket: import a KML and a
+ * GIS files in and out over the API, over a real socket: import a KML and a
  * zipped Shapefile (fixtures of known geodesic hectares), an invalid file (422 with the
  * validator's paths, nothing stored), replace a boundary, export one project and a filtered list
  * as GeoJSON and KML, the export round trip, permissions and tenant isolation.
@@ -50,7 +50,7 @@ describe("POST /v1/projects/import", () => {
     assert.closeTo(areaOf(p.geometry), expected, 1e-9)
     // stored as any project: it reads back the same, and its event was written
     const again = await get(`/v1/projects/${p.id}`)
-    const { overlaps: _overlaps, ...stored } = p // a write's answer also reports overlaps (issue 17 point 3)
+    const { overlaps: _overlaps, ...stored } = p // a write's answer also reports overlaps
     assert.deepStrictEqual(again.body.data, stored)
     const events = (await get("/v1/events?per_page=100")).body.data as Array<{ type: string; data: { id?: string } }>
     assert.isTrue(events.some((e) => e.type === "project.created" && JSON.stringify(e.data).includes(p.id)))

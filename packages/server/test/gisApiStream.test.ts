@@ -1,5 +1,5 @@
 /**
- * Issue 17 point 2, the leftovers, over a real socket: GIS files uploaded as a multipart form
+ * Over a real socket: GIS files uploaded as a multipart form
  * (one file part named `file`), and the list export streamed page by page with a byte cap —
  * the file says at its end whether it holds the whole list and where to resume, a client that
  * goes away stops the walk, and a storage failure mid-way cuts the response.

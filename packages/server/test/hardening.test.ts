@@ -1,5 +1,5 @@
 /**
- * Hostile input (issue 14, items 8–11), over a real socket: malformed cookies, requests Node's
+ * Hostile input, over a real socket: malformed cookies, requests Node's
  * parser refuses, webhook targets in special-purpose address ranges, and the security headers.
  */
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"

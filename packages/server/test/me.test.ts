@@ -1,5 +1,5 @@
 /**
- * `GET /v1/me` (issue 16, item 3) over a real socket: the member a credential acts for — an OAuth
+ * `GET /v1/me` over a real socket: the member a credential acts for — an OAuth
  * token granted `profile`, an API key (its creator); 403 with the spec's error body for an OAuth
  * token without `profile`, 404 for a service token (no member); listed in the OpenAPI document.
  */

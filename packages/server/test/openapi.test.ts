@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document as served (issue 17, point 5): it lints clean with Redocly's recommended
+ * The OpenAPI document as served: it lints clean with Redocly's recommended
  * rules, openapi-typescript turns it into types, and the real answers of every operation of the
  * route table, a success and errors, over a real socket, match the document's response schemas
  * and headers (Ajv, JSON Schema 2020-12).

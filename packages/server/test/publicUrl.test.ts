@@ -1,5 +1,5 @@
 /**
- * The public URL (issue 14, item 4), over real sockets: the OAuth issuer and endpoints, the links
+ * The public URL, over real sockets: the OAuth issuer and endpoints, the links
  * pages show and the cookies' `Secure` flag come from `--public-url`, never from a request's
  * `Host`; `X-Forwarded-Proto`/`-Host` count only from trusted proxies; without a public URL only
  * loopback hosts (development) get absolute URLs.

@@ -1,5 +1,5 @@
 /**
- * Sign-in limits over a real socket (issue 14, item 3): wrong passwords for one email from several
+ * Sign-in limits over a real socket: wrong passwords for one email from several
  * addresses (behind a trusted proxy) are refused with 429 past the email's limit, on the dashboard
  * and on the OAuth sign-in page alike, and the right password waits too.
  */

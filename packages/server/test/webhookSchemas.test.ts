@@ -1,6 +1,6 @@
 /**
- * The `webhooks` section of the OpenAPI document describes each event's real payload (issue 17,
- * point 5): events produced over a real socket (and, for the plan and billing events, through the
+ * The `webhooks` section of the OpenAPI document describes each event's real payload: events
+ * produced over a real socket (and, for the plan and billing events, through the
  * library calls that produce them) are listed by `GET /v1/events` and each envelope is validated
  * with Ajv against its type's webhook request body; so is the `webhook.test` body a real receiver
  * got, and every example of the section.
