@@ -19,6 +19,7 @@ import { availableParallelism, tmpdir } from "node:os"
 import { join } from "node:path"
 import { startEmbeddedPostgres } from "../packages/adapter-postgres/test/embedded.ts"
 import { type RunningServer, serve } from "../packages/server/src/index.ts"
+import { estateGrid } from "../packages/server/test/estateGrid.ts"
 
 const COLUMNS = 25
 const ROWS = 20
@@ -30,22 +31,9 @@ const DY = 0.002
 const LON = 15
 const LAT = 60
 
-/** The position of grid node (i, j) in segment units: the same numbers wherever it is used. */
-const node = (i: number, j: number): Geometry.Position => [LON + (i * DX) / SEGMENTS, LAT + (j * DY) / SEGMENTS]
-
-/** A closed counter-clockwise ring along the grid lines from node (i0, j0) to (i1, j1), in segment units. */
-const gridRing = (i0: number, j0: number, i1: number, j1: number): Array<Geometry.Position> => {
-  const ring: Array<Geometry.Position> = []
-  for (let i = i0; i < i1; i++) ring.push(node(i, j0))
-  for (let j = j0; j < j1; j++) ring.push(node(i1, j))
-  for (let i = i1; i > i0; i--) ring.push(node(i, j1))
-  for (let j = j1; j > j0; j--) ring.push(node(i0, j))
-  return [...ring, ring[0]!]
-}
-
-const stand = (c: number, r: number): Geometry.Polygon =>
-  ({ type: "Polygon", coordinates: [gridRing(c * SEGMENTS, r * SEGMENTS, (c + 1) * SEGMENTS, (r + 1) * SEGMENTS)] })
-const outline: Geometry.Polygon = { type: "Polygon", coordinates: [gridRing(0, 0, COLUMNS * SEGMENTS, ROWS * SEGMENTS)] }
+const grid = estateGrid({ lon: LON, lat: LAT, dx: DX, dy: DY, segments: SEGMENTS })
+const stand = grid.stand
+const outline = grid.outline(COLUMNS, ROWS)
 
 interface Report {
   readonly overlaps: ReadonlyArray<{ readonly project_id: string; readonly overlap_hectares: number }>

@@ -8,22 +8,15 @@
 import { Geometry } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import type { RunningServer } from "../src/index.ts"
+import { estateGrid } from "./estateGrid.ts"
 import { client, isErrorBody } from "./harness.ts"
 import { serverOnEachStore, type StoreServer } from "./stores.ts"
 
 const SIDE = 8
-/** Grid node (i, j) of a stand grid at 60° N, 4 segments per stand side: the same numbers wherever used. */
-const node = (i: number, j: number): Geometry.Position => [15 + i * 0.001, 60 + j * 0.0005]
-const gridRing = (i0: number, j0: number, i1: number, j1: number): Array<Geometry.Position> => {
-  const ring: Array<Geometry.Position> = []
-  for (let i = i0; i < i1; i++) ring.push(node(i, j0))
-  for (let j = j0; j < j1; j++) ring.push(node(i1, j))
-  for (let i = i1; i > i0; i--) ring.push(node(i, j1))
-  for (let j = j1; j > j0; j--) ring.push(node(i0, j))
-  return [...ring, ring[0]!]
-}
-const stand = (c: number, r: number): Geometry.Polygon => ({ type: "Polygon", coordinates: [gridRing(c * 4, r * 4, c * 4 + 4, r * 4 + 4)] })
-const outline: Geometry.Polygon = { type: "Polygon", coordinates: [gridRing(0, 0, SIDE * 4, SIDE * 4)] }
+/** A stand grid at 60° N, 4 segments per stand side. */
+const grid = estateGrid({ lon: 15, lat: 60, dx: 0.004, dy: 0.002, segments: 4 })
+const stand = grid.stand
+const outline = grid.outline(SIDE, SIDE)
 
 /** A ring of `n` positions around (3, 40), its radius and starting angle varied: a survey of one field. */
 const survey = (k: number, n: number): Geometry.Polygon => {
