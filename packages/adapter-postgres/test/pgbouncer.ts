@@ -7,21 +7,12 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { once } from "node:events"
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { connect, createServer } from "node:net"
+import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { freePort } from "./freePort.ts"
 
 const binary = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer", "/usr/local/bin/pgbouncer"].find(existsSync) ?? "pgbouncer"
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer()
-    s.once("error", reject)
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number }
-      s.close(() => resolve(port))
-    })
-  })
 
 const accepts = (port: number) =>
   new Promise<boolean>((resolve) => {
