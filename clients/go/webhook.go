@@ -21,8 +21,9 @@ const DefaultWebhookTolerance = 5 * time.Minute
 
 // Errors of VerifyWebhook (wrapped; test them with errors.Is).
 var (
-	// ErrMissingSignature: the request carries no X-Service-Signature header.
-	ErrMissingSignature = errors.New("canopy: webhook: no X-Service-Signature header")
+	// ErrMissingSignature: the request carries neither an X-Service-Signature nor a
+	// webhook-signature header.
+	ErrMissingSignature = errors.New("canopy: webhook: no X-Service-Signature or webhook-signature header")
 	// ErrInvalidSignature: a signature does not match the raw body under the secret.
 	ErrInvalidSignature = errors.New("canopy: webhook: signature mismatch")
 	// ErrTimestampOutOfTolerance: the delivery's timestamp is missing, malformed or too far from now.
@@ -78,9 +79,10 @@ func standardKey(secret string) []byte {
 // byte for byte (not re-serialised JSON); header the request's headers; secret the webhook's
 // signing secret.
 //
-// The X-Service-Signature header is required and compared in constant time. When the Standard
-// Webhooks headers are present (the service sends both sets) their signature, which also covers
-// the event id and the timestamp, must match too. The timestamp (webhook-timestamp, else
+// The service sends two signatures: X-Service-Signature (HMAC of the body) and the Standard
+// Webhooks webhook-signature (HMAC of id, timestamp and body, with webhook-id and
+// webhook-timestamp). At least one must be present, and every one present must match, compared
+// in constant time; a relay that keeps only one set of headers is accepted. The timestamp (webhook-timestamp, else
 // X-Service-Timestamp) must be within tolerance of now: 0 means DefaultWebhookTolerance, a
 // negative tolerance skips the check (e.g. to verify a stored delivery later).
 func VerifyWebhook(payload []byte, header http.Header, secret string, tolerance time.Duration) (*Event, error) {
@@ -88,16 +90,18 @@ func VerifyWebhook(payload []byte, header http.Header, secret string, tolerance 
 }
 
 func verifyWebhookAt(payload []byte, header http.Header, secret string, tolerance time.Duration, now time.Time) (*Event, error) {
-	sig := strings.TrimSpace(header.Get(HeaderSignature))
-	if sig == "" {
+	hasService := len(header.Values(HeaderSignature)) > 0
+	hasStandard := len(header.Values(HeaderWebhookSignature)) > 0
+	if !hasService && !hasStandard {
 		return nil, ErrMissingSignature
 	}
-	if !hmac.Equal([]byte(sig), []byte(SignPayload(payload, secret))) {
+	if hasService && !hmac.Equal([]byte(strings.TrimSpace(header.Get(HeaderSignature))), []byte(SignPayload(payload, secret))) {
 		return nil, fmt.Errorf("%w (%s)", ErrInvalidSignature, HeaderSignature)
 	}
 
 	stamp := header.Get(HeaderTimestamp)
-	if std := header.Get(HeaderWebhookSignature); std != "" {
+	if hasStandard {
+		std := header.Get(HeaderWebhookSignature)
 		id := header.Get(HeaderWebhookID)
 		ts := header.Get(HeaderWebhookTimestamp)
 		seconds, err := strconv.ParseInt(strings.TrimSpace(ts), 10, 64)

@@ -37,6 +37,12 @@ func vectorHeader() http.Header {
 
 var vectorTime = time.Unix(vectorTimestamp, 0)
 
+// standardOnly removes the X-Service-* signature and timestamp, leaving the Standard Webhooks set.
+func standardOnly(h http.Header) {
+	h.Del("x-service-signature")
+	h.Del("x-service-timestamp")
+}
+
 func TestSignaturesMatchTheServerVector(t *testing.T) {
 	if got := SignPayload([]byte(vectorBody), vectorSecret); got != vectorSignature {
 		t.Fatalf("SignPayload = %s, want %s", got, vectorSignature)
@@ -72,6 +78,25 @@ func TestVerifyWebhookAcceptsTheVector(t *testing.T) {
 	if _, err := verifyWebhookAt([]byte(vectorBody), h, vectorSecret, time.Minute, vectorTime); err != nil {
 		t.Fatalf("verify with X-Service-Signature only: %v", err)
 	}
+	// only the Standard Webhooks headers (a relay that dropped the X-Service-* set) are enough too
+	h = vectorHeader()
+	standardOnly(h)
+	if ev, err := verifyWebhookAt([]byte(vectorBody), h, vectorSecret, time.Minute, vectorTime); err != nil || ev.ID != "evt_test0001" {
+		t.Fatalf("verify with webhook-signature only: %v", err)
+	}
+	// the plain (non-whsec_) secret's vectors verify through either header alone
+	h = vectorHeader()
+	h.Set("x-service-signature", vectorPlainSignature)
+	h.Del("webhook-signature")
+	if _, err := verifyWebhookAt([]byte(vectorBody), h, "plain-secret", time.Minute, vectorTime); err != nil {
+		t.Fatalf("plain secret, X-Service-Signature only: %v", err)
+	}
+	h = vectorHeader()
+	standardOnly(h)
+	h.Set("webhook-signature", vectorPlainStandard)
+	if _, err := verifyWebhookAt([]byte(vectorBody), h, "plain-secret", time.Minute, vectorTime); err != nil {
+		t.Fatalf("plain secret, webhook-signature only: %v", err)
+	}
 	// several Standard signatures (key rotation): any one may match
 	h = vectorHeader()
 	h.Set("webhook-signature", "v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA= "+vectorStandard)
@@ -93,7 +118,17 @@ func TestVerifyWebhookRefuses(t *testing.T) {
 		{"tampered body", []byte(strings.Replace(vectorBody, "North block", "North b1ock", 1)), vectorSecret, nil, vectorTime, ErrInvalidSignature},
 		{"re-serialised body", []byte(strings.Replace(vectorBody, `,"`, `, "`, 1)), vectorSecret, nil, vectorTime, ErrInvalidSignature},
 		{"wrong secret", body, "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", nil, vectorTime, ErrInvalidSignature},
-		{"missing signature", body, vectorSecret, func(h http.Header) { h.Del("x-service-signature") }, vectorTime, ErrMissingSignature},
+		{"no signature header", body, vectorSecret, func(h http.Header) {
+			h.Del("x-service-signature")
+			h.Del("webhook-signature")
+		}, vectorTime, ErrMissingSignature},
+		{"empty X-Service-Signature beside a valid standard one", body, vectorSecret, func(h http.Header) { h.Set("x-service-signature", "") }, vectorTime, ErrInvalidSignature},
+		{"bad X-Service-Signature beside a valid standard one", body, vectorSecret, func(h http.Header) { h.Set("x-service-signature", vectorPlainSignature) }, vectorTime, ErrInvalidSignature},
+		{"standard headers only, tampered body", []byte(strings.Replace(vectorBody, "North block", "North b1ock", 1)), vectorSecret, standardOnly, vectorTime, ErrInvalidSignature},
+		{"standard headers only, no webhook-id", body, vectorSecret, func(h http.Header) {
+			standardOnly(h)
+			h.Del("webhook-id")
+		}, vectorTime, ErrInvalidSignature},
 		{"uppercase hex", body, vectorSecret, func(h http.Header) { h.Set("x-service-signature", strings.ToUpper(vectorSignature)) }, vectorTime, ErrInvalidSignature},
 		{"truncated signature", body, vectorSecret, func(h http.Header) { h.Set("x-service-signature", vectorSignature[:40]) }, vectorTime, ErrInvalidSignature},
 		{"bad standard signature", body, vectorSecret, func(h http.Header) { h.Set("webhook-signature", "v1,AAAA") }, vectorTime, ErrInvalidSignature},
