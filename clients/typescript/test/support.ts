@@ -3,13 +3,35 @@
  * accounts made by `canopy init --json`, a loopback webhook receiver, and the browser side of
  * the OAuth consent (set a password, sign in, register an application, approve) over HTTP.
  */
-import { type ChildProcess, execFileSync } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
+import { createRequire } from "node:module"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { canopyBin, startServeProcess } from "../../../packages/server/test/harness.ts"
+
+/** The `canopy` CLI: the `bin` of the installed @canopy/server package, found where Node finds packages. */
+export const canopyBin = ((): string => {
+  for (const dir of createRequire(import.meta.url).resolve.paths("@canopy/server") ?? []) {
+    const manifest = join(dir, "@canopy/server/package.json")
+    if (existsSync(manifest)) return join(dir, "@canopy/server", JSON.parse(readFileSync(manifest, "utf8")).bin.canopy)
+  }
+  throw new Error("@canopy/server is not installed: run `npm ci` at the repository root")
+})()
+
+/** `canopy serve --port 0 …args` as a process of its own, once it prints the URL it serves. */
+const startServeProcess = (args: ReadonlyArray<string>) =>
+  new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [canopyBin, "serve", "--port", "0", ...args], { stdio: ["ignore", "ignore", "pipe"] })
+    let err = ""
+    child.stderr!.on("data", (d) => {
+      err += d
+      const m = /serving (http:\/\/[\d.:]+)/.exec(err)
+      if (m) resolve({ child, url: m[1]! })
+    })
+    child.on("exit", (code, signal) => reject(new Error(`canopy serve exited ${code ?? signal}: ${err}`)))
+  })
 
 export interface InitAccount {
   readonly account_id: string
