@@ -57,7 +57,7 @@ import { startEmbeddedPostgres } from "../packages/adapter-postgres/test/embedde
 import { type CursorPlan, type DbRow, midCursor } from "./scale/cursor.ts"
 import { Geometry } from "@canopy/core"
 import { projectGeometry, SEARCH_TERM, thousandVertexPolygon } from "./scale/data.ts"
-import { call, idle, type Load, load, mergeRefusals, mergeSingles, type Refusals, type Single, single } from "./scale/measure.ts"
+import { call, idle, type Load, load, mergeRefusals, mergeSingles, quantile, type Refusals, type Single, single } from "./scale/measure.ts"
 import { type Base, extendPostgres, extendSqlite, seedBase } from "./scale/seed.ts"
 import { starLag } from "./scale/star.ts"
 
@@ -262,6 +262,35 @@ const CURSOR = "cursor page at n/2, per_page=100"
 /** A 5°×3° corner of the Amazon region of the generated data (one region in six): ~1% of projects. */
 const AMAZON_CORNER = [-70, -12, -65, -9] as const
 
+/**
+ * Vector tiles at zooms 4–14 (request i: zoom 4 + i mod 11) over the centre of base project
+ * i mod 1,000 — where its replicas stack at every size past 1,000 — so tiles of every density are
+ * asked for; prepare notes the largest of the first 110 tiles, the table adds each size's p99.
+ */
+const TILE_ZOOMS = 11
+const tilePath = (i: number) => {
+  const [x0, y0, x1, y1] = Geometry.bbox(projectGeometry(i % BASE_SIZE) as Geometry.Boundary)
+  const z = 4 + (i % TILE_ZOOMS)
+  const n = 2 ** z
+  const lon = (x0 + x1) / 2, lat = ((y0 + y1) / 2) * Math.PI / 180
+  const x = Math.floor(((lon + 180) / 360) * n)
+  const y = Math.floor(((1 - Math.log(Math.tan(lat) + 1 / Math.cos(lat)) / Math.PI) / 2) * n)
+  return `/v1/tiles/${z}/${x}/${y}.mvt`
+}
+const tiles: Endpoint = {
+  ...read((_, i) => tilePath(i)),
+  prepare: async (t) => {
+    let largest = 0
+    for (let i = 0; i < 10 * TILE_ZOOMS; i++) {
+      const a = await call(`${t.url}${tilePath(i)}`, { token: t.token })
+      if (a.status !== 200) return { instead: `refused (${a.status})`, notes: [] }
+      largest = Math.max(largest, a.bytes)
+    }
+    return { notes: [`largest tile ${fmt(largest / 1024, 1)} KiB`] }
+  }
+}
+const TILES = "tile z4–14 over stacked projects"
+
 /** Every endpoint of the table, in order. */
 const endpoints: ReadonlyArray<readonly [string, Endpoint]> = [
   ["GET /v1/projects/{id}", read((t, i) => `/v1/projects/${t.facts.ids[i % t.facts.ids.length]}`)],
@@ -283,6 +312,7 @@ const endpoints: ReadonlyArray<readonly [string, Endpoint]> = [
     }
   }],
   ["GET /v1/account/usage", read(() => "/v1/account/usage")],
+  [TILES, tiles],
   ["POST /v1/projects (1,000 vertices)", create],
   ["POST …/archive ⇄ …/restore", archive]
 ]
@@ -338,6 +368,7 @@ const printTable = (title: string, table: Table, reference: Table | undefined) =
     }
     const notes = [...f.notes]
     if (f.single && f.single.samples < f.single.target) notes.push(`p50 of ${f.single.samples} (slow)`)
+    if (label === TILES && f.single) notes.push(`p99 ${ms(quantile(f.single.times, 0.99))} ms`)
     if (f.single?.refused.size) notes.push(`sequential non-2xx: ${describeRefusals(f.single.refused)}`)
     if (f.load && f.load.non2xx + f.load.errors > 0) {
       notes.push(`load: ${fmt(f.load.non2xx)} non-2xx${f.load.refused.size ? ` (${describeRefusals(f.load.refused)})` : ""}${f.load.errors ? `, ${fmt(f.load.errors)} errors` : ""}`)

@@ -9,7 +9,7 @@ import { call } from "./measure.ts"
 const { url, opts } = workerData as { url: string; opts: Parameters<typeof call>[1] }
 parentPort!.once("message", () => {
   call(url, opts).then(
-    (a) => parentPort!.postMessage({ ok: true, status: a.status, ms: a.ms, body: a.body.length > 4_000 ? "" : a.body, bytes: a.body.length }),
+    (a) => parentPort!.postMessage({ ok: true, status: a.status, ms: a.ms, body: a.body.length > 4_000 ? "" : a.body, bytes: a.bytes }),
     (e: unknown) => parentPort!.postMessage({ ok: false, message: e instanceof Error ? e.message : String(e) })
   )
 })

@@ -7,7 +7,7 @@ import autocannon from "autocannon"
 import { Agent, request as httpRequest } from "node:http"
 import { Worker } from "node:worker_threads"
 
-export interface Answer { readonly status: number; readonly body: string; readonly ms: number }
+export interface Answer { readonly status: number; readonly body: string; readonly bytes: number; readonly ms: number }
 
 const sequentialAgent = new Agent({ keepAlive: true, maxSockets: 1 })
 
@@ -25,7 +25,10 @@ export const call = (url: string, opts: { method?: string; token?: string; body?
     }, (res) => {
       const chunks: Array<Buffer> = []
       res.on("data", (c: Buffer) => chunks.push(c))
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - t0 }))
+      res.on("end", () => {
+        const all = Buffer.concat(chunks)
+        resolve({ status: res.statusCode ?? 0, body: all.toString("utf8"), bytes: all.length, ms: performance.now() - t0 })
+      })
       res.on("error", reject)
     })
     req.on("error", reject)
@@ -45,9 +48,9 @@ export const callOffThread = async (url: string, opts: Parameters<typeof call>[1
   return {
     run: () =>
       new Promise<Answer>((resolve, reject) => {
-        worker.once("message", (m: { ok: true; status: number; ms: number; body: string } | { ok: false; message: string }) => {
+        worker.once("message", (m: { ok: true; status: number; ms: number; body: string; bytes: number } | { ok: false; message: string }) => {
           void worker.terminate()
-          if (m.ok) resolve({ status: m.status, ms: m.ms, body: m.body })
+          if (m.ok) resolve({ status: m.status, ms: m.ms, body: m.body, bytes: m.bytes })
           else reject(new Error(m.message))
         })
         worker.once("error", reject)
