@@ -8,6 +8,7 @@ import { Effect, Layer, Semaphore } from "effect"
 import { credentials } from "./memory/credentials.ts"
 import { InTransaction, makeContext, snapshot } from "./memory/common.ts"
 import { identity } from "./memory/identity.ts"
+import { imports } from "./memory/imports.ts"
 import { metering } from "./memory/metering.ts"
 import { outbox } from "./memory/outbox.ts"
 import { projects } from "./memory/projects.ts"
@@ -37,7 +38,8 @@ export const make = Effect.gen(function*() {
     ...projects(db),
     ...outbox(db),
     ...credentials(db),
-    ...metering(db)
+    ...metering(db),
+    ...imports(db)
   }
   return store
 })

@@ -27,6 +27,9 @@ export interface Tables {
   sessions: Map<string, S.SessionRow>
   /** Idempotency keys by `account|key`. */
   idempotency: Map<string, IdempotencyRow>
+  imports: Map<string, S.ImportRow>
+  /** Import results by `import|position`. */
+  importResults: Map<string, S.ImportResultRow>
 }
 
 export interface IdempotencyRow {
@@ -42,7 +45,8 @@ export const emptyTables = (): Tables => ({
   accounts: new Map(), members: new Map(), invitations: new Map(), projects: new Map(), assets: new Map(),
   webhooks: new Map(), events: new Map(), deliveries: new Map(), logs: new Map(), credentials: new Map(),
   usage: new Map(), alerts: new Set(), rateLimits: new Map(), rateLimitUses: new Map(),
-  oauthClients: new Map(), oauthCodes: new Map(), oauthTokens: new Map(), sessions: new Map(), idempotency: new Map()
+  oauthClients: new Map(), oauthCodes: new Map(), oauthTokens: new Map(), sessions: new Map(), idempotency: new Map(),
+  imports: new Map(), importResults: new Map()
 })
 
 /** A copy of every table (the maps, not the rows: rows are replaced, never changed in place). */

@@ -18,6 +18,7 @@ import { fromDb, type Table } from "./codec.ts"
 import { makeContext, orStorage } from "./common.ts"
 import { credentials } from "./credentials.ts"
 import { identity } from "./identity.ts"
+import { imports } from "./imports.ts"
 import { metering } from "./metering.ts"
 import { outbox } from "./outbox.ts"
 import { projects } from "./projects.ts"
@@ -47,7 +48,8 @@ export const make = Effect.gen(function*() {
     ...projects(c),
     ...outbox(c),
     ...credentials(c),
-    ...metering(c)
+    ...metering(c),
+    ...imports(c)
   }
   return storage
 })

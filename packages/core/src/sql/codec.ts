@@ -66,7 +66,8 @@ const schemas = {
   accounts: S.AccountRow, members: S.MemberRow, invitations: S.InvitationRow, sessions: S.SessionRow,
   projects: S.ProjectRow, assets: S.AssetRow,
   webhooks: S.WebhookRow, events: S.EventRow, deliveries: S.DeliveryRow, delivery_logs: S.DeliveryLogRow,
-  credentials: S.CredentialRow, oauth_clients: S.OAuthClientRow, oauth_codes: S.OAuthCodeRow, oauth_tokens: S.OAuthTokenRow
+  credentials: S.CredentialRow, oauth_clients: S.OAuthClientRow, oauth_codes: S.OAuthCodeRow, oauth_tokens: S.OAuthTokenRow,
+  imports: S.ImportRow, import_results: S.ImportResultRow
 } as const
 
 /** The tables whose rows `fromDb` converts. */

@@ -331,6 +331,22 @@ export const migrations = {
   "12_search_text_index": ddl((_, dialect) => dialect === "sqlite" ? [] : [
     `create index projects_search_text on projects using gin (search_text gin_trgm_ops)`,
     `create index assets_search_text on assets using gin (search_text gin_trgm_ops)`
+  ]),
+  // Bulk imports: the job (its progress and lease) and one result per feature of its file, read
+  // in file order by their key; running imports found by account, and by lease when one expires.
+  "14_imports": ddl((t) => [
+    `create table imports (
+      id text primary key, account_id text not null, created_by text, status text not null, mode text not null,
+      dry_run integer not null, file_name text, format text, source_crs text,
+      features integer not null, done integer not null, created integer not null, refused integer not null,
+      hectares ${t.float} not null, error text, lease_until ${t.bigint} not null,
+      created_at text not null, updated_at text not null, completed_at text)`,
+    `create index imports_by_status on imports (account_id, status)`,
+    `create index imports_by_lease on imports (status, lease_until)`,
+    `create table import_results (
+      import_id text not null, account_id text not null, position integer not null, label text not null,
+      outcome text not null, name text, project_id text, area_hectares ${t.float}, problems text not null,
+      primary key (import_id, position))`
   ])
 }
 

@@ -9,6 +9,7 @@ import type { Storage } from "../Storage.ts"
 import { contractCases } from "./storage/contract.ts"
 import { credentialsCases } from "./storage/credentials.ts"
 import { identityCases } from "./storage/identity.ts"
+import { importsCases } from "./storage/imports.ts"
 import { meteringCases } from "./storage/metering.ts"
 import { outboxCases } from "./storage/outbox.ts"
 import { projectsCases } from "./storage/projects.ts"
@@ -24,4 +25,5 @@ export const storageSuite = (name: string, storageLayer: Layer.Layer<Storage, un
     outboxCases(it)
     credentialsCases(it)
     meteringCases(it)
+    importsCases(it)
   })
