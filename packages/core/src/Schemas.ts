@@ -5,12 +5,13 @@
  * module is their one entry point (`Schemas.X`).
  */
 export {
-  Description, Email, limits, ListCursor, Metadata, Name, newestFirst, Order, type Ordering, Page, PerPage, SearchTerm
+  Description, Email, limits, ListCursor, Metadata, Name, newestFirst, Order, type Ordering, Page, paginated, PerPage, SearchTerm
 } from "./schemas/common.ts"
 export {
   Boundary, DeferredBoundary, GeoJsonMultiPolygon, GeoJsonPoint, GeoJsonPolygon, GeoJsonPosition, geoJsonSchemas, Point
 } from "./schemas/geojson.ts"
 export * from "./schemas/projects.ts"
+export * from "./schemas/boundaryHistory.ts"
 export * from "./schemas/account.ts"
 export * from "./schemas/webhooks.ts"
 export * from "./schemas/errors.ts"

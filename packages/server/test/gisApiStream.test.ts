@@ -280,13 +280,15 @@ describe("GET /v1/projects/export, streamed", () => {
       assert.isAbove(boxFiles, 1)
       assert.deepStrictEqual([...inBox].sort(), expected)
 
-      // a cursor that is not one, or was made for another order, is refused before anything is written
+      // a cursor that is not one, or was made for another order, is refused before anything is
+      // written, with the list's answer: a 400 on `query.cursor`
       for (const bad of ["not-a-cursor", cursor!]) {
-        const r = await request(server.url, "GET", `/v1/projects/export?sort=name&cursor=${bad}`, { token: list.token })
-        // checked by the list service (422 on `cursor`), like any filter the export passes on
-        assert.strictEqual(r.status, 422, r.text)
-        assert.isTrue(isErrorBody(r, "VALIDATION_ERROR"), r.text)
-        assert.strictEqual(r.body.error.details[0].field, "cursor")
+        for (const path of ["/v1/projects/export", "/v1/projects"]) {
+          const r = await request(server.url, "GET", `${path}?sort=name&cursor=${bad}`, { token: list.token })
+          assert.strictEqual(r.status, 400, `${path}: ${r.text}`)
+          assert.isTrue(isErrorBody(r, "VALIDATION_ERROR"), r.text)
+          assert.strictEqual(r.body.error.details[0].field, "query.cursor", path)
+        }
       }
 
       const k = await request(server.url, "GET", "/v1/projects/export?format=kml", { token: list.token })

@@ -68,8 +68,11 @@ const Format = Schema.Literals(["geojson", "kml", "shapefile", "geopackage"]).an
 /** `GET /projects/{id}/export`'s query. */
 export const ExportProjectQuery = Schema.Struct({ format: Schema.optionalKey(Format) })
 
-/** `GET /projects/export`'s query: the list's filters and order. */
-export const ExportProjectsQuery = Schema.Struct({
+/**
+ * `GET /projects/export`'s query: the list's filters and order. A cursor is checked as the list
+ * checks it (one of ours, made for this sort and order): a 400 on `query.cursor`.
+ */
+export const ExportProjectsQuery = Schemas.paginated(Schema.Struct({
   format: Schema.optionalKey(Format),
   cursor: Schema.optionalKey(Schemas.ListCursor.annotate({
     description: "Resume an export that stopped at a cap: the file's `next_cursor` (GeoJSON member, KML `ExtendedData`), with the same filters and order"
@@ -80,9 +83,7 @@ export const ExportProjectsQuery = Schema.Struct({
   intersects: Schema.optionalKey(Schemas.IntersectsQuery),
   sort: Schema.optionalKey(Schemas.ProjectSort),
   order: Schema.optionalKey(Schemas.Order)
-})
-
-
+}), Schemas.projectOrdering)
 
 type Run<A> = Effect.Effect<A, unknown, Canopy.Services>
 
