@@ -191,6 +191,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project_id}/overlaps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the projects sharing area with a project
+         * @description Requires the `projects:read` permission.
+         *
+         *     The account's other active and draft projects whose boundaries share at least 0.0001 ha with this project's, with the shared area in geodesic hectares, in name order (an archived project, or one without a boundary, overlaps nothing). Candidates come from the spatial index; one request examines at most 500 of them and spends at most 2 s measuring: a page may then hold fewer rows than `per_page` (even none) while `has_more` is true. Walk pages with `cursor=<meta.next_cursor>` (`page` > 1 is a 400 on `query.page`); `meta.total` is exact only when one request examined every candidate.
+         */
+        get: operations["getProjectsByProjectIdOverlaps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tiles/{z}/{x}/{y}.mvt": {
         parameters: {
             query?: never;
@@ -3030,6 +3052,47 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getProjectsByProjectIdOverlaps: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The project's id */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ProjectOverlap"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -13,18 +13,20 @@ import { Settings, type SettingsShape, defaults as defaultSettings } from "./Set
 import type { CredentialRow, Storage } from "./Storage.ts"
 import { Accounts, type BillingEvent } from "./services/Accounts.ts"
 import { Assets } from "./services/Assets.ts"
+import { BoundaryHistory } from "./services/BoundaryHistory.ts"
 import { Credentials, type RequestOrigin } from "./services/Credentials.ts"
 import { Deliveries, Sender } from "./services/Deliveries.ts"
 import { IdempotencyKeys } from "./services/IdempotencyKeys.ts"
 import { Members } from "./services/Members.ts"
 import { OAuthServer } from "./services/OAuthServer.ts"
 import { Sessions } from "./services/Sessions.ts"
+import { ProjectOverlaps } from "./services/ProjectOverlaps.ts"
 import { Projects } from "./services/Projects.ts"
 import { Webhooks } from "./services/Webhooks.ts"
 import * as RawJson from "./RawJson.ts"
 
 /** Every domain service. */
-export type Services = Projects | Assets | Members | Accounts | Webhooks | Credentials | Deliveries | OAuthServer | Sessions | IdempotencyKeys
+export type Services = Projects | BoundaryHistory | ProjectOverlaps | Assets | Members | Accounts | Webhooks | Credentials | Deliveries | OAuthServer | Sessions | IdempotencyKeys
 
 /**
  * What `run` provides: the domain services. The storage under them is the core's own business:
@@ -33,8 +35,8 @@ export type Services = Projects | Assets | Members | Accounts | Webhooks | Crede
 export type Runtime = Services
 
 /** Every domain service, given a Storage and a Sender. */
-export const layerWithSender: Layer.Layer<Services, never, Storage | Sender> = Layer.mergeAll(
-  Projects.layer, Assets.layer, Webhooks.layer, Accounts.layer, Deliveries.layer, OAuthServer.layer, Sessions.layer, IdempotencyKeys.layer
+export const layerWithSender: Layer.Layer<Services, never, Storage | Sender> = Layer.mergeAll(BoundaryHistory.layer.pipe(Layer.provide(Projects.layer)),
+  Projects.layer, ProjectOverlaps.layer, Assets.layer, Webhooks.layer, Accounts.layer, Deliveries.layer, OAuthServer.layer, Sessions.layer, IdempotencyKeys.layer
 ).pipe(Layer.provideMerge(Layer.merge(Credentials.layer, Members.layer)))
 
 /** Every domain service, given a Storage; webhooks are sent with the platform's `fetch`. */

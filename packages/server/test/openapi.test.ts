@@ -161,6 +161,8 @@ describe("the OpenAPI document", () => {
     await call("GET", "/projects", "/v1/projects?page=0", auth, 400)
     await call("GET", "/projects/{project_id}", `/v1/projects/${id}`, auth, 200)
     await call("GET", "/projects/{project_id}", `/v1/projects/${missing}`, auth, 404)
+    await call("GET", "/projects/{project_id}/overlaps", `/v1/projects/${id}/overlaps?per_page=5`, auth, 200)
+    await call("GET", "/projects/{project_id}/overlaps", `/v1/projects/${id}/overlaps?cursor=nope`, auth, 400)
     await call("PUT", "/projects/{project_id}", `/v1/projects/${id}`, { ...auth, json: { name: "Redwood Creek" } }, 200)
     await call("PUT", "/projects/{project_id}", `/v1/projects/${id}`, { ...auth, json: { geometry: { type: "Polygon", coordinates: [] } } }, 422)
 

@@ -6,6 +6,7 @@
  * documented `resource` schema, so the code cannot answer something the document does not say.
  */
 import { Accounts, Assets, Deliveries, Members, OAuth, OAuthServer, Principal, Projects, Schemas, Webhooks, type Canopy, type Permissions } from "@canopy/core"
+import { ListProjectOverlaps, ProjectOverlaps } from "@canopy/core"
 import { Effect, type Schema } from "effect"
 import * as Gis from "./gis.ts"
 import * as Tiles from "./tiles.ts"
@@ -170,6 +171,16 @@ export const routes: ReadonlyArray<Route> = [
   route({ method: "POST", path: "/projects/{project_id}/restore", operation: "projects.restore", tag: "Projects", summary: "Restore an archived project",
     status: 200, envelope: "resource", resource: Schemas.Project,
     run: ({ params, principal }) => Effect.flatMap(Projects, (s) => s.restore(principal, params.project_id!)) }),
+
+  route({ method: "GET", path: "/projects/{project_id}/overlaps", operation: "projects.get", tag: "Projects",
+    summary: "List the projects sharing area with a project",
+    description: "The account's other active and draft projects whose boundaries share at least 0.0001 ha with this project's, " +
+      "with the shared area in geodesic hectares, in name order (an archived project, or one without a boundary, overlaps nothing). " +
+      "Candidates come from the spatial index; one request examines at most 500 of them and spends at most 2 s measuring: a page " +
+      "may then hold fewer rows than `per_page` (even none) while `has_more` is true. Walk pages with `cursor=<meta.next_cursor>` " +
+      "(`page` > 1 is a 400 on `query.page`); `meta.total` is exact only when one request examined every candidate.",
+    status: 200, envelope: "list", query: ListProjectOverlaps, resource: Schemas.ProjectOverlap,
+    run: ({ params, principal, query }) => Effect.flatMap(ProjectOverlaps, (s) => s.list(principal, params.project_id!, query)) }),
 
   // Vector tiles (docs/decisions.md, "Vector tiles")
   route({ method: "GET", path: "/tiles/{z}/{x}/{y}.mvt", operation: "projects.list", tag: "Projects", summary: "A vector tile of the account's projects",
