@@ -13,6 +13,7 @@ import { Settings, type SettingsShape, defaults as defaultSettings } from "./Set
 import type { CredentialRow, Storage } from "./Storage.ts"
 import { Accounts, type BillingEvent } from "./services/Accounts.ts"
 import { Assets } from "./services/Assets.ts"
+import { BoundaryHistory } from "./services/BoundaryHistory.ts"
 import { Credentials, type RequestOrigin } from "./services/Credentials.ts"
 import { Deliveries, Sender } from "./services/Deliveries.ts"
 import { IdempotencyKeys } from "./services/IdempotencyKeys.ts"
@@ -25,7 +26,7 @@ import { Webhooks } from "./services/Webhooks.ts"
 import * as RawJson from "./RawJson.ts"
 
 /** Every domain service. */
-export type Services = Projects | ProjectOverlaps | Assets | Members | Accounts | Webhooks | Credentials | Deliveries | OAuthServer | Sessions | IdempotencyKeys
+export type Services = Projects | BoundaryHistory | ProjectOverlaps | Assets | Members | Accounts | Webhooks | Credentials | Deliveries | OAuthServer | Sessions | IdempotencyKeys
 
 /**
  * What `run` provides: the domain services. The storage under them is the core's own business:
@@ -34,7 +35,7 @@ export type Services = Projects | ProjectOverlaps | Assets | Members | Accounts 
 export type Runtime = Services
 
 /** Every domain service, given a Storage and a Sender. */
-export const layerWithSender: Layer.Layer<Services, never, Storage | Sender> = Layer.mergeAll(
+export const layerWithSender: Layer.Layer<Services, never, Storage | Sender> = Layer.mergeAll(BoundaryHistory.layer.pipe(Layer.provide(Projects.layer)),
   Projects.layer, ProjectOverlaps.layer, Assets.layer, Webhooks.layer, Accounts.layer, Deliveries.layer, OAuthServer.layer, Sessions.layer, IdempotencyKeys.layer
 ).pipe(Layer.provideMerge(Layer.merge(Credentials.layer, Members.layer)))
 

@@ -5,6 +5,7 @@
  * survives the process.
  */
 import { Effect, Layer, Semaphore } from "effect"
+import { boundaryHistory } from "./memory/boundaryHistory.ts"
 import { credentials } from "./memory/credentials.ts"
 import { InTransaction, makeContext, snapshot } from "./memory/common.ts"
 import { identity } from "./memory/identity.ts"
@@ -36,6 +37,7 @@ export const make = Effect.gen(function*() {
     ping: Effect.void,
     ...identity(db),
     ...projects(db),
+    ...boundaryHistory(db),
     ...outbox(db),
     ...credentials(db),
     ...metering(db),

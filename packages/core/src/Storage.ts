@@ -39,13 +39,14 @@
  *   they were written.
  *
  * Layout: one module per area under `storage/` — `identity` (accounts, members, invitations,
- * sessions), `projects` (projects, assets), `outbox` (webhooks, events, deliveries, logs),
+ * sessions), `projects` (projects, assets), `boundaryHistory` (boundary versions), `outbox` (webhooks, events, deliveries, logs),
  * `credentials` (credentials, OAuth), `metering` (usage, rate limits, requests, idempotency), `imports`
  * (bulk imports and their per-feature results) — each
  * with its rows (one `Schema.Struct` per row: the row type is its `Type`, and the SQL store derives
  * its column codec from it) and its operations. This module composes them and re-exports all.
  */
 import { Context, type Effect } from "effect"
+import type { BoundaryHistoryShape } from "./storage/boundaryHistory.ts"
 import type { Fx, StorageError } from "./storage/common.ts"
 import type { CredentialsShape } from "./storage/credentials.ts"
 import type { IdentityShape } from "./storage/identity.ts"
@@ -55,6 +56,7 @@ import type { OutboxShape } from "./storage/outbox.ts"
 import type { ProjectsShape } from "./storage/projects.ts"
 
 // Every area's rows (one Schema each; the row type is the schema's `Type`), queries and shape.
+export * from "./storage/boundaryHistory.ts"
 export * from "./storage/common.ts"
 export * from "./storage/credentials.ts"
 export * from "./storage/identity.ts"
@@ -67,7 +69,7 @@ export * from "./storage/projects.ts"
  * The storage contract: the areas' operations together, plus transactions. See the module
  * documentation for the behaviour each operation promises.
  */
-export interface StorageShape extends IdentityShape, ProjectsShape, OutboxShape, CredentialsShape, MeteringShape, ImportsShape {
+export interface StorageShape extends IdentityShape, ProjectsShape, BoundaryHistoryShape, OutboxShape, CredentialsShape, MeteringShape, ImportsShape {
   /** Runs `effect` atomically; nested calls join the outer transaction. */
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | StorageError, R>
   /** Inside a transaction: waits for, then holds, the account's write lock until commit. */

@@ -11,6 +11,8 @@ export interface Tables {
   invitations: Map<string, S.InvitationRow>
   projects: Map<string, S.ProjectRow>
   assets: Map<string, S.AssetRow>
+  /** Boundary versions by `project|version` (the version zero-padded, so keys sort by it). */
+  boundaryVersions: Map<string, S.BoundaryVersionRow>
   webhooks: Map<string, S.WebhookRow>
   events: Map<string, S.EventRow>
   deliveries: Map<string, S.DeliveryRow>
@@ -42,7 +44,7 @@ export interface IdempotencyRow {
 }
 
 export const emptyTables = (): Tables => ({
-  accounts: new Map(), members: new Map(), invitations: new Map(), projects: new Map(), assets: new Map(),
+  accounts: new Map(), members: new Map(), invitations: new Map(), projects: new Map(), assets: new Map(), boundaryVersions: new Map(),
   webhooks: new Map(), events: new Map(), deliveries: new Map(), logs: new Map(), credentials: new Map(),
   usage: new Map(), alerts: new Set(), rateLimits: new Map(), rateLimitUses: new Map(),
   oauthClients: new Map(), oauthCodes: new Map(), oauthTokens: new Map(), sessions: new Map(), idempotency: new Map(),

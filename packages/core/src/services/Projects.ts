@@ -17,6 +17,7 @@ import * as Schemas from "../Schemas.ts"
 import * as Slug from "../Slug.ts"
 import { type ProjectQuery, type ProjectRow, Storage, type StorageShape } from "../Storage.ts"
 import { conflictOnDuplicate, decode, type ListResult, listMeta, type ListWindow, window } from "./common.ts"
+import { record as recordBoundary } from "./boundaryChange.ts"
 import { emit, nowIso } from "./Outbox.ts"
 import * as UsageGuard from "./UsageGuard.ts"
 
@@ -262,6 +263,7 @@ const make = (storage: StorageShape) => {
       const report = counted ? yield* settleOverlaps(principal.account_id, after, counted, deadline, known) : undefined
       const saved = yield* storage.projects.update(principal.account_id, id, fields).pipe(duplicateSlug)
       if (!saved) return yield* new NotFound({ resource: "project", id })
+      yield* recordBoundary(storage, principal, before, saved)
       yield* emit(principal.account_id, t.event, toResource(saved))
       yield* reportOverlaps(principal.account_id, saved, report)
       if (usage > stats.hectares) yield* UsageGuard.alert(principal.account_id, "hectares", usage)
@@ -293,6 +295,7 @@ const make = (storage: StorageShape) => {
         yield* UsageGuard.check(principal.account_id, "hectares", stats.hectares, stats.hectares + countedArea(row))
         const report = counted ? yield* settleOverlaps(principal.account_id, row, counted, deadline, known) : undefined
         yield* storage.projects.insert(row).pipe(duplicateSlug)
+        yield* recordBoundary(storage, principal, undefined, row)
         const creator = principal.user_id ? yield* storage.members.get(principal.account_id, principal.user_id) : undefined
         yield* emit(principal.account_id, "project.created",
           Events.projectCreated(row, creator ? { id: creator.id, email: creator.email } : null))
@@ -356,6 +359,7 @@ const make = (storage: StorageShape) => {
         yield* storage.lockAccount(principal.account_id)
         const p = yield* load(principal.account_id, id)
         const t = yield* refuse(Lifecycle.transition(p.status, { _tag: "Delete" }))
+        yield* storage.boundaryVersions.deleteProject(principal.account_id, id)
         yield* storage.projects.delete(principal.account_id, id)
         yield* emit(principal.account_id, t.event, toResource(p))
       })))

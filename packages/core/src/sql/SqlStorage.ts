@@ -15,6 +15,7 @@ import type { SqlClient } from "effect/sql"
 import type { Row } from "effect/sql/SqlConnection"
 import * as S from "../Storage.ts"
 import { fromDb, type Table } from "./codec.ts"
+import { boundaryHistory } from "./boundaryHistory.ts"
 import { makeContext, orStorage } from "./common.ts"
 import { credentials } from "./credentials.ts"
 import { identity } from "./identity.ts"
@@ -46,6 +47,7 @@ export const make = Effect.gen(function*() {
     ping: orStorage(Effect.asVoid(sql`select 1`)),
     ...identity(c),
     ...projects(c),
+    ...boundaryHistory(c),
     ...outbox(c),
     ...credentials(c),
     ...metering(c),

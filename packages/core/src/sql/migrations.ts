@@ -332,6 +332,18 @@ export const migrations = {
     `create index projects_search_text on projects using gin (search_text gin_trgm_ops)`,
     `create index assets_search_text on assets using gin (search_text gin_trgm_ops)`
   ]),
+  // Boundary history: each change of a project's boundary as a numbered version, read newest
+  // first by its key; removed with the project.
+  "13_boundary_history": ddl((t) => [
+    `create table boundary_versions (
+      account_id text not null, project_id text not null references projects(id) on delete cascade,
+      version integer not null, geometry text, bbox text,
+      area_hectares_before ${t.float} not null, area_hectares_after ${t.float} not null,
+      via text not null, file_format text, restored_from integer,
+      actor_kind text, user_id text, credential_id text, created_at text not null,
+      primary key (account_id, project_id, version))`,
+    `create index boundary_versions_by_project on boundary_versions (project_id)`
+  ]),
   // Bulk imports: the job (its progress and lease) and one result per feature of its file, read
   // in file order by their key; running imports found by account, and by lease when one expires.
   "14_imports": ddl((t) => [

@@ -6,6 +6,7 @@
 import { layer } from "@effect/vitest"
 import type { Layer } from "effect"
 import type { Storage } from "../Storage.ts"
+import { boundaryHistoryCases } from "./storage/boundaryHistory.ts"
 import { contractCases } from "./storage/contract.ts"
 import { credentialsCases } from "./storage/credentials.ts"
 import { identityCases } from "./storage/identity.ts"
@@ -21,6 +22,7 @@ export const storageSuite = (name: string, storageLayer: Layer.Layer<Storage, un
     contractCases(it)
     projectsCases(it)
     spatialCases(it)
+    boundaryHistoryCases(it)
     identityCases(it)
     outboxCases(it)
     credentialsCases(it)

@@ -1,0 +1,59 @@
+/** Boundary versions over SQL: one table keyed (account_id, project_id, version), read by that key. */
+import { Effect } from "effect"
+import type { Row } from "effect/sql/SqlConnection"
+import { RawJson } from "../RawJson.ts"
+import * as S from "../Storage.ts"
+import { json, numOrNull, parse } from "./codec.ts"
+import { type Context, orStorage } from "./common.ts"
+
+/** Every column but the boundary's text. */
+const SUMMARY_COLUMNS = "account_id, project_id, version, bbox, area_hectares_before, area_hectares_after, via, file_format, " +
+  "restored_from, actor_kind, user_id, credential_id, created_at"
+
+const summaryOf = (r: Row): S.BoundaryVersionSummary => ({
+  account_id: String(r.account_id), project_id: String(r.project_id), version: Number(r.version),
+  bbox: parse<S.BoundaryVersionRow["bbox"]>(r.bbox),
+  area_hectares_before: Number(r.area_hectares_before), area_hectares_after: Number(r.area_hectares_after),
+  via: String(r.via) as S.BoundaryVia, file_format: r.file_format == null ? null : String(r.file_format),
+  restored_from: numOrNull(r.restored_from), actor_kind: r.actor_kind == null ? null : String(r.actor_kind),
+  user_id: r.user_id == null ? null : String(r.user_id), credential_id: r.credential_id == null ? null : String(r.credential_id),
+  created_at: String(r.created_at)
+})
+
+export const boundaryHistory = (c: Context): S.BoundaryHistoryShape => {
+  const { sql, count } = c
+  const ofProject = (accountId: string, projectId: string) => sql`account_id = ${accountId} and project_id = ${projectId}`
+  return {
+    boundaryVersions: {
+      append: (row) =>
+        orStorage(Effect.gen(function*() {
+          yield* sql`insert into boundary_versions ${sql.insert({
+            ...row, geometry: row.geometry?.text ?? null, bbox: json(row.bbox)
+          })}`
+          const expired = row.version - S.MAX_BOUNDARY_VERSIONS
+          if (expired >= 1) yield* sql`delete from boundary_versions where ${ofProject(row.account_id, row.project_id)} and version = ${expired}`
+        })),
+      latest: (accountId, projectId) =>
+        orStorage(Effect.map(
+          sql`select version from boundary_versions where ${ofProject(accountId, projectId)} order by version desc limit 1`,
+          (rows) => (rows[0] ? Number(rows[0].version) : undefined)
+        )),
+      get: (accountId, projectId, version) =>
+        orStorage(Effect.map(
+          sql`select * from boundary_versions where ${ofProject(accountId, projectId)} and version = ${version}`,
+          (rows) => rows[0] && { ...summaryOf(rows[0]), geometry: rows[0].geometry == null ? null : new RawJson(String(rows[0].geometry)) }
+        )),
+      list: (accountId, projectId, q) =>
+        Effect.gen(function*() {
+          const below = q.before === undefined ? sql`` : sql`and version < ${q.before}`
+          const skip = q.before === undefined && q.offset > 0 ? sql`offset ${q.offset}` : sql``
+          const rows = yield* orStorage(sql`select ${sql.literal(SUMMARY_COLUMNS)} from boundary_versions
+            where ${ofProject(accountId, projectId)} ${below} order by version desc limit ${q.limit + 1} ${skip}`)
+          const total = yield* count(sql`select count(*) as n from boundary_versions where ${ofProject(accountId, projectId)}`)
+          return { rows: rows.slice(0, q.limit).map(summaryOf), hasMore: rows.length > q.limit, total }
+        }),
+      deleteProject: (accountId, projectId) =>
+        orStorage(Effect.asVoid(sql`delete from boundary_versions where ${ofProject(accountId, projectId)}`))
+    }
+  }
+}

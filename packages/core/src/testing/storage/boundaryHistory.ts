@@ -1,0 +1,114 @@
+/** The storage contract's cases for boundary versions: rows as written, keyset pages, retention, tenancy, atomicity. */
+import { assert, type Vitest } from "@effect/vitest"
+import { Effect, Exit } from "effect"
+import { RawJson } from "../../RawJson.ts"
+import { type BoundaryVersionRow, MAX_BOUNDARY_VERSIONS, Storage, type StorageShape } from "../../Storage.ts"
+import { projectRow } from "../fixtures.ts"
+import { iso, newAccountRow } from "./helpers.ts"
+
+/** A version of a project; its boundary a small square named by the version. */
+const versionRow = (accountId: string, projectId: string, version: number, over: Partial<BoundaryVersionRow> = {}): BoundaryVersionRow => ({
+  account_id: accountId, project_id: projectId, version,
+  geometry: RawJson.of({ type: "Polygon", coordinates: [[[0, 0], [version, 0], [version, 1], [0, 0]]] }), bbox: [0, 0, version, 1],
+  area_hectares_before: version - 1 + 0.25, area_hectares_after: version + 0.25, via: "update", file_format: null, restored_from: null,
+  actor_kind: "api_key", user_id: "user_1", credential_id: "key_1", created_at: iso(version), ...over
+})
+
+const projectWithVersions = (s: StorageShape, versions: number) =>
+  Effect.gen(function*() {
+    const a = yield* newAccountRow(s)
+    const p = projectRow(a.id)
+    yield* s.projects.insert(p)
+    const rows = Array.from({ length: versions }, (_, i) => versionRow(a.id, p.id, i + 1))
+    yield* s.transaction(Effect.forEach(rows, (r) => s.boundaryVersions.append(r), { discard: true }))
+    return { a, p, rows }
+  })
+
+export const boundaryHistoryCases = (it: Vitest.MethodsNonLive<Storage>): void => {
+  it.effect("boundary versions: rows out equal rows in (a cleared boundary and nulls included); latest", () =>
+    Effect.gen(function*() {
+      const s = yield* Storage
+      const { a, p, rows } = yield* projectWithVersions(s, 2)
+      assert.strictEqual(yield* s.boundaryVersions.latest(a.id, p.id), 2)
+      const got = yield* s.boundaryVersions.get(a.id, p.id, 1)
+      assert.instanceOf(got?.geometry, RawJson)
+      assert.strictEqual(got?.geometry?.text, rows[0]!.geometry!.text)
+      assert.deepStrictEqual({ ...got, geometry: null }, { ...rows[0]!, geometry: null })
+      const cleared = versionRow(a.id, p.id, 3, {
+        geometry: null, bbox: null, area_hectares_after: 0, via: "version_restore", file_format: "kml", restored_from: 1,
+        actor_kind: null, user_id: null, credential_id: null
+      })
+      yield* s.boundaryVersions.append(cleared)
+      assert.deepStrictEqual(yield* s.boundaryVersions.get(a.id, p.id, 3), cleared)
+      assert.strictEqual(yield* s.boundaryVersions.latest(a.id, p.id), 3)
+      assert.isUndefined(yield* s.boundaryVersions.get(a.id, p.id, 4))
+      const other = projectRow(a.id)
+      yield* s.projects.insert(other)
+      assert.isUndefined(yield* s.boundaryVersions.latest(a.id, other.id))
+    }))
+
+  it.effect("boundary versions: newest first, without boundaries; pages by keyset and by offset", () =>
+    Effect.gen(function*() {
+      const s = yield* Storage
+      const { a, p, rows } = yield* projectWithVersions(s, 7)
+      const first = yield* s.boundaryVersions.list(a.id, p.id, { limit: 3, offset: 0 })
+      assert.deepStrictEqual(first.rows.map((r) => r.version), [7, 6, 5])
+      assert.deepStrictEqual([first.hasMore, first.total], [true, 7])
+      const { geometry: _, ...summary } = rows[6]!
+      assert.deepStrictEqual(first.rows[0], summary)
+      assert.notProperty(first.rows[0], "geometry")
+      const second = yield* s.boundaryVersions.list(a.id, p.id, { limit: 3, offset: 0, before: 5 })
+      assert.deepStrictEqual(second.rows.map((r) => r.version), [4, 3, 2])
+      const last = yield* s.boundaryVersions.list(a.id, p.id, { limit: 3, offset: 0, before: 2 })
+      assert.deepStrictEqual([last.rows.map((r) => r.version), last.hasMore], [[1], false])
+      const byOffset = yield* s.boundaryVersions.list(a.id, p.id, { limit: 2, offset: 5 })
+      assert.deepStrictEqual([byOffset.rows.map((r) => r.version), byOffset.hasMore], [[2, 1], false])
+      const past = yield* s.boundaryVersions.list(a.id, p.id, { limit: 2, offset: 50 })
+      assert.deepStrictEqual([past.rows, past.total], [[], 7])
+    }))
+
+  it.effect("boundary versions: at most MAX_BOUNDARY_VERSIONS kept, the oldest removed as one more is written", () =>
+    Effect.gen(function*() {
+      const s = yield* Storage
+      const { a, p } = yield* projectWithVersions(s, MAX_BOUNDARY_VERSIONS)
+      assert.strictEqual((yield* s.boundaryVersions.list(a.id, p.id, { limit: 1, offset: 0 })).total, MAX_BOUNDARY_VERSIONS)
+      yield* s.boundaryVersions.append(versionRow(a.id, p.id, MAX_BOUNDARY_VERSIONS + 1))
+      const page = yield* s.boundaryVersions.list(a.id, p.id, { limit: 100, offset: 0 })
+      assert.strictEqual(page.total, MAX_BOUNDARY_VERSIONS)
+      assert.deepStrictEqual([page.rows[0]?.version, page.rows[page.rows.length - 1]?.version], [MAX_BOUNDARY_VERSIONS + 1, 2])
+      assert.isUndefined(yield* s.boundaryVersions.get(a.id, p.id, 1))
+    }))
+
+  it.effect("boundary versions: another account's read as absent; deleteProject removes one project's only", () =>
+    Effect.gen(function*() {
+      const s = yield* Storage
+      const { a, p } = yield* projectWithVersions(s, 2)
+      const b = yield* newAccountRow(s)
+      assert.isUndefined(yield* s.boundaryVersions.get(b.id, p.id, 1))
+      assert.isUndefined(yield* s.boundaryVersions.latest(b.id, p.id))
+      assert.deepStrictEqual(yield* s.boundaryVersions.list(b.id, p.id, { limit: 10, offset: 0 }), { rows: [], hasMore: false, total: 0 })
+      yield* s.boundaryVersions.deleteProject(b.id, p.id)
+      assert.strictEqual(yield* s.boundaryVersions.latest(a.id, p.id), 2)
+      const other = projectRow(a.id)
+      yield* s.projects.insert(other)
+      yield* s.boundaryVersions.append(versionRow(a.id, other.id, 1))
+      yield* s.boundaryVersions.deleteProject(a.id, p.id)
+      assert.isUndefined(yield* s.boundaryVersions.latest(a.id, p.id))
+      assert.strictEqual((yield* s.boundaryVersions.list(a.id, p.id, { limit: 10, offset: 0 })).total, 0)
+      assert.strictEqual(yield* s.boundaryVersions.latest(a.id, other.id), 1)
+    }))
+
+  it.effect("boundary versions: a version written in a failed transaction is not kept", () =>
+    Effect.gen(function*() {
+      const s = yield* Storage
+      const { a, p } = yield* projectWithVersions(s, 1)
+      const failed = yield* Effect.exit(s.transaction(Effect.gen(function*() {
+        yield* s.lockAccount(a.id)
+        yield* s.boundaryVersions.append(versionRow(a.id, p.id, 2))
+        return yield* Effect.fail("refused after the version was written" as const)
+      })))
+      assert.isTrue(Exit.isFailure(failed))
+      assert.strictEqual(yield* s.boundaryVersions.latest(a.id, p.id), 1)
+      assert.isUndefined(yield* s.boundaryVersions.get(a.id, p.id, 2))
+    }))
+}
