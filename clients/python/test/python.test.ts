@@ -1,15 +1,15 @@
 /**
- * The Python client (clients/python): its types checked by pyright (strict, Python 3.9), its
- * webhook signing checked against @canopy/core's Signature module, and its scenario run by the
- * system `python3` against a real `canopy serve` process over a temporary SQLite file.
+ * The Python client (clients/python): its types checked by pyright (strict, Python 3.9) and
+ * against the OpenAPI document (test_drift.py), its webhook signing checked against @canopy/core's
+ * Signature module, and its scenario run by the system `python3` against a real `canopy serve`
+ * process over a temporary SQLite file, which the scenario starts itself (test/canopy_serve.py)
+ * with the Node running these tests. The same files are the package's own pytest/unittest suite.
  */
 import { Signature } from "@canopy/core"
-import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { spawn, spawnSync } from "node:child_process"
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { canopyBin, startServeProcess } from "../../../packages/server/test/harness.ts"
+import { beforeAll, describe, expect, it } from "vitest"
 
 const pkg = join(import.meta.dirname, "..")
 const root = join(pkg, "../..")
@@ -33,20 +33,21 @@ const pyEnv = (extra: Record<string, string> = {}) => ({
   PYTHONUNBUFFERED: "1",
   NO_PROXY: "127.0.0.1,localhost",
   no_proxy: "127.0.0.1,localhost",
+  CANOPY_NODE: process.execPath,
   ...extra
 })
 
 /** Runs a Python script to completion; answers its exit code and output. */
-const runPython = (bin: string, script: string, env: Record<string, string>, stdin?: string, timeoutMs = 150_000) =>
+const runPython = (bin: string, args: ReadonlyArray<string>, env: Record<string, string>, stdin?: string, timeoutMs = 150_000) =>
   new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(bin, [script], { env: pyEnv(env), stdio: ["pipe", "pipe", "pipe"] })
+    const child = spawn(bin, args, { cwd: pkg, env: pyEnv(env), stdio: ["pipe", "pipe", "pipe"] })
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (d) => (stdout += d))
     child.stderr.on("data", (d) => (stderr += d))
     const timer = setTimeout(() => {
       child.kill("SIGKILL")
-      reject(new Error(`${script} did not finish within ${timeoutMs} ms\n${stdout}\n${stderr}`))
+      reject(new Error(`python3 ${args.join(" ")} did not finish within ${timeoutMs} ms\n${stdout}\n${stderr}`))
     }, timeoutMs)
     child.on("error", (e) => {
       clearTimeout(timer)
@@ -126,7 +127,7 @@ describe("Python client: webhook signatures", () => {
       const body = event(id)
       return { secret, body, id, timestamp: ts + i, service: Signature.sign(secret, body), standard: Signature.standard(secret, id, ts + i, body) }
     })
-    const r = await runPython(py(), join(pkg, "test/test_signature.py"), {}, JSON.stringify({ vectors }))
+    const r = await runPython(py(), [join(pkg, "test/test_signature.py")], {}, JSON.stringify({ vectors }))
     expect(r.stderr).toBe("")
     const out = lastJson(r.stdout)
     expect(out.error).toBeUndefined()
@@ -137,13 +138,33 @@ describe("Python client: webhook signatures", () => {
       expect(Signature.verify(v.secret, v.body, p.service)).toBe(true)
       expect(Signature.verifyStandard(v.secret, v.id, v.timestamp, v.body, p.standard)).toBe(true)
     })
-    expect(out.checks).toBe(vectors.length * 7)
+    expect(out.checks).toBe(vectors.length * 9)
   })
+
+  it("the vectors the Python suite checks offline are what the Signature module computes", () => {
+    const { vectors } = JSON.parse(readFileSync(join(pkg, "test/signature_vectors.json"), "utf8")) as {
+      vectors: Array<{ secret: string; body: string; id: string; timestamp: number; service: string; standard: string }>
+    }
+    expect(vectors.length).toBeGreaterThanOrEqual(2)
+    for (const v of vectors) {
+      expect(v.service).toBe(Signature.sign(v.secret, v.body))
+      expect(v.standard).toBe(Signature.standard(v.secret, v.id, v.timestamp, v.body))
+    }
+  })
+})
+
+describe("Python client: types against the OpenAPI document", () => {
+  it("python3 -m unittest test.test_drift passes (every schema property is a key of the client's types, and back)", async () => {
+    const r = await runPython(py(), ["-m", "unittest", "-v", "test.test_drift"], {})
+    expect(r.stderr).toMatch(/test_types_match_the_openapi_document .*\.\.\. ok/)
+    expect(r.stderr).toMatch(/test_the_comparison_finds_missing_and_extra_keys .*\.\.\. ok/)
+    expect(r.code, r.stderr).toBe(0)
+  }, 120_000)
 })
 
 describe("Python client: paging across empty pages, intersects on the wire", () => {
   it("follows has_more across pages of no rows and sends intersects as compact JSON", async () => {
-    const r = await runPython(py(), join(pkg, "test/test_pagination.py"), {})
+    const r = await runPython(py(), [join(pkg, "test/test_pagination.py")], {})
     expect(r.stderr).toBe("")
     const out = lastJson(r.stdout)
     expect(out.error ? `${out.error}\n${out.trace ?? ""}` : "").toBe("")
@@ -155,37 +176,18 @@ describe("Python client: paging across empty pages, intersects on the wire", () 
 })
 
 describe("Python client: scenario against a live canopy serve", () => {
-  let dir: string
-  let server: { child: ChildProcess; url: string; stderr: () => string } | undefined
   let result: any
   let run: { code: number | null; stdout: string; stderr: string }
 
   beforeAll(async () => {
-    const python = py()
-    dir = mkdtempSync(join(tmpdir(), "canopy-python-"))
-    const db = join(dir, "canopy.db")
-    const init = (email: string, plan: string, name: string) =>
-      JSON.parse(execFileSync(process.execPath, [canopyBin, "init", "--db", db, "--email", email, "--plan", plan, "--account-name", name, "--json"], { encoding: "utf8" })) as { api_key: string }
-    const pro = init("python-pro@example.com", "pro", "Python Pro")
-    const free = init("python-free@example.com", "free", "Python Free")
-    server = await startServeProcess(["--db", db, "--allow-insecure-webhooks"])
-    run = await runPython(python, join(pkg, "test/scenario.py"), { CANOPY_URL: server.url, CANOPY_TOKEN: pro.api_key, CANOPY_FREE_TOKEN: free.api_key })
+    // No CANOPY_URL: the scenario starts a canopy serve of its own (with CANOPY_NODE, this Node).
+    run = await runPython(py(), [join(pkg, "test/scenario.py")], { CANOPY_URL: "" }, undefined, 180_000)
     try {
       result = lastJson(run.stdout)
     } catch {
       result = { ok: false, error: `no JSON result line: ${run.stdout}\n${run.stderr}` }
     }
   }, 200_000)
-
-  afterAll(async () => {
-    const child = server?.child
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once("exit", resolve))
-      child.kill("SIGTERM")
-      await exited
-    }
-    if (dir) rmSync(dir, { recursive: true, force: true })
-  }, 30_000)
 
   it("the scenario exits 0 and reports every step", () => {
     expect(result.error ? `${result.step}: ${result.error}\n${result.trace ?? ""}` : "").toBe("")

@@ -1,7 +1,9 @@
 """The Python client's scenario against a live `canopy serve`.
 
-Environment: CANOPY_URL (server address), CANOPY_TOKEN (admin key of a pro account),
-CANOPY_FREE_TOKEN (admin key of a free-plan account, for the 429), PYTHONPATH=clients/python/src.
+Run as a script it starts its own server (canopy_serve.py), or uses the one named by the
+environment: CANOPY_URL (server address), CANOPY_TOKEN (admin key of a pro account),
+CANOPY_FREE_TOKEN (admin key of a free-plan account, for the 429). The package must be importable
+(PYTHONPATH=clients/python/src). test_scenario.py runs it under pytest and unittest.
 
 Prints one JSON line: {"ok": true, "steps": {...}}; on failure {"ok": false, "step": ..., "error": ...}
 on stdout and exits 1.
@@ -19,6 +21,7 @@ import traceback
 import uuid
 from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar, cast
 
+from canopy_serve import CanopyServe
 from local_server import LocalServer, QuietHandler
 
 from canopy import (
@@ -131,10 +134,7 @@ class FlakyEndpoint(LocalServer):
         super().__init__(Handler)
 
 
-def main() -> None:
-    url = os.environ["CANOPY_URL"]
-    token = os.environ["CANOPY_TOKEN"]
-    free_token = os.environ["CANOPY_FREE_TOKEN"]
+def main(url: str, token: str, free_token: str) -> None:
     run = uuid.uuid4().hex[:8]
     client = Canopy(api_key=token, base_url=url, max_retries=2, backoff_base=0.05)
 
@@ -482,10 +482,32 @@ def main() -> None:
     }
 
 
+def run_scenario(url: str, token: str, free_token: str) -> Dict[str, Any]:
+    """Runs the scenario once: ``{"ok": True, "steps": {...}}``, or on failure ``{"ok": False, "step",
+    "error", "trace", "steps"}`` (the steps that passed)."""
+    try:
+        main(url, token, free_token)
+    except Exception as e:  # report any failure as one result
+        return {"ok": False, "step": current["step"], "error": f"{type(e).__name__}: {e}", "trace": traceback.format_exc(), "steps": steps}
+    return {"ok": True, "steps": steps}
+
+
+def run_standalone() -> Dict[str, Any]:
+    """Runs the scenario against the server the environment names, else against one of its own."""
+    url = os.environ.get("CANOPY_URL")
+    if url:
+        return run_scenario(url, os.environ["CANOPY_TOKEN"], os.environ["CANOPY_FREE_TOKEN"])
+    server = CanopyServe()
+    try:
+        return run_scenario(server.url, server.token, server.free_token)
+    finally:
+        server.stop()
+
+
 if __name__ == "__main__":
     try:
-        main()
-    except Exception as e:  # report any failure as one line
-        print(json.dumps({"ok": False, "step": current["step"], "error": f"{type(e).__name__}: {e}", "trace": traceback.format_exc(), "steps": steps}))
-        sys.exit(1)
-    print(json.dumps({"ok": True, "steps": steps}))
+        result = run_standalone()
+    except Exception as e:  # the server could not start: one line too
+        result = {"ok": False, "step": "setup", "error": f"{type(e).__name__}: {e}", "trace": traceback.format_exc(), "steps": steps}
+    print(json.dumps(result))
+    sys.exit(0 if result["ok"] else 1)

@@ -2,7 +2,8 @@
 ``intersects`` list may answer) and what ``intersects=`` puts on the wire, against a local HTTP
 server (a real socket, not Canopy) that serves scripted pages by cursor.
 
-Prints one JSON line ``{"ok": true, "checks": N, ...}``; exits 1 with ``{"ok": false, "error": ...}``.
+A test (``PaginationTest``) under pytest and unittest; as a script it prints one JSON line
+``{"ok": true, "checks": N, ...}``, or exits 1 with ``{"ok": false, "error": ...}``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 import traceback
+import unittest
 import urllib.parse
 from typing import Any, Dict, List, Optional
 
@@ -63,6 +65,8 @@ class PagedServer(LocalServer):
 
 
 def main() -> Dict[str, Any]:
+    global checks
+    checks = 0
     srv = PagedServer()
     try:
         client = Canopy(api_key="cnp_key_local", base_url=srv.url, max_retries=0)
@@ -131,6 +135,13 @@ def main() -> Dict[str, Any]:
         return {"ok": True, "checks": checks, "sent": sent}
     finally:
         srv.close()
+
+
+class PaginationTest(unittest.TestCase):
+    def test_empty_pages_and_intersects_on_the_wire(self) -> None:
+        result = main()
+        self.assertEqual(result["checks"], 15)
+        self.assertEqual(result["sent"]["none"], None)
 
 
 if __name__ == "__main__":
