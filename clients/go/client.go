@@ -23,9 +23,11 @@ const Version = "0.1.0"
 // deployment's address with WithBaseURL.
 const DefaultBaseURL = "http://127.0.0.1:8080/v1"
 
-// Defaults of the retry policy.
+// Defaults of the retry policy and of the default http.Client's timeout per attempt (the same
+// values as the TypeScript and Python clients).
 const (
-	DefaultMaxRetries    = 3
+	DefaultTimeout       = 30 * time.Second
+	DefaultMaxRetries    = 2
 	DefaultBaseBackoff   = 500 * time.Millisecond
 	DefaultMaxBackoff    = 8 * time.Second
 	DefaultMaxRetryAfter = 60 * time.Second
@@ -116,7 +118,7 @@ func NewClient(apiKey string, opts ...Option) *Client {
 	c := &Client{
 		apiKey:        apiKey,
 		baseURL:       DefaultBaseURL,
-		httpClient:    &http.Client{Timeout: 60 * time.Second},
+		httpClient:    &http.Client{Timeout: DefaultTimeout},
 		maxRetries:    DefaultMaxRetries,
 		baseBackoff:   DefaultBaseBackoff,
 		maxBackoff:    DefaultMaxBackoff,

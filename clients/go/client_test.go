@@ -271,3 +271,23 @@ func TestBaseURL(t *testing.T) {
 		}
 	}
 }
+
+// The defaults are the TypeScript and Python clients' too: 2 retries, 30 s per attempt.
+func TestDefaultsMatchTheOtherClients(t *testing.T) {
+	var s seen
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.add(r)
+		writeJSON(w, 503, errBody(CodeInternal, "unavailable"))
+	}))
+	defer srv.Close()
+	c := fastClient(srv.URL)
+	if _, err := c.Projects.Get(context.Background(), "proj_1"); err == nil {
+		t.Fatal("a request answered 503 every time succeeded")
+	}
+	if s.attempts != 3 {
+		t.Fatalf("attempts = %d, want 3 (1 + the default 2 retries)", s.attempts)
+	}
+	if c.httpClient.Timeout != 30*time.Second {
+		t.Fatalf("default timeout per attempt = %s, want 30s", c.httpClient.Timeout)
+	}
+}
