@@ -117,6 +117,36 @@ describe("Python client: package and types", () => {
   }, 200_000)
 })
 
+describe("Python client: its own test suite (python3 -m pytest, python3 -m unittest discover)", () => {
+  const SUITE = [
+    "test_drift.py::DriftTest::test_the_comparison_finds_missing_and_extra_keys",
+    "test_drift.py::DriftTest::test_types_match_the_openapi_document",
+    "test_pagination.py::PaginationTest::test_empty_pages_and_intersects_on_the_wire",
+    "test_scenario.py::ScenarioTest::test_scenario_against_a_live_server",
+    "test_signature.py::SignatureTest::test_the_services_vectors"
+  ]
+
+  it("pytest collects every test (Debian: apt-get install python3-pytest)", async () => {
+    const r = await runPython(py(), ["-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"], {})
+    expect(r.stderr + r.stdout, "python3 -m pytest does not run: apt-get install python3-pytest").not.toMatch(/No module named pytest/)
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    const ids = r.stdout.split("\n").filter((l) => l.startsWith("test/")).map((l) => l.slice("test/".length)).sort()
+    expect(ids).toEqual(SUITE)
+  })
+
+  it("unittest discovery finds the same tests", async () => {
+    const r = await runPython(py(), ["-c", [
+      "import json, unittest",
+      "def ids(s):",
+      "    return [i for t in s for i in ids(t)] if isinstance(s, unittest.TestSuite) else [s.id()]",
+      "print(json.dumps(sorted(ids(unittest.defaultTestLoader.discover('.')))))"
+    ].join("\n")], {})
+    expect(r.stderr).toBe("")
+    const expected = SUITE.map((id) => "test." + id.replace(".py::", ".").replace("::", ".")).sort()
+    expect(JSON.parse(r.stdout.trim())).toEqual(expected)
+  })
+})
+
 describe("Python client: webhook signatures", () => {
   it("signs and verifies exactly as @canopy/core's Signature module", async () => {
     const event = (id: string) => JSON.stringify({ id, type: "project.created", created_at: "2026-01-01T00:00:00.000Z", data: { id: "proj_1", name: "Fjäll – 北" }, account: { id: "acc_1", name: "A" } })
