@@ -8,6 +8,7 @@ import { Layer } from "effect"
 import * as Canopy from "../Canopy.ts"
 import type { Storage } from "../Storage.ts"
 import * as Time from "../Time.ts"
+import { boundaryHistoryCases } from "./domain/boundaryHistory.ts"
 import { credentialsCases } from "./domain/credentials.ts"
 import { JAN_1 } from "./domain/helpers.ts"
 import { identityCases } from "./domain/identity.ts"
@@ -27,6 +28,7 @@ export const domainSuite = (name: string, storageLayer: Layer.Layer<Storage, unk
     identityCases(it, clocked)
     projectsCases(it, clocked)
     overlapsCases(it, clocked)
+    boundaryHistoryCases(it, clocked)
     credentialsCases(it, clocked)
     outboxCases(it, clocked)
   })
