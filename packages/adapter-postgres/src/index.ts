@@ -14,7 +14,11 @@ export { Migrations }
 export interface PostgresOptions {
   /** `postgres://user:password@host:port/database` */
   readonly url: string
-  /** Pool size per process. Default 10. */
+  /**
+   * Connections this process's pool may open. Default `CANOPY_PG_POOL_SIZE` or 10. Every instance
+   * (server or worker) has its own pool: instances × pool size must stay under the server's
+   * `max_connections` less its reserve, or go through a pooler (PgBouncer).
+   */
   readonly maxConnections?: number
   /**
    * How long opening a connection (TCP, TLS, authentication) may take, in ms. Default
@@ -41,14 +45,20 @@ export interface PostgresOptions {
 /** Defaults of the timeouts (ms). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000
+/** Default of the pool size per process. */
+export const DEFAULT_POOL_SIZE = 10
 
-const fromEnv = (name: string): number | undefined => {
+const fromEnv = (name: string, unit = "milliseconds"): number | undefined => {
   const raw = process.env[name]
   if (raw === undefined || raw.trim() === "") return undefined
   const n = Number(raw)
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number of milliseconds, got ${JSON.stringify(raw)}`)
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number of ${unit}, got ${JSON.stringify(raw)}`)
   return n
 }
+
+/** The pool size in effect: the option, else `CANOPY_PG_POOL_SIZE`, else 10. */
+export const poolSize = (options: PostgresOptions): number =>
+  options.maxConnections ?? fromEnv("CANOPY_PG_POOL_SIZE", "connections") ?? DEFAULT_POOL_SIZE
 
 /** The timeouts in effect: the options, else the environment, else the defaults. */
 export const timeouts = (options: PostgresOptions): { readonly connectMs: number; readonly statementMs: number } => ({
@@ -71,7 +81,7 @@ export const clientLayer = (options: PostgresOptions) => {
   const t = timeouts(options)
   return PgClient.layer({
     url: Redacted.make(options.url),
-    maxConnections: options.maxConnections ?? 10,
+    maxConnections: poolSize(options),
     prepare: preparedStatements(options),
     applicationName: "canopy",
     connectTimeout: t.connectMs,

@@ -29,6 +29,8 @@ export interface ServeOptions {
   readonly db?: string
   /** PostgreSQL URL (`postgres://…`): used instead of SQLite when given. */
   readonly databaseUrl?: string
+  /** Connections the PostgreSQL pool may open; default `CANOPY_PG_POOL_SIZE` or 10. */
+  readonly pgPoolSize?: number
   readonly storage?: StorageProvider
   readonly settings?: Partial<Settings.SettingsShape>
   /** Addresses/CIDRs of proxies whose X-Forwarded-For, -Proto and -Host are believed. */
@@ -101,8 +103,11 @@ export const ownProcessDefaults = (env: Readonly<Record<string, string | undefin
  * `mustExist`, a missing file is an error instead of a new database). The adapter is loaded on
  * demand (`storageLoader.ts`): a missing one is an error naming the package to install.
  */
-export const storageFor = async (options: { readonly db?: string | undefined; readonly databaseUrl?: string | undefined; readonly mustExist?: boolean }): Promise<StorageProvider> =>
-  options.databaseUrl ? (await loadPostgres()).postgresStorage({ url: options.databaseUrl })
+export const storageFor = async (options: {
+  readonly db?: string | undefined; readonly databaseUrl?: string | undefined; readonly pgPoolSize?: number | undefined; readonly mustExist?: boolean
+}): Promise<StorageProvider> =>
+  options.databaseUrl
+    ? (await loadPostgres()).postgresStorage({ url: options.databaseUrl, ...(options.pgPoolSize !== undefined ? { maxConnections: options.pgPoolSize } : {}) })
     : (await loadSqlite()).sqliteStorage({ filename: options.db ?? "canopy.db", ...(options.mustExist ? { mustExist: true } : {}) })
 
 /** Why the server could not listen, in one sentence naming the address (the error keeps its `code`). */
@@ -118,7 +123,7 @@ export const listenFailure = (e: unknown, host: string, port: number): Error => 
 
 /** Opens Canopy with the hardened webhook sender. */
 export const openCanopy = async (
-  options: Pick<ServeOptions, "storage" | "db" | "databaseUrl" | "settings"> & {
+  options: Pick<ServeOptions, "storage" | "db" | "databaseUrl" | "pgPoolSize" | "settings"> & {
     readonly geometryCheck?: GeometryCheck.GeometryCheckShape
     /** A missing SQLite file is an error ("no database at PATH") rather than a new database. */
     readonly mustExist?: boolean

@@ -46,6 +46,18 @@ export const storageOf = (v: { db?: string | undefined; "database-url"?: string 
   const databaseUrl = v["database-url"] ?? (process.env.DATABASE_URL || undefined)
   return { db: dbOf(v), databaseUrl, describe: databaseUrl ? "PostgreSQL" : dbOf(v) }
 }
+/**
+ * --pg-pool-size N: the PostgreSQL pool of this process (undefined: the adapter's default,
+ * `CANOPY_PG_POOL_SIZE` or 10).
+ */
+export const pgPoolSizeOf = (v: { "pg-pool-size"?: string | undefined }): number | undefined => {
+  const raw = v["pg-pool-size"]
+  if (raw === undefined) return undefined
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--pg-pool-size must be a positive integer, got ${raw}`)
+  return n
+}
+
 /** A comma-separated list, trimmed, without empty entries. */
 export const list = (s: string | undefined) => (s ?? "").split(",").map((x) => x.trim()).filter((x) => x !== "")
 

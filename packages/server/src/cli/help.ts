@@ -29,7 +29,7 @@ Run "canopy <command> --help" for a command's options.`,
                     [--allow-insecure-webhooks] [--bootstrap-if-empty] [--email owner@example.com]
                     [--account-name "My Forest Account"] [--no-dispatcher]
                     [--cors-origins https://app.example.com,http://localhost:5173]
-                    [--basemap-url https://tile.openstreetmap.org/{z}/{x}/{y}.png]
+                    [--basemap-url https://tile.openstreetmap.org/{z}/{x}/{y}.png] [--pg-pool-size 10]
 
 Serves the v1 API on the SQLite file --db, or on PostgreSQL with --database-url postgres://…
 (or DATABASE_URL). --public-url is the address clients use: the OAuth issuer, links in pages and
@@ -39,7 +39,10 @@ A public URL with a path (https://example.com/canopy) also serves Canopy under t
 --trusted-proxies: proxies whose X-Forwarded-For, -Proto and -Host are believed.
 --cors-origins: origins whose browser pages may call the API and the OAuth token endpoint (exact
 origins, comma-separated, or *; never with credentials); public OAuth applications add their own.
-Environment: PORT, HOST, CANOPY_DB, DATABASE_URL, CANOPY_PUBLIC_URL, CANOPY_TRUSTED_PROXIES, CANOPY_CORS_ORIGINS,
+--pg-pool-size: connections this process's PostgreSQL pool may open (default $CANOPY_PG_POOL_SIZE
+or 10); every server and worker has its own pool, so instances × pool size must stay under
+PostgreSQL's max_connections less its reserve (or put PgBouncer in between).
+Environment: PORT, HOST, CANOPY_DB, DATABASE_URL, CANOPY_PG_POOL_SIZE, CANOPY_PUBLIC_URL, CANOPY_TRUSTED_PROXIES, CANOPY_CORS_ORIGINS,
 CANOPY_ALLOW_INSECURE_WEBHOOKS=1, CANOPY_STACK_TRACES=1 (capture stack traces, for debugging; never
 logged), CANOPY_GEOMETRY_WORKERS (threads validating large boundaries; default: CPUs - 1),
 CANOPY_GEOMETRY_BUDGET_MS (most time one boundary may take, default 1500; over it, a 422). With
@@ -49,13 +52,14 @@ and an admin key, printed once with the owner's set-password link (on the public
 address listened at). SIGTERM/SIGINT finish in-flight requests, then exit. A port in use or an
 address it may not listen on: one line, exit 1.`,
   worker: `Usage: canopy worker [--db ./canopy.db | --database-url URL] [--allow-insecure-webhooks]
-                     [--concurrency 64] [--per-endpoint 4]
+                     [--concurrency 64] [--per-endpoint 4] [--pg-pool-size 10]
 
 Delivers webhooks without serving HTTP, so delivery can scale apart from the API. Any number of
 workers (and servers) may share a database: deliveries are claimed under a lease, so no attempt is
 sent twice at once, and a crashed worker's deliveries are picked up when its lease expires. The
-SQLite file must exist (canopy init, serve or migrate create it).`,
-  init: `Usage: canopy init --db FILE --email EMAIL [--name NAME] [--account-name NAME]
+SQLite file must exist (canopy init, serve or migrate create it). --pg-pool-size (or
+CANOPY_PG_POOL_SIZE): connections this worker's PostgreSQL pool may open, default 10.`,
+  init: `Usage: canopy init [--db FILE | --database-url URL] --email EMAIL [--name NAME] [--account-name NAME]
                    [--plan ${Plans.plans.join("|")}] [--public-url URL] [--json]
 
 Creates an account, its owner and an admin API key, and prints them with the owner's one-time
@@ -75,9 +79,10 @@ Permissions: ${Permissions.all.join(", ")}.
   account: `Usage: canopy account set-plan ${Plans.plans.join("|")} [--account ID] [--db FILE] [--json]
 
 Changes the plan and emits subscription.updated. The SQLite file must exist.`,
-  migrate: `Usage: canopy migrate [--db FILE]
+  migrate: `Usage: canopy migrate [--db FILE | --database-url URL] [--json]
 
-Applies pending migrations and prints what ran.`,
+Applies pending migrations to the SQLite file --db, or to PostgreSQL with --database-url
+postgres://… (or DATABASE_URL), and prints what ran.`,
   backup: `Usage: canopy backup --to FILE [--db FILE] [--json]
 
 Copies the SQLite database --db to a new file with SQLite's online backup API: consistent while

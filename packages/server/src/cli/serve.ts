@@ -10,7 +10,7 @@ import { parseCorsOrigins } from "../http/cors.ts"
 import { parseBasemapUrl } from "../pages/projects.ts"
 import { openCanopy, ownProcessDefaults, serve } from "../server.ts"
 import {
-  bootstrap, common, DEFAULT_ACCOUNT_NAME, DEFAULT_OWNER_EMAIL, deliverySettings, geometrySettings, linkBase, list, publicUrlOf,
+  bootstrap, common, DEFAULT_ACCOUNT_NAME, DEFAULT_OWNER_EMAIL, deliverySettings, geometrySettings, linkBase, list, pgPoolSizeOf, publicUrlOf,
   setPasswordUrl, storageOf, UsageError
 } from "./common.ts"
 import { HELP } from "./help.ts"
@@ -21,7 +21,8 @@ export const serveCommands: Record<string, (argv: Array<string>) => Promise<void
       ...common, port: { type: "string" }, host: { type: "string" }, "trusted-proxies": { type: "string" }, "public-url": { type: "string" },
       "cors-origins": { type: "string" }, "basemap-url": { type: "string" },
       "allow-insecure-webhooks": { type: "boolean", default: false }, "bootstrap-if-empty": { type: "boolean", default: false },
-      email: { type: "string" }, "account-name": { type: "string" }, "no-dispatcher": { type: "boolean", default: false }
+      email: { type: "string" }, "account-name": { type: "string" }, "no-dispatcher": { type: "boolean", default: false },
+      "pg-pool-size": { type: "string" }
     } })
     if (values.help) return void console.log(HELP.serve)
     ownProcessDefaults()
@@ -29,6 +30,7 @@ export const serveCommands: Record<string, (argv: Array<string>) => Promise<void
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`invalid port: ${values.port ?? process.env.PORT}`)
     const host = values.host ?? process.env.HOST ?? "127.0.0.1"
     const where = storageOf(values)
+    const pgPoolSize = pgPoolSizeOf(values)
     const publicUrl = publicUrlOf(values)
     const insecure = values["allow-insecure-webhooks"] || process.env.CANOPY_ALLOW_INSECURE_WEBHOOKS === "1"
     let corsOrigins: ReadonlyArray<string>
@@ -46,6 +48,7 @@ export const serveCommands: Record<string, (argv: Array<string>) => Promise<void
     const running = await serve({
       corsOrigins, ...(basemapUrl !== undefined ? { basemapUrl } : {}),
       port, host, db: where.db, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}), publicUrl,
+      ...(pgPoolSize !== undefined ? { pgPoolSize } : {}),
       trustedProxies: list(values["trusted-proxies"] ?? process.env.CANOPY_TRUSTED_PROXIES),
       settings: { allowInsecureWebhooks: insecure, ...deliverySettings() },
       dispatcher: !values["no-dispatcher"],
@@ -95,13 +98,17 @@ export const serveCommands: Record<string, (argv: Array<string>) => Promise<void
   async worker(argv) {
     const { values } = parseArgs({ args: argv, options: {
       ...common, "allow-insecure-webhooks": { type: "boolean", default: false },
-      concurrency: { type: "string" }, "per-endpoint": { type: "string" }
+      concurrency: { type: "string" }, "per-endpoint": { type: "string" }, "pg-pool-size": { type: "string" }
     } })
     if (values.help) return void console.log(HELP.worker)
     ownProcessDefaults()
     const where = storageOf(values)
     const insecure = values["allow-insecure-webhooks"] || process.env.CANOPY_ALLOW_INSECURE_WEBHOOKS === "1"
-    const { canopy, closeSender } = await openCanopy({ db: where.db, mustExist: true, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}), settings: { allowInsecureWebhooks: insecure, ...deliverySettings() } })
+    const pgPoolSize = pgPoolSizeOf(values)
+    const { canopy, closeSender } = await openCanopy({
+      db: where.db, mustExist: true, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}), ...(pgPoolSize !== undefined ? { pgPoolSize } : {}),
+      settings: { allowInsecureWebhooks: insecure, ...deliverySettings() }
+    })
     const dispatcher = startDispatcher(canopy, {
       name: `worker-${hostname()}-${process.pid}`,
       ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
