@@ -1,7 +1,7 @@
 /**
- * The administrative commands: `init`, `keys`, `service-tokens`, `account`, `migrate`, `backup`.
+ * The administrative commands: `init`, `owner`, `keys`, `service-tokens`, `account`, `migrate`, `backup`.
  */
-import { Plans, Principal } from "@canopy/core"
+import { Members, Plans, Principal } from "@canopy/core"
 import { Effect } from "effect"
 import { parseArgs } from "node:util"
 import { loadPostgres, loadSqlite } from "../storageLoader.ts"
@@ -27,6 +27,7 @@ export const adminCommands: Record<string, (argv: Array<string>) => Promise<void
     }, true)
   },
 
+  owner: (argv) => ownerCommand(argv),
   keys: (argv) => credentialCommand("api_key", "keys", argv),
   "service-tokens": (argv) => credentialCommand("service_token", "service-tokens", argv),
   backup: (argv) => backupCommand(argv),
@@ -50,6 +51,35 @@ export const adminCommands: Record<string, (argv: Array<string>) => Promise<void
     const ran = await Effect.runPromise(where.databaseUrl ? (await loadPostgres()).migrate({ url: where.databaseUrl }) : (await loadSqlite()).migrate({ filename: where.db }))
     print(values.json, ran.map(([id, name]) => ({ id, name })), ran.length === 0 ? "schema is up to date" : ran.map(([id, name]) => `applied ${id}_${name}`).join("\n"))
   }
+}
+
+/**
+ * `canopy owner reset-password`: a new one-time set-password link for an owner locked out (the
+ * first link expired or was lost, or the password forgotten). Anyone who can run it can read the
+ * database anyway; the link is printed, never stored in clear.
+ */
+const ownerCommand = async (argv: Array<string>) => {
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: {
+    ...common, email: { type: "string" }, "public-url": { type: "string" }
+  } })
+  if (values.help) return void console.log(HELP.owner)
+  if (positionals[0] !== "reset-password" || positionals.length > 1) throw new UsageError("expected: canopy owner reset-password")
+  const base = publicUrlOf(values) ?? linkBase(undefined, httpUrl(process.env.HOST || "127.0.0.1", process.env.PORT || 8080))
+  await withCanopy(storageOf(values), async (canopy) => {
+    const accountId = await accountOf(canopy, values.account)
+    const { data } = await canopy.members.list(Principal.system(accountId))
+    const owners = data.filter((m) => m.role === "owner" && m.status === "active")
+    const email = values.email?.toLowerCase()
+    const owner = email !== undefined ? owners.find((m) => m.email === email) : owners.length === 1 ? owners[0] : undefined
+    if (!owner) {
+      throw new UsageError(email !== undefined ? `${values.email} is not an active owner of account ${accountId}`
+        : `account ${accountId} has ${owners.length} owners: pass --email of the one locked out`)
+    }
+    const link = await canopy.run(Effect.flatMap(Members, (m) => m.passwordLink(accountId, owner.id)))
+    const url = setPasswordUrl(base, link.token)
+    print(values.json, { account_id: accountId, user_id: owner.id, email: owner.email, set_password_url: url, expires_at: link.expires_at },
+      `The owner ${owner.email} sets a new password (once, until ${link.expires_at}) at:\n  ${url}\n\nThe link is shown only now.`)
+  })
 }
 
 /** `canopy backup`: the online backup of a SQLite file. */

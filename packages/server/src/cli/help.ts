@@ -13,6 +13,7 @@ Commands:
   serve             run the HTTP API (and the webhook delivery loop)
   worker            run only the webhook delivery loop
   init              create an account, its owner and an admin API key
+  owner             issue a new set-password link for a locked-out owner
   keys              create, list or revoke API keys
   service-tokens    create, list or revoke service tokens
   account           change an account's plan
@@ -21,7 +22,7 @@ Commands:
 
 Every command works on the SQLite file --db (default $CANOPY_DB or ./canopy.db), or on PostgreSQL
 with --database-url postgres://… (or $DATABASE_URL). Only init, serve and migrate create a missing
-SQLite file; the others (worker, keys, service-tokens, account) say "no database at PATH".
+SQLite file; the others (worker, owner, keys, service-tokens, account) say "no database at PATH".
 
 Run "canopy <command> --help" for a command's options.`,
   serve: `Usage: canopy serve [--port 8080] [--host 127.0.0.1] [--db ./canopy.db | --database-url URL]
@@ -66,6 +67,14 @@ Creates an account, its owner and an admin API key, and prints them with the own
 set-password link, on --public-url (or CANOPY_PUBLIC_URL; else http://HOST:PORT from the
 environment, default http://127.0.0.1:8080). With --json, prints exactly
 { "account_id", "user_id", "api_key", "set_password_url" }.`,
+  owner: `Usage: canopy owner reset-password [--email EMAIL] [--account ID] [--db FILE | --database-url URL]
+                                   [--public-url URL] [--json]
+
+Prints a new one-time set-password link for an owner who cannot sign in (the first link expired
+or was lost, or the password is forgotten); it is valid for 7 days, and using it sets the
+password. --email picks the owner when the account has several; --account, the account when the
+database holds several. Links are built like init's (--public-url or CANOPY_PUBLIC_URL). The
+SQLite file must exist.`,
   keys: `Usage: canopy keys create --name NAME --permissions p1,p2 [--account ID] [--db FILE] [--json]
        canopy keys list [--account ID] [--db FILE] [--json]
        canopy keys revoke ID [--account ID] [--db FILE]

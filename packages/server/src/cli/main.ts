@@ -1,5 +1,5 @@
 /**
- * The `canopy` command line: serve, worker, init, keys, service-tokens, account, migrate, backup.
+ * The `canopy` command line: serve, worker, init, owner, keys, service-tokens, account, migrate, backup.
  * Configuration comes from flags, then the environment (PORT, HOST, CANOPY_DB,
  * CANOPY_TRUSTED_PROXIES, CANOPY_PUBLIC_URL, CANOPY_ALLOW_INSECURE_WEBHOOKS), then defaults.
  * The commands live in `serve.ts` and `admin.ts`, their help in `help.ts`.
