@@ -9,7 +9,8 @@ import type { paths } from "./schema.ts"
 import type {
   Account, AccountUpdateParams, Asset, AssetCreateParams, AssetList, AssetListParams, AssetUpdateParams, CreatedWebhook, DeliveryLog,
   DeliveryLogList, DeliveryLogListParams, EventList, EventListParams, InvitedMember, ItemOf, Me, Member, MemberInviteParams, MemberList,
-  MemberUpdateParams, Project, ProjectCreateParams, ProjectList, ProjectListParams, ProjectUpdateParams, TokenInfo, Usage, Webhook,
+  MemberUpdateParams, Project, ProjectCreateParams, ProjectList, ProjectListParams, ProjectOverlap, ProjectOverlapList, ProjectOverlapListParams,
+  ProjectUpdateParams, TokenInfo, Usage, Webhook,
   WebhookCreateParams, WebhookList, WebhookUpdateParams
 } from "./types.ts"
 
@@ -159,6 +160,15 @@ export class Canopy {
       paginate(query, (q) => this.projects.list(q, options)),
     get: (projectId: string, options?: RequestOptions): Promise<Project> =>
       data(this.api.GET("/v1/projects/{project_id}", { params: { path: { project_id: projectId } }, ...init(options) })),
+    /**
+     * One page of the projects sharing area with this one, with the shared hectares, by name (`per_page`, `cursor`).
+     * A page may hold fewer rows than `per_page`, even none, while `meta.has_more` is true: walk it with `overlapsAll`.
+     */
+    overlaps: (projectId: string, query?: ProjectOverlapListParams, options?: RequestOptions): Promise<ProjectOverlapList> =>
+      unwrap(this.api.GET("/v1/projects/{project_id}/overlaps", { params: { path: { project_id: projectId }, query: query ?? {} }, ...init(options) })),
+    /** Every project sharing area with this one, page after page. */
+    overlapsAll: (projectId: string, query?: ProjectOverlapListParams, options?: RequestOptions): AsyncGenerator<ProjectOverlap, void, undefined> =>
+      paginate(query, (q) => this.projects.overlaps(projectId, q, options)),
     /**
      * With a boundary the answer carries `overlaps` (the account's other projects sharing area with it); under the
      * account's `overlap_policy: "reject"` an overlap is a `ConflictError` and nothing is stored.

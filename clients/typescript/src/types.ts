@@ -75,6 +75,7 @@ export interface ProjectOverlapEventData {
 // Lists
 export type ProjectList = ListOf<"/v1/projects">
 export type AssetList = ListOf<"/v1/projects/{project_id}/assets">
+export type ProjectOverlapList = ListOf<"/v1/projects/{project_id}/overlaps">
 export type MemberList = ListOf<"/v1/account/members">
 export type WebhookList = ListOf<"/v1/webhooks">
 export type DeliveryLogList = ListOf<"/v1/webhooks/{webhook_id}/logs">
@@ -85,6 +86,7 @@ export type ProjectListParams = QueryOf<"/v1/projects", "get">
 export type ProjectCreateParams = BodyOf<"/v1/projects", "post">
 export type ProjectUpdateParams = BodyOf<"/v1/projects/{project_id}", "put">
 export type AssetListParams = QueryOf<"/v1/projects/{project_id}/assets", "get">
+export type ProjectOverlapListParams = QueryOf<"/v1/projects/{project_id}/overlaps", "get">
 export type AssetCreateParams = BodyOf<"/v1/projects/{project_id}/assets", "post">
 export type AssetUpdateParams = BodyOf<"/v1/projects/{project_id}/assets/{asset_id}", "put">
 export type MemberInviteParams = BodyOf<"/v1/account/members/invite", "post">

@@ -10,7 +10,7 @@
  * batches (`/dashboard/map/projects.json`, 1,000 a request, each walked with the API's cursor)
  * for the view's extent and the count.
  */
-import { Assets, type Canopy, Projects, RawJson, Schemas } from "@canopy/core"
+import { Assets, type Canopy, ProjectOverlaps, Projects, RawJson, Schemas } from "@canopy/core"
 import { Effect, Exit, Result } from "effect"
 import { formFile, importFile, writeAfterRead } from "../api/importFile.ts"
 import { dashboardTile } from "../api/tiles.ts"
@@ -20,6 +20,7 @@ import { nestsDeeperThan } from "../http/input.ts"
 import { domainError, escape, same } from "./html.ts"
 import { backPath, can, failure, type Me, type Notice, number, plain, type Shell, time } from "./shell.ts"
 import type { Site } from "./site.ts"
+import { overlapIds, overlapSection } from "./overlaps.ts"
 import { maplibreVersion } from "./static.ts"
 
 /** Options of the maps. */
@@ -137,17 +138,19 @@ ${select("order", "Order", [["", "Default"], ["asc", "Ascending"], ["desc", "Des
   const project = async (req: ApiRequest, me: Me): Promise<ApiResponse> => {
     const id = req.query.get("id") ?? ""
     const assetsCursor = req.query.get("assets_cursor") ?? undefined
+    const overlapsCursor = req.query.get("overlaps_cursor") ?? undefined
     const exit = await run(Effect.gen(function*() {
       const p = yield* (yield* Projects).get(me.principal, id)
       const assets = yield* Effect.result((yield* Assets).list(me.principal, id, { per_page: "100", ...(assetsCursor ? { cursor: assetsCursor } : {}) }))
-      return { p, assets }
+      const overlaps = yield* Effect.result((yield* ProjectOverlaps).list(me.principal, id, overlapsCursor ? { cursor: overlapsCursor } : {}))
+      return { p, assets, overlaps }
     }))
     if (Exit.isFailure(exit)) {
       const n = failure(exit)
       const notFound = domainError(exit)?._tag === "NotFound"
       return { ...layout(req, me, "projects", "Project", `<h1>Project</h1><div class="error" role="alert"><p>${escape(n.text)}</p></div><p><a href="${escape(site.path("/dashboard/projects"))}">All projects</a></p>`), status: notFound ? 404 : 400 }
     }
-    const { assets, p } = exit.value
+    const { assets, overlaps, p } = exit.value
     const back = `/dashboard/project?id=${encodeURIComponent(p.id)}`
     const f = form(me, back)
     const idField = `<input type="hidden" name="id" value="${escape(p.id)}">`
@@ -187,15 +190,19 @@ ${select("order", "Order", [["", "Default"], ["asc", "Ascending"], ["desc", "Des
 <label for="na-lat">Latitude (−90 to 90, optional)</label><input id="na-lat" name="lat" inputmode="decimal">`, "Add asset")}</section>`
       : ""
     const bbox = p.bbox as ReadonlyArray<number> | null
+    const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`
+    const drawn = ["its boundary", ...(assetList.length ? [plural(assetList.length, "asset")] : []),
+      ...(overlapIds(overlaps).length ? [plural(overlapIds(overlaps).length, "overlapping project")] : [])]
     const body = `${MAP_STYLE}<p><a href="${escape(site.path("/dashboard/projects"))}">← All projects</a></p>
 <h1>${escape(p.name)}</h1>
 <dl class="facts"><dt>Status</dt><dd id="project-status">${statusBadge(p.status)}</dd><dt>Area</dt><dd id="project-area">${number(p.area_hectares)} ha</dd>
 <dt>Slug</dt><dd><code>${escape(p.slug)}</code></dd><dt>Created</dt><dd>${time(p.created_at)}</dd><dt>Updated</dt><dd>${time(p.updated_at)}</dd></dl>
 ${p.description ? `<p>${escape(p.description)}</p>` : ""}
 ${actions.length ? `<div id="lifecycle" role="group" aria-label="Project actions">${actions.join(" ")}</div>` : ""}
-<div id="map" role="region" aria-label="Map of ${escape(p.name)}: its boundary${assetList.length ? ` and ${assetList.length} asset${assetList.length === 1 ? "" : "s"}` : ""}"></div>
+<div id="map" role="region" aria-label="Map of ${escape(p.name)}: ${escape(drawn.slice(0, -1).join(", ") + (drawn.length > 1 ? " and " : "") + drawn[drawn.length - 1])}"></div>
 ${p.geometry === null ? "<p>This project has no boundary yet.</p>" : ""}
-${mapConfig({ mode: "project", name: p.name, bbox })}${jsonBlock("boundary", geometryText(p.geometry))}${jsonBlock("assets", JSON.stringify(assetList.filter((a) => a.location !== null).map((a) => ({ id: a.id, name: a.name, type: a.type, status: a.status, location: a.location }))))}
+${overlapSection(p.name, p.geometry !== null && p.status !== "archived", overlaps, (c) => href("/dashboard/project", { id: p.id, overlaps_cursor: c }), (o) => href("/dashboard/project", { id: o }))}
+${mapConfig({ mode: "project", name: p.name, bbox, overlaps: overlapIds(overlaps), tiles: `${site.path("/dashboard/map/tile")}?z={z}&x={x}&y={y}`, projectUrl: `${site.path("/dashboard/project")}?id=` })}${jsonBlock("boundary", geometryText(p.geometry))}${jsonBlock("assets", JSON.stringify(assetList.filter((a) => a.location !== null).map((a) => ({ id: a.id, name: a.name, type: a.type, status: a.status, location: a.location }))))}
 ${upload}${edit}<section id="assets" aria-labelledby="assets-h"><h2 id="assets-h">Assets</h2>${assetTable}${newAsset}</section>`
     return layout(req, me, "projects", p.name, `<style>.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}.facts dd{margin:0}#lifecycle{margin:1rem 0}</style>${body}`, mapPage)
   }

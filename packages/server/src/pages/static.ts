@@ -110,11 +110,28 @@ map.on("load", async () => {
     map.addSource("boundary", { type: "geojson", data: boundary ? { type: "Feature", properties: { name: config.name }, geometry: boundary } : { type: "FeatureCollection", features: [] } })
     map.addLayer({ id: "boundary-fill", type: "fill", source: "boundary", paint: { "fill-color": "#2f7d4a", "fill-opacity": 0.25 } })
     map.addLayer({ id: "boundary-line", type: "line", source: "boundary", paint: { "line-color": "#1f5130", "line-width": 2 } })
+    // The projects sharing area with it (the page's list), from the account's vector tiles, by id.
+    const overlaps = config.overlaps || []
+    if (overlaps.length && config.tiles) {
+      const only = ["in", ["get", "id"], ["literal", overlaps]]
+      map.addSource("tiles", { type: "vector", tiles: [location.origin + config.tiles], minzoom: 0, maxzoom: 15 })
+      map.addLayer({ id: "overlaps-fill", type: "fill", source: "tiles", "source-layer": "projects", filter: only, paint: { "fill-color": "#b3261e", "fill-opacity": 0.2 } }, "boundary-line")
+      map.addLayer({ id: "overlaps-line", type: "line", source: "tiles", "source-layer": "projects", filter: only, paint: { "line-color": "#b3261e", "line-width": 1.5, "line-dasharray": [2, 1] } }, "boundary-line")
+      map.addLayer({ id: "overlaps-points", type: "circle", source: "tiles", "source-layer": "projects_points", filter: only, paint: { "circle-radius": 5, "circle-color": "#b3261e", "circle-stroke-color": "#fff", "circle-stroke-width": 1 } })
+      for (const layer of ["overlaps-fill", "overlaps-points"]) {
+        map.on("click", layer, (e) => {
+          const p = e.features[0].properties
+          popup(e.lngLat, p.name, config.projectUrl + encodeURIComponent(p.id), ["overlaps " + config.name])
+        })
+        pointer(layer)
+      }
+    }
     map.addSource("assets", { type: "geojson", data: { type: "FeatureCollection", features: assets.map((a) => ({ type: "Feature", properties: { id: a.id, name: a.name, type: a.type, status: a.status }, geometry: a.location })) } })
     map.addLayer({ id: "assets", type: "circle", source: "assets", paint: { "circle-radius": 6, "circle-color": ["match", ["get", "status"], "active", "#1565c0", "maintenance", "#c77700", "#666"], "circle-stroke-color": "#fff", "circle-stroke-width": 2 } })
     map.on("click", "assets", (e) => { const f = e.features[0]; popup(f.geometry.coordinates, f.properties.name, null, [f.properties.type + " · " + f.properties.status]) })
     pointer("assets")
     stats.features = (boundary ? 1 : 0) + assets.length
+    stats.overlaps = overlaps.length
     let b = config.bbox
     for (const a of assets) b = union(b, [a.location.coordinates[0], a.location.coordinates[1], a.location.coordinates[0], a.location.coordinates[1]])
     if (b) {
