@@ -15,6 +15,12 @@ export const DISABLE_AFTER_MS = 5 * 86_400_000
 export const DISABLE_AFTER_ATTEMPTS = 10
 /** Log entries older than this are purged. */
 export const LOG_RETENTION_MS = 30 * 86_400_000
+/**
+ * Events older than this are purged with their deliveries (`GET /v1/events` reaches back this
+ * far), each once none of its deliveries is still pending: so the outbox holds a bounded window
+ * of an account's history, not all of it.
+ */
+export const EVENT_RETENTION_MS = 30 * 86_400_000
 /** At most this much of a response body is read (and none of it stored). */
 export const MAX_RESPONSE_BYTES = 1024
 

@@ -4,8 +4,8 @@
  * others. It wakes at once when told that events were written, else when the next delivery falls
  * due, and at least every `pollMs` (for events written by other processes). Stopping lets
  * in-flight attempts finish; a crashed dispatcher's leases expire and are reclaimed. On start and
- * then hourly it also runs the store's maintenance: delivery logs past retention, expired sessions,
- * idle sign-in buckets and expired idempotency keys.
+ * then hourly it also runs the store's maintenance: delivery logs and settled events past
+ * retention, expired sessions, idle sign-in buckets and expired idempotency keys.
  *
  * A library user runs it next to `createCanopy` (`startDispatcher(canopy)`); the server runs it
  * beside its HTTP listener and wakes it when a request wrote events.
@@ -50,11 +50,12 @@ type DeliveryLogRow = Storage.DeliveryLogRow
 const MIN_WAIT_MS = 20
 
 /**
- * The store's maintenance, each step bounded: delivery logs past retention, expired sessions,
- * sign-in buckets idle for a day and idempotency keys past their 24 hours.
+ * The store's maintenance, each step bounded: delivery logs and settled events past retention,
+ * expired sessions, sign-in buckets idle for a day and idempotency keys past their 24 hours.
  */
 export const maintenance: Effect.Effect<void, Storage.StorageError, Deliveries | Sessions | IdempotencyKeys> = Effect.gen(function*() {
   yield* (yield* Deliveries).purgeLogs
+  yield* (yield* Deliveries).purgeEvents
   yield* (yield* Sessions).purge
   yield* (yield* IdempotencyKeys).purge
 })

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { inject } from "vitest"
 import { freshDatabase } from "../../adapter-postgres/test/database.ts"
-import { type RunningServer, serve } from "../src/index.ts"
+import { type RunningServer, serve, type ServeOptions } from "../src/index.ts"
 
 /** A server on a fresh store, and how to stop it and drop the store. */
 export interface StoreServer {
@@ -19,17 +19,22 @@ export interface StoreServer {
   readonly close: () => Promise<void>
 }
 
+/** What a test may choose of the server it opens (the rest as above). */
+export interface StoreServerOptions {
+  readonly settings?: NonNullable<ServeOptions["settings"]>
+}
+
 /** The stores, each with how to open a server on a fresh database of it. */
-export const serverOnEachStore: ReadonlyArray<readonly [store: string, open: () => Promise<StoreServer>]> = [
-  ["SQLite", async () => {
+export const serverOnEachStore: ReadonlyArray<readonly [store: string, open: (options?: StoreServerOptions) => Promise<StoreServer>]> = [
+  ["SQLite", async (options = {}) => {
     const dir = mkdtempSync(join(tmpdir(), "canopy-store-"))
-    const running = await serve({ port: 0, host: "127.0.0.1", db: join(dir, "canopy.db"), log: false, dispatcher: false })
+    const running = await serve({ port: 0, host: "127.0.0.1", db: join(dir, "canopy.db"), log: false, dispatcher: false, ...options })
     return { running, close: async () => { await running.close(); rmSync(dir, { recursive: true, force: true }) } }
   }],
-  ["PostgreSQL", async () => {
+  ["PostgreSQL", async (options = {}) => {
     const scope = await Effect.runPromise(Scope.make())
     const url = await Effect.runPromise(Scope.provide(freshDatabase(inject("postgresUrl")), scope))
-    const running = await serve({ port: 0, host: "127.0.0.1", storage: postgresStorage({ url }), log: false, dispatcher: false })
+    const running = await serve({ port: 0, host: "127.0.0.1", storage: postgresStorage({ url }), log: false, dispatcher: false, ...options })
     return { running, close: async () => { await running.close(); await Effect.runPromise(Scope.close(scope, Exit.void)) } }
   }]
 ]

@@ -103,6 +103,15 @@ export const outbox = (db: Ctx): S.OutboxShape => {
       for (const l of old) db.t.logs.delete(l.id)
       return old.length
     }),
+    purgeEvents: (before, limit) => db.locked(() => {
+      const pending = new Set([...db.t.deliveries.values()].filter((d) => d.status === "pending").map((d) => d.event_id))
+      const old = [...db.t.events.values()].filter((e) => e.created_at < before && !pending.has(e.id))
+        .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0)).slice(0, limit)
+      const gone = new Set(old.map((e) => e.id))
+      for (const d of [...db.t.deliveries.values()]) if (gone.has(d.event_id)) db.t.deliveries.delete(d.id)
+      for (const id of gone) db.t.events.delete(id)
+      return old.length
+    }),
     addDeliveries: (deliveries) => db.locked(() => {
       for (const d of deliveries) db.t.deliveries.set(d.id, clone(d))
     }),

@@ -72,6 +72,8 @@ export class Deliveries extends Context.Service<Deliveries, {
   readonly listEvents: (principal: Principal, query?: unknown) => Fx<ListResult<Events.Envelope>>
   /** Removes log entries past the retention period; answers how many. */
   readonly purgeLogs: Effect.Effect<number, StorageError>
+  /** Removes events past their retention period (none of their deliveries pending), with their deliveries; answers how many. */
+  readonly purgeEvents: Effect.Effect<number, StorageError>
 }>()("canopy/Deliveries") {
   static readonly layer = Layer.effect(this, Effect.gen(function*() {
     return make(yield* Storage, yield* Sender)
@@ -170,6 +172,10 @@ const make = (storage: StorageShape, sender: Sender["Service"]) => {
       if (!log) return yield* new NotFound({ resource: "delivery log entry", id: logId })
       const webhook = yield* storage.webhooks.get(principal.account_id, webhookId)
       if (!webhook) return yield* new NotFound({ resource: "webhook", id: webhookId })
+      // The log outlives its event by a little (both kept 30 days, the log written later).
+      if (!(yield* storage.outbox.getEvent(principal.account_id, log.event_id))) {
+        return yield* new NotFound({ resource: "event", id: log.event_id })
+      }
       const now = yield* Time.nowMillis
       const iso = new Date(now).toISOString()
       const id = Ids.make("delivery")
@@ -191,6 +197,8 @@ const make = (storage: StorageShape, sender: Sender["Service"]) => {
     }),
 
     purgeLogs: Effect.flatMap(Time.nowMillis, (now) =>
-      inBatches(storage.outbox.purgeLogs(new Date(now - Delivery.LOG_RETENTION_MS).toISOString(), PURGE_BATCH), PURGE_BATCH, PURGE_BATCHES))
+      inBatches(storage.outbox.purgeLogs(new Date(now - Delivery.LOG_RETENTION_MS).toISOString(), PURGE_BATCH), PURGE_BATCH, PURGE_BATCHES)),
+    purgeEvents: Effect.flatMap(Time.nowMillis, (now) =>
+      inBatches(storage.outbox.purgeEvents(new Date(now - Delivery.EVENT_RETENTION_MS).toISOString(), PURGE_BATCH), PURGE_BATCH, PURGE_BATCHES))
   })
 }

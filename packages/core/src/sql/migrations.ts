@@ -359,6 +359,12 @@ export const migrations = {
       import_id text not null, account_id text not null, position integer not null, label text not null,
       outcome text not null, name text, project_id text, area_hectares ${t.float}, problems text not null,
       primary key (import_id, position))`
+  ]),
+  // Event retention: events are purged oldest first by their time, each once none of its
+  // deliveries is pending (found, and then deleted, by the deliveries' event).
+  "15_event_retention": ddl(() => [
+    `create index events_by_time on events (created_at)`,
+    `create index deliveries_of_event on deliveries (event_id, status)`
   ])
 }
 

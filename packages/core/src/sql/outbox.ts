@@ -92,6 +92,18 @@ export const outbox = (c: Context): S.OutboxShape => {
         sql`delete from delivery_logs where id in (
             select id from delivery_logs where created_at < ${before} order by created_at limit ${limit} ${skipLocked}) returning id`,
         (rows) => rows.length)),
+      // Found oldest first by the events' time index, each checked for a pending delivery by the
+      // deliveries' event index; the deliveries go first (the foreign key would cascade anyway).
+      purgeEvents: (before, limit) =>
+        transaction(orStorage(Effect.gen(function*() {
+          const ids = (yield* sql`select id from events e where created_at < ${before}
+              and not exists (select 1 from deliveries d where d.event_id = e.id and d.status = 'pending')
+              order by created_at limit ${limit} ${skipLocked}`).map((r) => (r as { id: string }).id)
+          if (ids.length === 0) return 0
+          yield* sql`delete from deliveries where event_id in ${sql.in(ids)}`
+          yield* sql`delete from events where id in ${sql.in(ids)}`
+          return ids.length
+        }))),
       addDeliveries: (deliveries) => orStorage(Effect.forEach(deliveries, (d) => insert("deliveries", d), { discard: true })),
       insertLog: (row) => orStorage(Effect.asVoid(insert("delivery_logs", row))),
       listLogs: (accountId, webhookId, q) => {

@@ -157,6 +157,12 @@ export interface OutboxShape {
     readonly getLog: (accountId: string, webhookId: string, id: string) => Fx<DeliveryLogRow | undefined>
     /** Deletes at most `limit` log entries created before `before` (oldest first); returns how many. */
     readonly purgeLogs: (before: string, limit: number) => Fx<number>
+    /**
+     * Deletes at most `limit` events created before `before` (oldest first) none of whose
+     * deliveries is pending, together with their deliveries; returns how many events. An event
+     * with a delivery still pending stays, however old, until that delivery is settled.
+     */
+    readonly purgeEvents: (before: string, limit: number) => Fx<number>
     /** Adds deliveries for an existing event (redelivery). */
     readonly addDeliveries: (deliveries: ReadonlyArray<DeliveryRow>) => Fx<void>
     /** Newest first, ties by id descending. */

@@ -122,6 +122,43 @@ export const outboxCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       assert.deepStrictEqual(yield* s.outbox.getLog(a.id, d.webhook_id, newer.id), newer, "newer logs stay")
     }))
 
+  it.effect("event retention: settled events before the cut go with their deliveries, oldest first within the limit; pending and newer stay", () =>
+    Effect.gen(function*() {
+      const s = yield* Storage
+      const { a, w1, w2 } = yield* accountWithTwoWebhooks(s)
+      // Years before any other case's events: the purge is store-wide.
+      const at = (day: number, minute: number) => new Date(Date.UTC(2000, 0, day, 0, minute)).toISOString()
+      const cut = at(2, 0)
+      const made = (created_at: string, statuses: ReadonlyArray<"pending" | "success" | "failed" | "canceled">) => {
+        const e = eventWithDeliveries(a.id, statuses.map((_, i) => (i % 2 ? w2.id : w1.id)))
+        return { event: { ...e.event, created_at }, deliveries: e.deliveries.map((d, i) => ({ ...d, status: statuses[i]! })) }
+      }
+      const oldest = made(at(1, 1), ["success"])
+      const settled = made(at(1, 2), ["failed", "canceled"])
+      const waiting = made(at(1, 3), ["success", "pending"])
+      const bare = made(at(1, 4), [])
+      const recent = made(at(3, 0), ["success"])
+      for (const e of [recent, bare, waiting, settled, oldest]) yield* s.outbox.append(e.event, e.deliveries)
+      const present = (e: { event: { id: string } }) => Effect.map(s.outbox.getEvent(a.id, e.event.id), (row) => row !== undefined)
+
+      assert.strictEqual(yield* s.outbox.purgeEvents(cut, 1), 1, "a purge deletes at most its limit")
+      assert.isFalse(yield* present(oldest), "the oldest goes first")
+      assert.lengthOf(yield* s.outbox.listDeliveries(a.id, oldest.event.id), 0, "its deliveries go with it")
+      assert.isTrue(yield* present(settled))
+      while ((yield* s.outbox.purgeEvents(cut, 1_000)) > 0) { /* until none is left */ }
+      assert.isFalse(yield* present(settled))
+      assert.isFalse(yield* present(bare))
+      assert.isTrue(yield* present(waiting), "an event with a pending delivery stays")
+      assert.lengthOf(yield* s.outbox.listDeliveries(a.id, waiting.event.id), 2)
+      assert.isTrue(yield* present(recent), "a newer event stays")
+      // Once its last delivery is settled, the waiting event goes too.
+      yield* s.outbox.cancelPending(a.id, w2.id, at(3, 1))
+      while ((yield* s.outbox.purgeEvents(cut, 1_000)) > 0) { /* until none is left */ }
+      assert.isFalse(yield* present(waiting))
+      assert.lengthOf(yield* s.outbox.listDeliveries(a.id, waiting.event.id), 0)
+      assert.isTrue(yield* present(recent))
+    }))
+
   it.effect("outbox: pending deliveries are counted up to a cap; cancelled ones leave the count", () =>
     Effect.gen(function*() {
       const s = yield* Storage
