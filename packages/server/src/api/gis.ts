@@ -7,7 +7,7 @@
  * budgets (gis/offload.ts); the boundary then goes through the normal Projects create/update, so
  * validation, limits, events and idempotency apply unchanged.
  */
-import { type Canopy, type Principal, Projects, Schemas } from "@canopy/core"
+import { boundaryChangeVia, type Canopy, type Principal, Projects, Schemas } from "@canopy/core"
 import { Effect, Schema } from "effect"
 import { FILE_FIELD, FORM_LIMITS, readForm } from "../gis/multipart.ts"
 import { formFile, importFile, type RawBody, writeAfterRead } from "./importFile.ts"
@@ -56,12 +56,14 @@ export const importProject = (principal: Principal.Principal, query: Readonly<Re
     // `rawBodyOf` made sure one of the two is there
     const name = query.name ?? (body as RawBody).name
     return yield* writeAfterRead(projects.create(principal, { ...query, ...(name !== undefined ? { name } : {}), geometry: read.geometry }))
+      .pipe(boundaryChangeVia({ via: "import", file_format: read.format }))
   })
 
 export const replaceBoundary = (principal: Principal.Principal, id: string, body: unknown): Run<Schemas.Project> =>
   Effect.gen(function*() {
     const read = yield* importFile(principal, { projectId: id }, body as RawBody)
     return yield* writeAfterRead((yield* Projects).update(principal, id, { geometry: read.geometry }))
+      .pipe(boundaryChangeVia({ via: "boundary_file", file_format: read.format }))
   })
 
 // ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
  */
 import { Accounts, Assets, Deliveries, Members, OAuth, OAuthServer, Principal, Projects, Schemas, Webhooks, type Canopy, type Permissions } from "@canopy/core"
 import { ListProjectOverlaps, ProjectOverlaps } from "@canopy/core"
+import { BoundaryHistory } from "@canopy/core"
 import { Effect, type Schema } from "effect"
 import * as Gis from "./gis.ts"
 import * as Tiles from "./tiles.ts"
@@ -181,6 +182,25 @@ export const routes: ReadonlyArray<Route> = [
       "(`page` > 1 is a 400 on `query.page`); `meta.total` is exact only when one request examined every candidate.",
     status: 200, envelope: "list", query: ListProjectOverlaps, resource: Schemas.ProjectOverlap,
     run: ({ params, principal, query }) => Effect.flatMap(ProjectOverlaps, (s) => s.list(principal, params.project_id!, query)) }),
+  // Boundary history (docs/decisions.md, "Boundary history")
+  route({ method: "GET", path: "/projects/{project_id}/boundaries", operation: "projects.get", tag: "Projects",
+    summary: "List a project's boundary versions, newest first",
+    description: "Every change of the project's boundary (create, update, file import, dashboard, version restore) is a numbered " +
+      "version: who made it (`changed_by`), when, how (`via`, and the file's format), and the hectares before and after. Listed " +
+      "without the boundaries themselves; walk pages with `cursor=<meta.next_cursor>`. The newest 50 versions are kept.",
+    status: 200, envelope: "list", query: Schemas.ListBoundaryVersions, resource: Schemas.BoundaryVersionSummary,
+    run: ({ params, principal, query }) => Effect.flatMap(BoundaryHistory, (s) => s.list(principal, params.project_id!, query)) }),
+  route({ method: "GET", path: "/projects/{project_id}/boundaries/{version}", operation: "projects.get", tag: "Projects",
+    summary: "Get one boundary version, with its boundary (GeoJSON)",
+    status: 200, envelope: "resource", resource: Schemas.BoundaryVersion,
+    run: ({ params, principal }) => Effect.flatMap(BoundaryHistory, (s) => s.get(principal, params.project_id!, params.version!)) }),
+  route({ method: "POST", path: "/projects/{project_id}/boundaries/{version}/restore", operation: "projects.update", tag: "Projects",
+    summary: "Set a project's boundary back to a version's",
+    description: "A boundary update as by `PUT /v1/projects/{project_id}` with the version's boundary: the plan's hectares, the " +
+      "overlap comparison (`overlaps`, 409 under `overlap_policy: reject`) and `project.updated` apply, and the restore becomes " +
+      "a new version (`via: version_restore`, `restored_from`). Answers the project.",
+    status: 200, envelope: "resource", resource: Schemas.Project,
+    run: ({ params, principal }) => Effect.flatMap(BoundaryHistory, (s) => s.restore(principal, params.project_id!, params.version!)) }),
 
   // Vector tiles (docs/decisions.md, "Vector tiles")
   route({ method: "GET", path: "/tiles/{z}/{x}/{y}.mvt", operation: "projects.list", tag: "Projects", summary: "A vector tile of the account's projects",
