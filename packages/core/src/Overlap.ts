@@ -12,6 +12,7 @@
 import { Context } from "effect"
 import { intersection, type Geom } from "polyclip-ts"
 import * as Geometry from "./Geometry.ts"
+import * as PreparedArea from "./internal/preparedArea.ts"
 import * as SharedArea from "./internal/sharedArea.ts"
 
 /** What an account does when a new or changed boundary overlaps another project's. */
@@ -125,6 +126,18 @@ export const sharedHectares = (a: Geometry.Boundary, b: Geometry.Boundary): numb
  */
 export const sharedHectaresByEdges = (a: Geometry.Boundary, b: Geometry.Boundary, limit = Infinity): number =>
   SharedArea.sharedSquareMetres(ringsOf(a), ringsOf(b), limit) / 10_000
+
+/**
+ * `sharedHectaresByEdges` for a boundary compared with many others: the boundary with more edges
+ * is prepared once (its edges in a grid, running sums of their terms; kept by its rings array as
+ * long as the boundary object lives) and each other one costs what its own edges meet
+ * (`internal/preparedArea.ts`). The same pieces and terms, summed in another order: equal to
+ * `sharedHectaresByEdges` to rounding. Throws as it does.
+ */
+export const sharedHectaresPrepared = (a: Geometry.Boundary, b: Geometry.Boundary, limit = Infinity): number => {
+  const ra = ringsOf(a), rb = ringsOf(b)
+  return PreparedArea.sharedSquareMetresPrepared(ra, rb, SharedArea.edgeCount(ra) >= SharedArea.edgeCount(rb) ? "a" : "b", limit) / 10_000
+}
 
 /**
  * The geodesic area shared by two valid boundaries, by building their intersection with the

@@ -16,6 +16,10 @@ export interface Edges {
   readonly y2: Float64Array
   readonly n: number
   readonly box: readonly [number, number, number, number]
+  /** Where each ring's edges start (one more entry: `n`); each ring's edges are consecutive. */
+  readonly ringStarts: Int32Array
+  /** Per ring: whether its edges run against their index order (edge i + 1 ends where edge i starts). */
+  readonly reversed: Uint8Array
   /** Every edge's index ordered by its western end (made when first needed). */
   byWest?: Int32Array
   /** Its point test (made when first needed). */
@@ -47,10 +51,12 @@ const makeEdges = (polygons: Rings): Edges => {
   const x1 = new Float64Array(count), y1 = new Float64Array(count), x2 = new Float64Array(count), y2 = new Float64Array(count)
   let n = 0
   let w = Infinity, s = Infinity, e = -Infinity, north = -Infinity
+  const starts: Array<number> = [], reversed: Array<number> = []
   for (const rings of polygons) {
     rings.forEach((ring, r) => {
       const ccw = planarTwiceArea(ring) > 0
       const flip = r === 0 ? !ccw : ccw
+      starts.push(n), reversed.push(flip ? 1 : 0)
       for (let i = 0; i + 1 < ring.length; i++) {
         const p = ring[flip ? i + 1 : i]!, q = ring[flip ? i : i + 1]!
         if (p[0] === q[0] && p[1] === q[1]) continue
@@ -60,7 +66,8 @@ const makeEdges = (polygons: Rings): Edges => {
       }
     })
   }
-  return { x1, y1, x2, y2, n, box: [w, s, e, north] }
+  starts.push(n)
+  return { x1, y1, x2, y2, n, box: [w, s, e, north], ringStarts: Int32Array.from(starts), reversed: Uint8Array.from(reversed) }
 }
 
 /** Thrown when a measure passes its budget of work (`limit`): pairs of edges examined, edges tested, pieces. */

@@ -32,8 +32,11 @@ export type { Rings } from "./edges.ts"
 const bits = new Float64Array(2)
 const words = new Int32Array(bits.buffer)
 
+/** How many edges a boundary has (its edges, made once per rings array). */
+export const edgeCount = (a: Rings): number => edgesOf(a).n
+
 /** Where an edge is cut: parameters along it and the points; stretches along the other boundary. */
-interface Cuts {
+export interface Cuts {
   readonly t: Array<number>
   readonly x: Array<number>
   readonly y: Array<number>
@@ -49,7 +52,7 @@ const paramOn = (E: Edges, i: number, x: number, y: number): number => {
 }
 
 /** The cuts of each edge that has any, by edge index. */
-type CutTable = Array<Cuts | undefined>
+export type CutTable = Array<Cuts | undefined>
 
 const cutsOf = (all: CutTable, i: number): Cuts => all[i] ??= { t: [], x: [], y: [], crossing: [], along: [] }
 
@@ -67,8 +70,12 @@ interface Meeting {
   readonly crossed: boolean
 }
 
-/** Records where edge `i` of A and edge `j` of B meet; answers whether they truly cross. */
-const meet = (A: Edges, i: number, B: Edges, j: number, cutsA: CutTable, cutsB: CutTable): boolean => {
+/**
+ * Records where edge `i` of A and edge `j` of B meet; answers whether they truly cross. With
+ * `metA` (`metB`), marks edge `i` (`j`) when the two meet at all (exactly: a crossing at an end,
+ * which cuts nothing there, included).
+ */
+export const meet = (A: Edges, i: number, B: Edges, j: number, cutsA: CutTable, cutsB: CutTable, metA?: Uint8Array, metB?: Uint8Array): boolean => {
   const px = A.x1[i]!, py = A.y1[i]!, qx = A.x2[i]!, qy = A.y2[i]!
   const rx = B.x1[j]!, ry = B.y1[j]!, sx = B.x2[j]!, sy = B.y2[j]!
   if (Math.max(py, qy) < Math.min(ry, sy) || Math.max(ry, sy) < Math.min(py, qy)) return false
@@ -76,6 +83,8 @@ const meet = (A: Edges, i: number, B: Edges, j: number, cutsA: CutTable, cutsB: 
   if (d1 !== 0 && d1 === d2) return false
   const d3 = Math.sign(orient2d(px, py, qx, qy, rx, ry)), d4 = Math.sign(orient2d(px, py, qx, qy, sx, sy))
   if (d3 !== 0 && d3 === d4) return false
+  if (metA) metA[i] = 1
+  if (metB) metB[j] = 1
   if (d1 === 0 && d2 === 0) {
     // Collinear: the stretch they share, if it has a length.
     const ta1 = paramOn(A, i, rx, ry), ta2 = paramOn(A, i, sx, sy)
@@ -141,30 +150,41 @@ const alongAt = (c: Cuts, tm: number): boolean | undefined => {
   return undefined
 }
 
-/** The indices of an edge's cuts in order along it (often already in order: then no sort). */
-const sortedCuts = (c: Cuts): Array<number> => {
-  const order = Array.from(c.t.keys())
-  for (let k = 1; k < c.t.length; k++) {
-    if (c.t[k - 1]! > c.t[k]!) return order.sort((a, b) => c.t[a]! - c.t[b]!)
-  }
-  return order
+// Scratch space for one edge's points and pieces (the measure is synchronous: one edge at a time).
+let order = new Int32Array(64), xs = new Float64Array(64), ys = new Float64Array(64), ts = new Float64Array(64)
+let joins = new Int32Array(64), keep = new Int8Array(64)
+const room = (size: number) => {
+  if (xs.length >= size) return
+  const n = 2 * size
+  order = new Int32Array(n), xs = new Float64Array(n), ys = new Float64Array(n), ts = new Float64Array(n), joins = new Int32Array(n), keep = new Int8Array(n)
 }
 
+/** Puts the indices of an edge's cuts in order along it into `order` (stable; few cuts sorted in place). */
+const sortCuts = (c: Cuts) => {
+  const n = c.t.length
+  if (n > 32) {
+    Array.from(c.t.keys()).sort((a, b) => c.t[a]! - c.t[b]!).forEach((m, k) => void (order[k] = m))
+    return
+  }
+  for (let k = 0; k < n; k++) {
+    const t = c.t[k]!
+    let at = k
+    while (at > 0 && c.t[order[at - 1]!]! > t) order[at] = order[at - 1]!, at--
+    order[at] = k
+  }
+}
+
+/** A test of whole pieces against the other boundary: inside it or not (`insideTest`). */
+export type PieceTest = (ax: number, ay: number, bx: number, by: number) => boolean
+
 /**
- * Visits the pieces of E's edges that belong to the boundary of A ∩ B: inside `inOther`, or along
- * the other boundary in the same direction when `keepAlong`. Consecutive kept pieces of one edge
- * are visited as one: a long edge that stays whole is measured whole (its exact geodesic term), as
- * a clipper's output ring would have it. `visit` answers false to stop.
+ * Whether a piece (crossing nothing) lies inside the other boundary, tested at its midpoint, or at
+ * its quarters when rounding put the midpoint on the other boundary. A piece on it at all three (a
+ * sliver thinner than rounding) is left undecided: the test throws.
  */
-const pieces = (
-  E: Edges, cuts: CutTable, box: readonly [number, number, number, number], inOther: (x: number, y: number) => number,
-  keepAlong: boolean, visit: (x1: number, y1: number, x2: number, y2: number) => boolean
-): boolean => {
+export const insideTest = (box: readonly [number, number, number, number], inOther: (x: number, y: number) => number): PieceTest => {
   const [w, s, e, n] = box
-  // A piece is inside or outside as a whole (it crosses nothing); tested at its midpoint, or at
-  // its quarters when rounding put the midpoint on the other boundary. A piece on it at all three
-  // (a sliver thinner than rounding) is left undecided: the measure throws.
-  const inside = (ax: number, ay: number, bx: number, by: number) => {
+  return (ax, ay, bx, by) => {
     for (const f of QUARTERS) {
       const mx = ax + (bx - ax) * f, my = ay + (by - ay) * f
       if (mx < w || mx > e || my < s || my > n) return false
@@ -173,62 +193,88 @@ const pieces = (
     }
     throw new Error("a piece of an edge lies along the other boundary within rounding")
   }
-  for (let i = 0; i < E.n; i++) {
-    const px = E.x1[i]!, py = E.y1[i]!, qx = E.x2[i]!, qy = E.y2[i]!
-    if (Math.max(px, qx) < w || Math.min(px, qx) > e || Math.max(py, qy) < s || Math.min(py, qy) > n) continue
-    const c = cuts[i]
-    if (!c) {
-      if (inside(px, py, qx, qy) && !visit(px, py, qx, qy)) return false
+}
+
+/** Whether edge `i` of E reaches a box. */
+export const reaches = (E: Edges, i: number, [w, s, e, n]: readonly [number, number, number, number]): boolean => {
+  const px = E.x1[i]!, py = E.y1[i]!, qx = E.x2[i]!, qy = E.y2[i]!
+  return !(Math.max(px, qx) < w || Math.min(px, qx) > e || Math.max(py, qy) < s || Math.min(py, qy) > n)
+}
+
+/**
+ * Visits the pieces of E's edge `i` (cut by `c`, if at all) that belong to the boundary of A ∩ B:
+ * inside the other boundary, or along it in the same direction when `keepAlong`. Consecutive kept
+ * pieces are visited as one: a long edge that stays whole is measured whole (its exact geodesic
+ * term), as a clipper's output ring would have it. `visit` answers false to stop.
+ */
+export const edgePieces = (
+  E: Edges, i: number, c: Cuts | undefined, inside: PieceTest, keepAlong: boolean,
+  visit: (x1: number, y1: number, x2: number, y2: number) => boolean
+): boolean => {
+  const px = E.x1[i]!, py = E.y1[i]!, qx = E.x2[i]!, qy = E.y2[i]!
+  if (!c) return !inside(px, py, qx, qy) || visit(px, py, qx, qy)
+  // The points along the edge, equal ones merged; at each inner point, how many times the other
+  // boundary truly crosses there, or that it touches or turns there (-1).
+  room(c.t.length + 2)
+  sortCuts(c)
+  xs[0] = px, ys[0] = py, ts[0] = 0, joins[0] = 0
+  let last = 0
+  for (let k = 0; k < c.t.length; k++) {
+    const m = order[k]!
+    if (c.x[m] === xs[last] && c.y[m] === ys[last]) {
+      if (last > 0 && joins[last]! >= 0) joins[last] = c.crossing[m] ? joins[last]! + 1 : -1
       continue
     }
-    // The points along the edge, equal ones merged; at each inner point, how many times the other
-    // boundary truly crosses there, or that it touches or turns there (-1).
-    const order = sortedCuts(c)
-    const xs = [px], ys = [py], ts = [0], joins = [0]
-    for (const m of order) {
-      const last = xs.length - 1
-      if (c.x[m] === xs[last] && c.y[m] === ys[last]) {
-        if (last > 0 && joins[last]! >= 0) joins[last] = c.crossing[m] ? joins[last]! + 1 : -1
-        continue
-      }
-      xs.push(c.x[m]!), ys.push(c.y[m]!), ts.push(c.t[m]!), joins.push(c.crossing[m] ? 1 : -1)
-    }
-    if (xs[xs.length - 1] === qx && ys[ys.length - 1] === qy) xs.pop(), ys.pop(), ts.pop(), joins.pop()
-    xs.push(qx), ys.push(qy), ts.push(1)
-    const count = xs.length - 1
-    spend(count)
-    // Each piece: along the other boundary (kept when in the same direction and `keepAlong`), or
-    // inside or outside it. Inside and outside swap at each true crossing, so between points where
-    // the other boundary only touches, one point test decides a whole run of pieces: made on the
-    // run's longest piece, whose midpoint is farthest from the crossings (a piece shorter than
-    // rounding is never tested itself).
-    const keep: Array<boolean | undefined> = new Array(count)
-    if (c.along.length > 0) {
-      for (let k = 0; k < count; k++) {
-        const same = alongAt(c, (ts[k]! + ts[k + 1]!) / 2)
-        if (same !== undefined) keep[k] = keepAlong && same
-      }
-    }
-    for (let k = 0; k < count;) {
-      if (keep[k] !== undefined) { k++; continue }
-      let end = k + 1
-      while (end < count && keep[end] === undefined && joins[end]! > 0) end++
-      let longest = k
-      for (let j = k + 1; j < end; j++) {
-        if (Math.abs(xs[j + 1]! - xs[j]!) + Math.abs(ys[j + 1]! - ys[j]!) > Math.abs(xs[longest + 1]! - xs[longest]!) + Math.abs(ys[longest + 1]! - ys[longest]!)) longest = j
-      }
-      keep[longest] = inside(xs[longest]!, ys[longest]!, xs[longest + 1]!, ys[longest + 1]!)
-      for (let j = longest + 1; j < end; j++) keep[j] = joins[j]! % 2 === 1 ? !keep[j - 1] : keep[j - 1]
-      for (let j = longest - 1; j >= k; j--) keep[j] = joins[j + 1]! % 2 === 1 ? !keep[j + 1] : keep[j + 1]
-      k = end
-    }
-    let fromX = NaN, fromY = NaN, kept = false
+    last++
+    xs[last] = c.x[m]!, ys[last] = c.y[m]!, ts[last] = c.t[m]!, joins[last] = c.crossing[m] ? 1 : -1
+  }
+  if (xs[last] === qx && ys[last] === qy) last--
+  last++
+  xs[last] = qx, ys[last] = qy, ts[last] = 1
+  const count = last
+  spend(count)
+  // Each piece: along the other boundary (kept when in the same direction and `keepAlong`), or
+  // inside or outside it. Inside and outside swap at each true crossing, so between points where
+  // the other boundary only touches, one point test decides a whole run of pieces: made on the
+  // run's longest piece, whose midpoint is farthest from the crossings (a piece shorter than
+  // rounding is never tested itself). `keep`: -1 undecided, 0 dropped, 1 kept.
+  keep.fill(-1, 0, count)
+  if (c.along.length > 0) {
     for (let k = 0; k < count; k++) {
-      if (keep[k] && !kept) fromX = xs[k]!, fromY = ys[k]!
-      if (!keep[k] && kept && !visit(fromX, fromY, xs[k]!, ys[k]!)) return false
-      kept = keep[k]!
+      const same = alongAt(c, (ts[k]! + ts[k + 1]!) / 2)
+      if (same !== undefined) keep[k] = keepAlong && same ? 1 : 0
     }
-    if (kept && !visit(fromX, fromY, qx, qy)) return false
+  }
+  const length = (k: number) => Math.abs(xs[k + 1]! - xs[k]!) + Math.abs(ys[k + 1]! - ys[k]!)
+  for (let k = 0; k < count;) {
+    if (keep[k] !== -1) { k++; continue }
+    let end = k + 1
+    while (end < count && keep[end] === -1 && joins[end]! > 0) end++
+    let longest = k
+    for (let j = k + 1; j < end; j++) if (length(j) > length(longest)) longest = j
+    keep[longest] = inside(xs[longest]!, ys[longest]!, xs[longest + 1]!, ys[longest + 1]!) ? 1 : 0
+    for (let j = longest + 1; j < end; j++) keep[j] = joins[j]! % 2 === 1 ? 1 - keep[j - 1]! : keep[j - 1]!
+    for (let j = longest - 1; j >= k; j--) keep[j] = joins[j + 1]! % 2 === 1 ? 1 - keep[j + 1]! : keep[j + 1]!
+    k = end
+  }
+  let fromX = NaN, fromY = NaN, kept = false
+  for (let k = 0; k < count; k++) {
+    const now = keep[k] === 1
+    if (now && !kept) fromX = xs[k]!, fromY = ys[k]!
+    if (!now && kept && !visit(fromX, fromY, xs[k]!, ys[k]!)) return false
+    kept = now
+  }
+  return !kept || visit(fromX, fromY, qx, qy)
+}
+
+/** Visits the pieces of all E's edges reaching `box` that bound A ∩ B (`edgePieces`). */
+const pieces = (
+  E: Edges, cuts: CutTable, box: readonly [number, number, number, number], inOther: (x: number, y: number) => number,
+  keepAlong: boolean, visit: (x1: number, y1: number, x2: number, y2: number) => boolean
+): boolean => {
+  const inside = insideTest(box, inOther)
+  for (let i = 0; i < E.n; i++) {
+    if (reaches(E, i, box) && !edgePieces(E, i, cuts[i], inside, keepAlong, visit)) return false
   }
   return true
 }
@@ -252,16 +298,15 @@ export const sharesArea = (a: Rings, b: Rings, limit = Infinity): boolean => bud
   return !pieces(A, m.cutsA, box, pointTest(B), true, stop) || !pieces(B, m.cutsB, box, pointTest(A), false, stop)
 })
 
-/** The sum of `term` over the pieces bounding A ∩ B (Neumaier summation); throws when they do not close. */
-const boundarySum = (a: Rings, b: Rings, term: (x1: number, y1: number, x2: number, y2: number) => number): number => {
-  const { A, B, box, apart } = shared(a, b)
-  if (apart) return 0
-  const m = walk(A, B, box, false)
+/**
+ * A sum of edge terms over pieces that must close into rings (Neumaier summation). Every point
+ * the kept pieces reach must be left as often as it is reached (exactly: a cut point is one value
+ * shared by both edges). A piece misplaced by rounding would leave the rings open, and its term
+ * (the area down to the equator) would count whole. Checked by two independent 32-bit hashes of
+ * the positions, added for starts and subtracted for ends.
+ */
+export const closedSum = (term: (x1: number, y1: number, x2: number, y2: number) => number) => {
   let sum = 0, comp = 0
-  // Every point the kept pieces reach must be left as often as it is reached (exactly: a cut
-  // point is one value shared by both edges). A piece misplaced by rounding would leave the
-  // rings open, and its term (the area down to the equator) would count whole. Checked by two
-  // independent 32-bit hashes of the positions, added for starts and subtracted for ends.
   let h1 = 0, h2 = 0
   const tally = (x: number, y: number, d: number) => {
     bits[0] = x, bits[1] = y
@@ -270,18 +315,40 @@ const boundarySum = (a: Rings, b: Rings, term: (x1: number, y1: number, x2: numb
     h1 = (h1 + d * Math.imul(a ^ (a >>> 15), 0x2c1b3c6d)) | 0
     h2 = (h2 + d * Math.imul(b ^ (b >>> 13), 0x297a2d39)) | 0
   }
-  const add = (x1: number, y1: number, x2: number, y2: number) => {
-    const v = term(x1, y1, x2, y2)
+  const addValue = (v: number) => {
     const t = sum + v
     comp += Math.abs(sum) >= Math.abs(v) ? sum - t + v : v - t + sum
     sum = t
-    tally(x1, y1, 1), tally(x2, y2, -1)
-    return true
   }
-  pieces(A, m.cutsA, box, pointTest(B), true, add)
-  pieces(B, m.cutsB, box, pointTest(A), false, add)
-  if (h1 !== 0 || h2 !== 0) throw new Error("the shared boundary does not close")
-  return sum + comp
+  return {
+    /** Adds a piece from (x1, y1) to (x2, y2). */
+    add: (x1: number, y1: number, x2: number, y2: number) => {
+      addValue(term(x1, y1, x2, y2))
+      tally(x1, y1, 1), tally(x2, y2, -1)
+      return true
+    },
+    /** Adds a chain of pieces from (x1, y1) to (x2, y2) whose terms sum to `value`. */
+    addChain: (value: number, x1: number, y1: number, x2: number, y2: number) => {
+      addValue(value)
+      tally(x1, y1, 1), tally(x2, y2, -1)
+    },
+    /** The sum; throws when the pieces added do not close into rings. */
+    total: () => {
+      if (h1 !== 0 || h2 !== 0) throw new Error("the shared boundary does not close")
+      return sum + comp
+    }
+  }
+}
+
+/** The sum of `term` over the pieces bounding A ∩ B; throws when they do not close. */
+const boundarySum = (a: Rings, b: Rings, term: (x1: number, y1: number, x2: number, y2: number) => number): number => {
+  const { A, B, box, apart } = shared(a, b)
+  if (apart) return 0
+  const m = walk(A, B, box, false)
+  const acc = closedSum(term)
+  pieces(A, m.cutsA, box, pointTest(B), true, acc.add)
+  pieces(B, m.cutsB, box, pointTest(A), false, acc.add)
+  return acc.total()
 }
 
 /**

@@ -102,13 +102,14 @@ const BYTES_PER_POSITION = 20
  * Two boundaries are compared inline only when their texts are short (parsing one is linear: under
  * a millisecond for 64,000 characters, and a write's own boundary is parsed once for all its
  * comparisons) and the measure fits a budget of work counted as it goes
- * (`Overlap.sharedHectaresByEdges`' `limit`: pairs of edges examined, edges tested, pieces — the
+ * (`Overlap.sharedHectaresPrepared`' `limit`: the larger boundary, usually the write's own, is
+ * prepared once for all its neighbours: pairs of edges examined, edges tested, pieces — the
  * crossings it finds are counted by the sweep that finds them): 12,000 units, 1–2 ms in any shape
  * once compiled. A process's first measures run in the interpreter (~10 µs a unit), so until 500
  * have run the budget is 2,000 units (~20 ms at worst). Past it the measure stops and a worker
  * starts over under a time budget: two crossing 80-tooth combs (25,600 crossings, ~150,000 units)
  * and two nearly coinciding 1,000-vertex rings (~28,000) go there; a 1,000-vertex ring nearly
- * coinciding with a 64-vertex one (~10,000) and a stand beside its neighbours or inside its
+ * coinciding with a 64-vertex one (~3,400 with the ring prepared, ~11,000 pair by pair) and a stand beside its neighbours or inside its
  * estate's outline (a few dozen) stay.
  */
 const SHARED_INLINE_CHARS = 64_000
@@ -136,7 +137,7 @@ export const measuredInline = (a: RawJson.RawJson, b: RawJson.RawJson): number |
   if (a.text.length >= SHARED_INLINE_CHARS || b.text.length >= SHARED_INLINE_CHARS) return undefined
   try {
     const limit = ++inlineMeasures > SHARED_INLINE_WARM_AFTER ? SHARED_INLINE_WORK : SHARED_INLINE_WORK_COLD
-    return Overlap.sharedHectaresByEdges(parsed(a), parsed(b), limit)
+    return Overlap.sharedHectaresPrepared(parsed(a), parsed(b), limit)
   } catch {
     return undefined
   }
