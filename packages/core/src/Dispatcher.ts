@@ -25,6 +25,8 @@ export interface DispatcherOptions {
   readonly concurrency?: number
   readonly perEndpoint?: number
   readonly pollMs?: number
+  /** How often the store's maintenance runs (ms); default hourly. */
+  readonly maintenanceEveryMs?: number
   /** Called when a claim or an attempt fails unexpectedly (storage down…); the loop goes on. */
   readonly onError?: (error: unknown) => void
   /** Called with each attempt's log entry once it is recorded, or `undefined` when it could not be (metrics). */
@@ -65,6 +67,7 @@ export const startDispatcher = (canopy: Canopy, options: DispatcherOptions = {})
   const concurrency = options.concurrency ?? 64
   const perEndpoint = options.perEndpoint ?? 4
   const pollMs = options.pollMs ?? 250
+  const maintenanceEveryMs = options.maintenanceEveryMs ?? 3_600_000
   const owner = `${options.name ?? "dispatcher"}-${Ids.randomBase32(8)}`
   const perWebhook = new Map<string, number>()
   const attempts = new Set<Promise<void>>()
@@ -124,7 +127,7 @@ export const startDispatcher = (canopy: Canopy, options: DispatcherOptions = {})
           if (giveBack.length > 0) await canopy.run(Effect.flatMap(Deliveries, (s) => s.release(giveBack, owner)))
           claimed = batch.length - giveBack.length
         }
-        if (Date.now() - lastPurge > 3_600_000) {
+        if (Date.now() - lastPurge > maintenanceEveryMs) {
           lastPurge = Date.now()
           await canopy.run(maintenance)
         }

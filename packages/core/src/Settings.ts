@@ -1,6 +1,6 @@
 /**
- * Operator settings the domain reads: plan limits, invitation lifetime, and whether webhooks may
- * target plain-HTTP or local addresses (development only). Defaults apply unless a layer provides
+ * Operator settings the domain reads: plan limits, invitation lifetime, delivery timing, event
+ * retention, and whether webhooks may target plain-HTTP or local addresses (development only). Defaults apply unless a layer provides
  * other values.
  */
 import { Context } from "effect"
@@ -19,6 +19,8 @@ export interface SettingsShape {
   readonly deliveryTimeoutMs: number
   /** How long a dispatcher holds a claimed delivery (ms): well above the timeout. */
   readonly deliveryLeaseMs: number
+  /** How long settled events are kept (ms); default `Delivery.EVENT_RETENTION_MS` (30 days). */
+  readonly eventRetentionMs: number
 }
 
 /** The defaults. */
@@ -28,7 +30,8 @@ export const defaults: SettingsShape = {
   invitationTtlMs: 7 * 86_400_000,
   lastUsedResolutionMs: 60_000,
   deliveryTimeoutMs: Delivery.TIMEOUT_MS,
-  deliveryLeaseMs: 30_000
+  deliveryLeaseMs: 30_000,
+  eventRetentionMs: Delivery.EVENT_RETENTION_MS
 }
 
 /** The settings service; a reference with the defaults, so providing it is optional. */

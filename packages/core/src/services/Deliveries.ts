@@ -72,7 +72,7 @@ export class Deliveries extends Context.Service<Deliveries, {
   readonly listEvents: (principal: Principal, query?: unknown) => Fx<ListResult<Events.Envelope>>
   /** Removes log entries past the retention period; answers how many. */
   readonly purgeLogs: Effect.Effect<number, StorageError>
-  /** Removes events past their retention period (none of their deliveries pending), with their deliveries; answers how many. */
+  /** Removes events past `Settings.eventRetentionMs` (none of their deliveries pending), with their deliveries; answers how many. */
   readonly purgeEvents: Effect.Effect<number, StorageError>
 }>()("canopy/Deliveries") {
   static readonly layer = Layer.effect(this, Effect.gen(function*() {
@@ -198,7 +198,9 @@ const make = (storage: StorageShape, sender: Sender["Service"]) => {
 
     purgeLogs: Effect.flatMap(Time.nowMillis, (now) =>
       inBatches(storage.outbox.purgeLogs(new Date(now - Delivery.LOG_RETENTION_MS).toISOString(), PURGE_BATCH), PURGE_BATCH, PURGE_BATCHES)),
-    purgeEvents: Effect.flatMap(Time.nowMillis, (now) =>
-      inBatches(storage.outbox.purgeEvents(new Date(now - Delivery.EVENT_RETENTION_MS).toISOString(), PURGE_BATCH), PURGE_BATCH, PURGE_BATCHES))
+    purgeEvents: Effect.gen(function*() {
+      const before = new Date((yield* Time.nowMillis) - (yield* Settings).eventRetentionMs).toISOString()
+      return yield* inBatches(storage.outbox.purgeEvents(before, PURGE_BATCH), PURGE_BATCH, PURGE_BATCHES)
+    })
   })
 }
