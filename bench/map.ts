@@ -101,7 +101,7 @@ const VIEWS: ReadonlyArray<readonly [string, Camera]> = [
 ]
 const FIRST = "first render (navigation → idle)"
 
-interface TileLog { readonly start: number; readonly serverMs: number; readonly bytes: number; readonly points: boolean; readonly status: number }
+interface TileLog { readonly url: string; readonly start: number; readonly serverMs: number; readonly bytes: number; readonly points: boolean; readonly status: number }
 
 /** One step's figures in one round. */
 interface Step { readonly ms: number; readonly tiles: ReadonlyArray<TileLog> }
@@ -126,7 +126,7 @@ const recordTiles = (page: Page) => {
       const response = await r.response()
       const sizes = await r.sizes()
       return {
-        start: t.startTime, serverMs: t.responseStart - t.requestStart, bytes: sizes.responseBodySize,
+        url: r.url().replace(/&view=\d+$/, ""), start: t.startTime, serverMs: t.responseStart - t.requestStart, bytes: sizes.responseBodySize,
         points: (await response?.headerValue("x-tile-mode")) === "points", status: response?.status() ?? 0
       }
     })())
@@ -224,7 +224,7 @@ const round = async (browser: Browser, url: string, storageState: Awaited<Return
 
 // ── printing ─────────────────────────────────────────────────────────────────────────────────
 
-interface Figures { readonly ms: number; readonly tiles: number; readonly kib: number; readonly largestKib: number; readonly serverP50: number; readonly serverMax: number; readonly points: number; readonly failed: number }
+interface Figures { readonly ms: number; readonly tiles: number; readonly unique: number; readonly kib: number; readonly largestKib: number; readonly serverP50: number; readonly serverMax: number; readonly points: number; readonly failed: number }
 
 const figures = (rounds: ReadonlyArray<Round>, label: string): Figures => {
   const steps = rounds.map((r) => r.steps.get(label)!)
@@ -233,6 +233,7 @@ const figures = (rounds: ReadonlyArray<Round>, label: string): Figures => {
   return {
     ms: per((s) => s.ms),
     tiles: per((s) => s.tiles.length),
+    unique: per((s) => new Set(s.tiles.map((t) => t.url)).size),
     kib: per((s) => kib(s.tiles.reduce((a, t) => a + t.bytes, 0))),
     largestKib: per((s) => kib(Math.max(0, ...s.tiles.map((t) => t.bytes)))),
     serverP50: per((s) => median(s.tiles.map((t) => t.serverMs))),
@@ -250,12 +251,12 @@ const printSize = (size: number, fileMiB: number, rounds: ReadonlyArray<Round>, 
   say(`    before the first render (ms after navigation): MapLibre's script received ${at((t) => t.maplibre)}, the first batch of boxes asked for ${at((t) => t.batchAsked)}` +
     ` and received ${at((t) => t.firstBatch)},` +
     ` the first tile requested ${at((t) => t.firstTile)}`)
-  say(`    ${"step".padEnd(34)} ${"ms".padStart(7)} ${"×1k".padStart(7)} ${"tiles".padStart(5)} ${"KiB".padStart(7)} ${"×1k".padStart(7)} ${"max KiB".padStart(7)} ` +
+  say(`    ${"step".padEnd(34)} ${"ms".padStart(7)} ${"×1k".padStart(7)} ${"tiles".padStart(7)} ${"KiB".padStart(7)} ${"×1k".padStart(7)} ${"max KiB".padStart(7)} ` +
     `${"srv p50".padStart(7)} ${"×1k".padStart(7)} ${"srv max".padStart(7)} ${"points".padStart(6)}`)
   for (const label of [FIRST, ...VIEWS.map(([l]) => l)]) {
     const f = figures(rounds, label)
     const b = base ? figures(base, label) : undefined
-    say(`    ${label.padEnd(34)} ${ms(f.ms).padStart(7)} ${ratio(f.ms, b?.ms).padStart(7)} ${fmt(f.tiles).padStart(5)} ${fmt(f.kib, 1).padStart(7)} ` +
+    say(`    ${label.padEnd(34)} ${ms(f.ms).padStart(7)} ${ratio(f.ms, b?.ms).padStart(7)} ${`${fmt(f.tiles)} (${fmt(f.unique)})`.padStart(7)} ${fmt(f.kib, 1).padStart(7)} ` +
       `${ratio(f.kib, b?.kib).padStart(7)} ${fmt(f.largestKib, 1).padStart(7)} ${ms(f.serverP50).padStart(7)} ${ratio(f.serverP50, b?.serverP50).padStart(7)} ` +
       `${ms(f.serverMax).padStart(7)} ${fmt(f.points).padStart(6)}${f.failed ? `  ${f.failed} tiles not 200` : ""}`)
   }
@@ -311,7 +312,7 @@ export const run = async () => {
   const servers: Array<{ url: string; child: ChildProcess }> = []
   try {
     say(`map (SQLite, headless Chromium): sizes ${sizes.map((s) => fmt(s)).join(", ")}; medians of ${ROUNDS} rounds; ×1k = figure ÷ the 1,000-project figure of this run`)
-    say("  tiles: requests in the step; KiB: their bodies; srv: request sent → first byte (ms); points: tiles holding points, not boundaries")
+    say("  tiles: requests in the step (distinct tiles: MapLibre asks again for a tile the view shows twice, the world repeated side by side); KiB: their bodies; srv: request sent → first byte (ms); points: tiles holding points, not boundaries")
     const seedFile = join(dir, "seed.db")
     let t0 = performance.now()
     const base = await seedBase(sqliteStorage({ filename: seedFile }), BASE_SIZE, () => undefined)
