@@ -3,7 +3,7 @@ import { sqliteStorage } from "@canopy/adapter-sqlite"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { request as httpRequest } from "node:http"
 import { createServer as createTcpServer, type AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
@@ -121,13 +121,15 @@ describe("canopy CLI", () => {
     assert.match(canopy("migrate", "--db", db).out, /up to date/)
   })
 
-  it("serve --bootstrap-if-empty: prints the admin key and a curl line once; the key works", async () => {
+  it("serve --bootstrap-if-empty: writes the admin key to a file once, prints a curl line reading it; the key works", async () => {
     const db = freshDb()
     const s = await startServe(["--db", db, "--bootstrap-if-empty"])
     for (let i = 0; i < 50 && !/try it/.test(s.stderr()); i++) await new Promise((r) => setTimeout(r, 100))
-    const key = /(cnp_key_\w+)/.exec(s.stderr())?.[1]
-    assert.isDefined(key, s.stderr())
-    assert.include(s.stderr(), `curl -H "Authorization: Bearer ${key}" ${s.url}/v1/projects`)
+    const keyFile = join(dir, "canopy-admin-key")
+    const key = readFileSync(keyFile, "utf8").trim()
+    assert.match(key, /^cnp_key_\w+$/)
+    assert.notInclude(s.stderr(), key, "stderr is not a terminal: the key goes to the file only")
+    assert.include(s.stderr(), `curl -H "Authorization: Bearer $(cat ${keyFile})" ${s.url}/v1/projects`)
     const link = new RegExp(`${s.url.replace(/[.:/]/g, "\\$&")}/invitations/accept\\?token=(cnp_inv_\\w+)`).exec(s.stderr())
     assert.isNotNull(link, "the owner's set-password link")
     assert.match(s.stderr(), /owner owner@example\.com[\s\S]*npm start -- --email you@example\.org --account-name "Your Company"/, "says how to choose them")
@@ -136,9 +138,11 @@ describe("canopy CLI", () => {
     assert.strictEqual(res.status, 200)
     s.child.kill("SIGTERM")
     assert.strictEqual(await exited(s.child), 0)
+    rmSync(keyFile)
     const again = await startServe(["--db", db, "--bootstrap-if-empty"])
     await new Promise((r) => setTimeout(r, 300))
-    assert.notMatch(again.stderr(), /cnp_key_/)
+    assert.notMatch(again.stderr(), /cnp_key_|canopy-admin-key/)
+    assert.isFalse(existsSync(keyFile), "no new key for a database that has an account")
     again.child.kill("SIGTERM")
     await exited(again.child)
   })
@@ -245,7 +249,7 @@ describe("canopy CLI", () => {
     assert.notInclude(s.stderr(), "npm start -- --email", "no hint when both were chosen")
     assert.notInclude(s.url, ":8080")
     assert.match(s.stderr(), new RegExp(`${s.url.replace(/[.:/]/g, "\\$&")}/invitations/accept\\?token=cnp_inv_\\w+`))
-    const key = /(cnp_key_\w+)/.exec(s.stderr())![1]!
+    const key = readFileSync(join(dir, "canopy-admin-key"), "utf8").trim()
     const home = await fetch(`${s.url}/`, { redirect: "manual" })
     assert.strictEqual(home.status, 302)
     assert.strictEqual(home.headers.get("location"), "/dashboard")

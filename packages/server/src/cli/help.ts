@@ -27,7 +27,7 @@ SQLite file; the others (worker, owner, keys, service-tokens, account) say "no d
 Run "canopy <command> --help" for a command's options.`,
   serve: `Usage: canopy serve [--port 8080] [--host 127.0.0.1] [--db ./canopy.db | --database-url URL]
                     [--public-url https://canopy.example.com] [--trusted-proxies 10.0.0.1,10.1.0.0/16]
-                    [--allow-insecure-webhooks] [--bootstrap-if-empty] [--email owner@example.com]
+                    [--allow-insecure-webhooks] [--bootstrap-if-empty [--bootstrap-key-file PATH]] [--email owner@example.com]
                     [--account-name "My Forest Account"] [--no-dispatcher]
                     [--cors-origins https://app.example.com,http://localhost:5173]
                     [--basemap-url https://tile.openstreetmap.org/{z}/{x}/{y}.png] [--pg-pool-size 10]
@@ -49,8 +49,11 @@ logged), CANOPY_GEOMETRY_WORKERS (threads validating large boundaries; default: 
 CANOPY_GEOMETRY_BUDGET_MS (most time one boundary may take, default 1500; over it, a 422). With
 --bootstrap-if-empty, an empty database gets an account (--account-name, or CANOPY_ACCOUNT_NAME;
 default "My Forest Account"), an owner (--email, or CANOPY_OWNER_EMAIL; default owner@example.com)
-and an admin key, printed once with the owner's set-password link (on the public URL, else on the
-address listened at). SIGTERM/SIGINT finish in-flight requests, then exit. A port in use or an
+and an admin key. The key is written to a new file only this user can read (mode 0600):
+--bootstrap-key-file, or CANOPY_BOOTSTRAP_KEY_FILE, default canopy-admin-key next to the SQLite
+file (PostgreSQL: in the working directory); it is shown on stderr only when stderr is a terminal,
+so a service manager's log holds the file's path, never the key. The owner's set-password link
+is printed (on the public URL, else on the address listened at). SIGTERM/SIGINT finish in-flight requests, then exit. A port in use or an
 address it may not listen on: one line, exit 1.`,
   worker: `Usage: canopy worker [--db ./canopy.db | --database-url URL] [--allow-insecure-webhooks]
                      [--concurrency 64] [--per-endpoint 4] [--pg-pool-size 10]

@@ -4,7 +4,9 @@
  */
 import { Accounts, startDispatcher } from "@canopy/core"
 import { Effect } from "effect"
+import { chmodSync, rmSync, writeFileSync } from "node:fs"
 import { hostname } from "node:os"
+import { dirname, join, resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { parseCorsOrigins } from "../http/cors.ts"
 import { parseBasemapUrl } from "../pages/projects.ts"
@@ -15,6 +17,26 @@ import {
 } from "./common.ts"
 import { HELP } from "./help.ts"
 
+/** Where `--bootstrap-if-empty` writes the admin key by default: next to the SQLite file, else in the working directory. */
+const defaultKeyFile = (where: ReturnType<typeof storageOf>) =>
+  where.databaseUrl ? resolve("canopy-admin-key") : join(dirname(resolve(where.db)), "canopy-admin-key")
+
+/**
+ * Writes the admin key to a new file only its owner may read or write (0600): a file left there
+ * (or a link planted there) is removed first, and the new one is created exclusively. Answers
+ * true, or why it could not.
+ */
+const writeKeyFile = (path: string, key: string): true | string => {
+  try {
+    rmSync(path, { force: true })
+    writeFileSync(path, `${key}\n`, { mode: 0o600, flag: "wx" })
+    chmodSync(path, 0o600)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code ?? (e as Error).message
+  }
+}
+
 export const serveCommands: Record<string, (argv: Array<string>) => Promise<void>> = {
   async serve(argv) {
     const { values } = parseArgs({ args: argv, options: {
@@ -22,7 +44,7 @@ export const serveCommands: Record<string, (argv: Array<string>) => Promise<void
       "cors-origins": { type: "string" }, "basemap-url": { type: "string" },
       "allow-insecure-webhooks": { type: "boolean", default: false }, "bootstrap-if-empty": { type: "boolean", default: false },
       email: { type: "string" }, "account-name": { type: "string" }, "no-dispatcher": { type: "boolean", default: false },
-      "pg-pool-size": { type: "string" }
+      "pg-pool-size": { type: "string" }, "bootstrap-key-file": { type: "string" }
     } })
     if (values.help) return void console.log(HELP.serve)
     ownProcessDefaults()
@@ -65,6 +87,11 @@ export const serveCommands: Record<string, (argv: Array<string>) => Promise<void
       const accountName = values["account-name"] ?? (process.env.CANOPY_ACCOUNT_NAME || undefined)
       if (count === 0) {
         const b = await bootstrap(running.canopy, { email: email ?? DEFAULT_OWNER_EMAIL, accountName: accountName ?? DEFAULT_ACCOUNT_NAME })
+        const keyFile = values["bootstrap-key-file"] ?? process.env.CANOPY_BOOTSTRAP_KEY_FILE ?? defaultKeyFile(where)
+        const written = writeKeyFile(keyFile, b.api_key.token)
+        // On a terminal the key is shown once; anywhere else (a service manager's log) only where it is.
+        const onTerminal = process.stderr.isTTY === true
+        const bearer = onTerminal ? b.api_key.token : `$(cat ${keyFile})`
         process.stderr.write([
           "",
           `canopy: new database — created account ${b.account.id} "${b.account.name}" with owner ${b.user.email}.`,
@@ -72,15 +99,16 @@ export const serveCommands: Record<string, (argv: Array<string>) => Promise<void
             ? ["canopy: to choose them, start on an empty database with --email and --account-name, e.g.",
               `  npm start -- --email you@example.org --account-name "Your Company"`]
             : []),
-          "canopy: admin API key (shown only now, store it safely):",
-          "",
-          `  ${b.api_key.token}`,
+          ...(onTerminal ? ["canopy: admin API key (shown only now, store it safely):", "", `  ${b.api_key.token}`, ""] : []),
+          written === true
+            ? `canopy: admin API key written to ${keyFile} (readable by this user only); move it somewhere safe and delete the file`
+            : `canopy: the admin API key could not be written to ${keyFile} (${written})${onTerminal ? "" : "; create another with canopy keys create --name admin --permissions admin"}`,
           "",
           "canopy: the owner sets a password (once) at:",
           `  ${setPasswordUrl(linkBase(publicUrl, running.url), b.password_token)}`,
           "",
           "canopy: try it:",
-          `  curl -H "Authorization: Bearer ${b.api_key.token}" ${linkBase(undefined, running.url)}/v1/projects`,
+          `  curl -H "Authorization: Bearer ${bearer}" ${linkBase(undefined, running.url)}/v1/projects`,
           ""
         ].join("\n") + "\n")
       } else if (email !== undefined || accountName !== undefined) {
