@@ -1,7 +1,8 @@
 /**
  * The dashboard's projects: the list (the API's status filter, search, sort and cursor paging), a
  * project's page (its boundary and assets on a map, area, status, the lifecycle actions the
- * member's role allows, its assets) and the overview map of every project of the account.
+ * member's role allows, its assets, its boundary history) and the overview map of every project of
+ * the account.
  *
  * Boundaries are never parsed here: a project's geometry is embedded as the stored JSON text
  * (`RawJson.text`) in a JSON data block, `<` escaped. The overview draws the account's vector
@@ -10,7 +11,7 @@
  * batches (`/dashboard/map/projects.json`, 1,000 a request, each walked with the API's cursor)
  * for the view's extent and the count.
  */
-import { Assets, type Canopy, ProjectOverlaps, Projects, RawJson, Schemas } from "@canopy/core"
+import { Assets, boundaryChangeVia, type Canopy, ProjectOverlaps, Projects, RawJson, Schemas } from "@canopy/core"
 import { Effect, Exit, Result } from "effect"
 import { formFile, importFile, writeAfterRead } from "../api/importFile.ts"
 import { dashboardTile } from "../api/tiles.ts"
@@ -21,6 +22,7 @@ import { domainError, escape, same } from "./html.ts"
 import { backPath, can, failure, type Me, type Notice, number, plain, type Shell, time } from "./shell.ts"
 import type { Site } from "./site.ts"
 import { overlapIds, overlapSection } from "./overlaps.ts"
+import { dashboardEdit, historyPage, historySection, restoreAction } from "./boundaryHistory.ts"
 import { maplibreVersion } from "./static.ts"
 
 /** Options of the maps. */
@@ -139,18 +141,19 @@ ${select("order", "Order", [["", "Default"], ["asc", "Ascending"], ["desc", "Des
     const id = req.query.get("id") ?? ""
     const assetsCursor = req.query.get("assets_cursor") ?? undefined
     const overlapsCursor = req.query.get("overlaps_cursor") ?? undefined
+    const historyCursor = req.query.get("history_cursor") ?? undefined
     const exit = await run(Effect.gen(function*() {
       const p = yield* (yield* Projects).get(me.principal, id)
       const assets = yield* Effect.result((yield* Assets).list(me.principal, id, { per_page: "100", ...(assetsCursor ? { cursor: assetsCursor } : {}) }))
       const overlaps = yield* Effect.result((yield* ProjectOverlaps).list(me.principal, id, overlapsCursor ? { cursor: overlapsCursor } : {}))
-      return { p, assets, overlaps }
+      return { p, assets, overlaps, history: yield* historyPage(me.principal, id, historyCursor) }
     }))
     if (Exit.isFailure(exit)) {
       const n = failure(exit)
       const notFound = domainError(exit)?._tag === "NotFound"
       return { ...layout(req, me, "projects", "Project", `<h1>Project</h1><div class="error" role="alert"><p>${escape(n.text)}</p></div><p><a href="${escape(site.path("/dashboard/projects"))}">All projects</a></p>`), status: notFound ? 404 : 400 }
     }
-    const { assets, overlaps, p } = exit.value
+    const { assets, overlaps, p, history } = exit.value
     const back = `/dashboard/project?id=${encodeURIComponent(p.id)}`
     const f = form(me, back)
     const idField = `<input type="hidden" name="id" value="${escape(p.id)}">`
@@ -202,6 +205,8 @@ ${actions.length ? `<div id="lifecycle" role="group" aria-label="Project actions
 <div id="map" role="region" aria-label="Map of ${escape(p.name)}: ${escape(drawn.slice(0, -1).join(", ") + (drawn.length > 1 ? " and " : "") + drawn[drawn.length - 1])}"></div>
 ${p.geometry === null ? "<p>This project has no boundary yet.</p>" : ""}
 ${overlapSection(p.name, p.geometry !== null && p.status !== "archived", overlaps, (c) => href("/dashboard/project", { id: p.id, overlaps_cursor: c }), (o) => href("/dashboard/project", { id: o }))}
+${historySection(p.name, history, me.principal, (c) => href("/dashboard/project", { id: p.id, history_cursor: c }), can(me.principal, "projects.update")
+  ? (v) => f("restore_boundary", `${idField}<input type="hidden" name="version" value="${v}">`, "Restore", { inline: true, confirm: `Set the boundary of “${p.name}” back to version ${v}?`, label: `Restore version ${v}` }) : undefined)}
 ${mapConfig({ mode: "project", name: p.name, bbox, overlaps: overlapIds(overlaps), tiles: `${site.path("/dashboard/map/tile")}?z={z}&x={x}&y={y}`, projectUrl: `${site.path("/dashboard/project")}?id=` })}${jsonBlock("boundary", geometryText(p.geometry))}${jsonBlock("assets", JSON.stringify(assetList.filter((a) => a.location !== null).map((a) => ({ id: a.id, name: a.name, type: a.type, status: a.status, location: a.location }))))}
 ${upload}${edit}<section id="assets" aria-labelledby="assets-h"><h2 id="assets-h">Assets</h2>${assetTable}${newAsset}</section>`
     return layout(req, me, "projects", p.name, `<style>.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}.facts dd{margin:0}#lifecycle{margin:1rem 0}</style>${body}`, mapPage)
@@ -259,6 +264,7 @@ ${mapConfig({ mode: "overview", features: site.path("/dashboard/map/projects.jso
     const exit = await run(Effect.gen(function*() {
       const read = yield* importFile(me.principal, { projectId: id }, file)
       const saved = yield* writeAfterRead((yield* Projects).update(me.principal, id, { geometry: read.geometry }))
+        .pipe(boundaryChangeVia({ via: "dashboard_file", file_format: read.format }))
       return { read, saved }
     }))
     if (Exit.isFailure(exit)) {
@@ -339,7 +345,7 @@ export const projectAction = (me: Me, f: Record<string, string>): Effect.Effect<
       return Effect.map(Effect.flatMap(Projects, (s) => s.create(me.principal, {
         name: f.name ?? "", ...(f.description ? { description: f.description } : {}), ...(f.status ? { status: f.status } : {}),
         ...(g.value !== undefined ? { geometry: g.value } : {})
-      })), (p) => ({ notice: { ok: true, text: `Project “${p.name}” created (${number(p.area_hectares)} ha).`, ...overlapNotes(p) }, to: projectPath(p.id) }))
+      }).pipe(boundaryChangeVia(dashboardEdit))), (p) => ({ notice: { ok: true, text: `Project “${p.name}” created (${number(p.area_hectares)} ha).`, ...overlapNotes(p) }, to: projectPath(p.id) }))
     }
     case "update_project": {
       const g = boundaryOf(f.geometry)
@@ -347,8 +353,10 @@ export const projectAction = (me: Me, f: Record<string, string>): Effect.Effect<
       return Effect.map(Effect.flatMap(Projects, (s) => s.update(me.principal, id, {
         ...(f.name !== undefined ? { name: f.name } : {}), ...(f.description !== undefined ? { description: f.description === "" ? null : f.description } : {}),
         ...(f.status ? { status: f.status } : {}), ...(g.value !== undefined ? { geometry: g.value } : {})
-      })), (p) => ({ notice: { ok: true, text: `Saved. ${p.name} is ${p.status}, ${number(p.area_hectares)} ha.`, ...overlapNotes(p) } }))
+      }).pipe(boundaryChangeVia(dashboardEdit))), (p) => ({ notice: { ok: true, text: `Saved. ${p.name} is ${p.status}, ${number(p.area_hectares)} ha.`, ...overlapNotes(p) } }))
     }
+    case "restore_boundary":
+      return Effect.map(restoreAction(me.principal, f), (r) => ({ notice: { ...r.notice, ...overlapNotes(r.project) } }))
     case "archive_project":
       return Effect.map(Effect.flatMap(Projects, (s) => s.archive(me.principal, id)), (p) => ({ notice: { ok: true, text: `Project “${p.name}” archived.` } }))
     case "restore_project":
