@@ -10,8 +10,11 @@
  * figures against the first ones (p99 per route, RSS, disk: a ratio above 1.25 is flagged).
  *
  * `SOAK_MINUTES` (default 10), `SOAK_RATE` requests/s offered (default 40), `SOAK_ACCOUNTS`
- * (default 20), `SOAK_ENGINES` (default `sqlite,postgres`). Creates and deletes are balanced, so
- * the live population stays about constant and so should the disk.
+ * (default 20), `SOAK_ENGINES` (default `sqlite,postgres`), `SOAK_EVENT_RETENTION_MINUTES`
+ * (default 5: the server keeps settled events that long and runs its maintenance every minute,
+ * so a soak of minutes shows what 30 days of retention does over months). Creates and deletes are
+ * balanced, so the live population stays about constant and so should the disk. The events stored
+ * are read every minute, before retention can remove them, so "exactly once" covers all of them.
  */
 import { postgresStorage } from "@canopy/adapter-postgres"
 import { sqliteStorage } from "@canopy/adapter-sqlite"
@@ -34,6 +37,7 @@ const ENGINES = (process.env.SOAK_ENGINES ?? "sqlite,postgres").split(",").map((
 const SEED_PROJECTS_PER_ACCOUNT = 100
 const MAX_IN_FLIGHT = 64
 const FLAT = 1.25
+const EVENT_RETENTION_MS = Number(process.env.SOAK_EVENT_RETENTION_MINUTES ?? 5) * 60_000
 
 const big = { requestsPerMinute: 10_000_000, requestsPerDay: null, hectares: 1e12, members: 1_000, apiRequestsPerPeriod: 1e12 }
 
@@ -104,7 +108,7 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
   const receiver = await startReceiver()
   const accounts = await seed(storage)
   let nextCell = ACCOUNTS * SEED_PROJECTS_PER_ACCOUNT
-  const server = await start("canopy.ts", [where])
+  const server = await start("canopy.ts", [where], { BENCH_EVENT_RETENTION_MS: String(EVENT_RETENTION_MS), BENCH_MAINTENANCE_MS: "60000" })
   const child: ChildProcess = server.child
   const base = `http://127.0.0.1:${server.port}`
   const agent = new Agent({ connections: MAX_IN_FLIGHT, keepAliveTimeout: 30_000 })
@@ -118,6 +122,12 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
     return { status: res.statusCode, json: text ? JSON.parse(text) as { data?: { id?: string } } : undefined }
   }
   const since = new Date().toISOString()
+  // Every event stored since the start, read each minute (retention removes them after minutes).
+  const storedIds = new Set<string>()
+  let collecting = Promise.resolve()
+  const collectEvents = () => (collecting = collecting.then(async () => {
+    for (const id of await storedEvents(since)) storedIds.add(id)
+  }))
   for (const a of accounts) {
     const r = await call("POST", "/v1/webhooks", a.token, { url: receiver.url, events: Events.types })
     if (r.status !== 201) throw new Error(`webhook create answered ${r.status}`)
@@ -226,6 +236,7 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
         const rows = minute
         minute = []
         samples.push(rows)
+        void collectEvents()
         void Promise.all([scrape(), sizes()]).then(([m, disk]) => {
           const routes = new Map<string, { p50: number; p99: number; n: number }>()
           for (const route of new Set(rows.map((r) => r.route))) {
@@ -269,7 +280,8 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
     }))
   }
   // Every stored event of the soak delivered exactly once.
-  const stored = await storedEvents(since)
+  await collectEvents()
+  const stored = [...storedIds]
   const storedSet = new Set(stored)
   const missing = stored.filter((id) => !receiver.seen.has(id)).length
   const twice = [...receiver.seen.values()].filter((n) => n > 1).length

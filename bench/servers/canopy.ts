@@ -10,12 +10,15 @@ const [where] = process.argv.slice(2) as [string]
 const database = where.startsWith("postgres://") ? { databaseUrl: where } : { db: where }
 // Rate limiting runs on every request; the limits are high enough that the load is never refused.
 const big = { requestsPerMinute: 10_000_000, requestsPerDay: null, hectares: 1e12, members: 1_000, apiRequestsPerPeriod: 1e12 }
+// The soak shortens event retention and runs the maintenance more often (BENCH_EVENT_RETENTION_MS, BENCH_MAINTENANCE_MS).
+const retention = process.env.BENCH_EVENT_RETENTION_MS ? { eventRetentionMs: Number(process.env.BENCH_EVENT_RETENTION_MS) } : {}
+const maintenance = process.env.BENCH_MAINTENANCE_MS ? { maintenanceEveryMs: Number(process.env.BENCH_MAINTENANCE_MS) } : {}
 const running = await serve({
-  port: 0, ...database, log: false, dispatcher: process.env.BENCH_DISPATCHER !== "0",
+  port: 0, ...database, log: false, dispatcher: process.env.BENCH_DISPATCHER === "0" ? false : maintenance,
   // As `canopy serve` does: the geometry workers start with the server, not with the first large boundary.
   geometry: { prewarm: true },
   // /metrics to anyone on loopback: the star benchmark reads the server's own event-loop delay there.
   metrics: "public",
-  settings: { plans: { free: big, pro: big, enterprise: big }, allowInsecureWebhooks: true }
+  settings: { plans: { free: big, pro: big, enterprise: big }, allowInsecureWebhooks: true, ...retention }
 })
 process.stdout.write(`${running.port}\n`)
