@@ -3,8 +3,8 @@
  * update each make a version (who, when, via, hectares before and after), listed newest first in
  * cursor pages and read one at a time; a restore brings the hectares back as a normal update (its
  * `project.updated` event) and becomes a version; refused changes (an invalid boundary, the plan's
- * hectares) store none; a read-only key reads but may not restore; another account gets 404; the
- * history goes with the project.
+ * hectares) store none; a version exports through the export writers; a read-only key reads but
+ * may not restore; another account gets 404; the history goes with the project.
  */
 import { Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
@@ -109,6 +109,25 @@ const suite = (store: string, open: () => Promise<StoreServer>) =>
       assert.deepStrictEqual(await versionsOf(api, big.id), [2, 1])
       const now = (await api.get(`/v1/projects/${big.id}`)).body.data
       assert.deepStrictEqual(now.geometry, square(12, 50, 0.005))
+    })
+
+    it("a version exports in every format through the export writers; each file re-imports to its hectares (recorded as an import)", async () => {
+      const { api, token } = await account()
+      const p = (await api.post("/v1/projects", { name: "Birch", geometry: square(15, 50, 0.006) })).body.data
+      await api.put(`/v1/projects/${p.id}`, { geometry: square(15, 50, 0.003) })
+      const types = { geojson: "application/geo+json", kml: "application/vnd.google-earth.kml+xml", shapefile: "application/zip", geopackage: "application/geopackage+sqlite3" }
+      for (const [format, mediaType] of Object.entries(types)) {
+        const res = await fetch(`${running.url}/v1/projects/${p.id}/boundaries/1/export?format=${format}`, { headers: { authorization: `Bearer ${token}` } })
+        assert.strictEqual(res.status, 200, format)
+        assert.match(res.headers.get("content-disposition") ?? "", /filename="birch-v1\.\w+"/)
+        const bytes = new Uint8Array(await res.arrayBuffer())
+        const back = await request(running.url, "POST", `/v1/projects/import?name=${format}`, { token, body: bytes, headers: { "content-type": mediaType } })
+        assert.strictEqual(back.status, 201, back.text)
+        assert.closeTo(back.body.data.area_hectares, p.area_hectares, 0.001, format)
+        const v1 = (await api.get(`/v1/projects/${back.body.data.id}/boundaries`)).body.data
+        assert.deepStrictEqual(v1.map((v: any) => [v.version, v.via, v.file_format]), [[1, "import", format]])
+      }
+      assert.strictEqual((await api.get(`/v1/projects/${p.id}/boundaries/9/export`)).status, 404)
     })
 
     it("a read-only key reads the history but may not restore; another account and unknown versions get 404; gone with the project", async () => {

@@ -167,6 +167,8 @@ describe("the OpenAPI document", () => {
     await call("GET", "/projects/{project_id}/boundaries", `/v1/projects/${id}/boundaries?cursor=nope`, auth, 400)
     await call("GET", "/projects/{project_id}/boundaries/{version}", `/v1/projects/${id}/boundaries/1`, auth, 200)
     await call("GET", "/projects/{project_id}/boundaries/{version}", `/v1/projects/${id}/boundaries/99`, auth, 404)
+    await call("GET", "/projects/{project_id}/boundaries/{version}/export", `/v1/projects/${id}/boundaries/1/export?format=kml`, auth, 200)
+    await call("GET", "/projects/{project_id}/boundaries/{version}/export", `/v1/projects/${id}/boundaries/99/export`, auth, 404)
     await call("POST", "/projects/{project_id}/boundaries/{version}/restore", `/v1/projects/${id}/boundaries/1/restore`, auth, 200)
     await call("POST", "/projects/{project_id}/boundaries/{version}/restore", `/v1/projects/${missing}/boundaries/1/restore`, auth, 404)
     await call("PUT", "/projects/{project_id}", `/v1/projects/${id}`, { ...auth, json: { name: "Redwood Creek" } }, 200)

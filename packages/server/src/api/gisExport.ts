@@ -123,17 +123,20 @@ const binaryAnswer = (
   }))
 
 export const exportProject = (principal: Principal.Principal, id: string, query: Readonly<Record<string, string>>): Run<FileAnswer> =>
-  Effect.flatMap(Effect.flatMap(Projects, (s) => s.get(principal, id)), (p): Run<FileAnswer> => {
-    const format = formatOf(query)
-    if (isBinary(format)) return binaryAnswer(principal, format, p.slug, [exportRecord(p as ExportProject)])
-    const one = [p as ExportProject]
-    return Effect.succeed({
-      contentType: mediaTypeOf(format),
-      filename: fileName(p.slug, format),
-      // one boundary: at most ~4 MB
-      body: [...(format === "kml" ? kmlChunks(one) : featureCollectionChunks(one))].join("")
-    })
+  Effect.flatMap(Effect.flatMap(Projects, (s) => s.get(principal, id)), (p) => exportOne(principal, p, query))
+
+/** One project (as read, or with another boundary of it) as a file of the format `query` asks for, named from `stem`. */
+export const exportOne = (principal: Principal.Principal, p: Schemas.Project, query: Readonly<Record<string, string>>, stem = p.slug): Run<FileAnswer> => {
+  const format = formatOf(query)
+  if (isBinary(format)) return binaryAnswer(principal, format, stem, [exportRecord(p as ExportProject)])
+  const one = [p as ExportProject]
+  return Effect.succeed({
+    contentType: mediaTypeOf(format),
+    filename: fileName(stem, format),
+    // one boundary: at most ~4 MB
+    body: [...(format === "kml" ? kmlChunks(one) : featureCollectionChunks(one))].join("")
   })
+}
 
 /** What an export needs of a list page. */
 interface ProjectPage {

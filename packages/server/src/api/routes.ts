@@ -9,6 +9,7 @@ import { Accounts, Assets, Deliveries, Members, OAuth, OAuthServer, Principal, P
 import { ListProjectOverlaps, ProjectOverlaps } from "@canopy/core"
 import { BoundaryHistory } from "@canopy/core"
 import { Effect, type Schema } from "effect"
+import { exportVersion } from "./boundaryExport.ts"
 import * as Gis from "./gis.ts"
 import * as Tiles from "./tiles.ts"
 
@@ -194,6 +195,12 @@ export const routes: ReadonlyArray<Route> = [
     summary: "Get one boundary version, with its boundary (GeoJSON)",
     status: 200, envelope: "resource", resource: Schemas.BoundaryVersion,
     run: ({ params, principal }) => Effect.flatMap(BoundaryHistory, (s) => s.get(principal, params.project_id!, params.version!)) }),
+  route({ method: "GET", path: "/projects/{project_id}/boundaries/{version}/export", operation: "projects.get", tag: "Projects",
+    summary: "Export one boundary version as GeoJSON, KML, zipped Shapefile or GeoPackage",
+    description: "The project with this version's boundary and hectares, as `GET /v1/projects/{project_id}/export` writes a project " +
+      "(`format=geojson`, the default, `kml`, `shapefile` or `geopackage`), named `<slug>-v<version>`.",
+    status: 200, envelope: "file", query: Gis.ExportProjectQuery, produces: Gis.EXPORT_MEDIA_TYPES,
+    run: ({ params, principal, query }) => exportVersion(principal, params.project_id!, params.version!, query) }),
   route({ method: "POST", path: "/projects/{project_id}/boundaries/{version}/restore", operation: "projects.update", tag: "Projects",
     summary: "Set a project's boundary back to a version's",
     description: "A boundary update as by `PUT /v1/projects/{project_id}` with the version's boundary: the plan's hectares, the " +
