@@ -88,7 +88,7 @@ export const boundaryHistoryCases = (it: DomainIt, { tick }: SuiteClock): void =
       assert.deepStrictEqual(page.data.map((v) => [v.version, v.via, v.changed_by === null, v.area_hectares_after]), [
         [2, "update", false, page.data[0]!.area_hectares_after], [1, "initial", true, 3]
       ])
-      assert.strictEqual((yield* (yield* BoundaryHistory).get(admin, row.id, "1")).geometry?.text, row.geometry!.text)
+      assert.strictEqual(((yield* (yield* BoundaryHistory).get(admin, row.id, "1")).geometry as RawJson.RawJson | null)?.text, row.geometry!.text)
     }))
 
   it.effect("boundary history: read with projects:read, restore needs projects:write; other accounts and bad versions are 404s; gone with the project", () =>
