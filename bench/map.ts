@@ -7,20 +7,22 @@
  *
  * Data: the scale benchmark's (bench/scale/seed.ts: 1,000 projects through the library, then SQL
  * replicas stacked on them; method in bench/scale.ts's header), plus a second owner with a password
- * (invited and accepted through the library as the page tests do, then given the owner role). Each size is served from its own
- * copy of the SQLite file by its own packaged server (bench/servers/canopy.ts), all at once.
+ * (invited and accepted through the library as the page tests do, then given the owner role). Each
+ * size is served from its own copy of the SQLite file by its own packaged server
+ * (bench/servers/canopy.ts), all at once.
  *
  * After one uncounted round per size (warming the server's code), each round (`BENCH_MAP_ROUNDS`,
- * default 3; the sizes in turn, the order reversed every other round)
- * opens a fresh browser context (cold caches, MapLibre's files included) already signed in, and:
+ * default 3; the sizes in turn, the order reversed every other round) opens a fresh browser context
+ * (cold caches, MapLibre's files included) already signed in, and:
  * 1. first render: navigation start → the first `idle` of the map after it has been fitted to the
  *    first batch of projects (the page's own `window.canopyMapStats.firstRenderMs`), with the tiles
- *    requested before it; then waits until every batch of projects is loaded and the map is idle;
- * 2. three views, each with the tile source added anew under a new URL (so no tile comes from a cache):
- *    a dense region (the Pacific Northwest region of the data: a sixth of the projects), zoom 12 over
- *    a base project and its stacked replicas, and the world (zoom 1); time from the camera move to
- *    the map's next `idle`, with the tile source loaded.
- * Per step: tiles requested, their bytes (total and largest), the server's time per tile (request
+ *    requested before it; then waits until every batch of projects is loaded and the map is idle
+ *    (`BENCH_MAP_TIMEOUT` seconds at most, default 900);
+ * 2. three views, each with the tile source added anew under a new URL (so no tile comes from a
+ *    cache): a dense region (the Pacific Northwest region of the data: a sixth of the projects),
+ *    zoom 12 over a base project and its stacked replicas, and the world (zoom 1); time from the
+ *    camera move to the map's next `idle`, with the tile source loaded.
+ * Per step: tile requests (and distinct tiles), their bytes (total and largest), the server's time per tile (request
  * sent → first byte of the answer, as Chromium times it) and how many tiles hold points instead of
  * boundaries. Figures are the medians of the rounds, each with its ratio to the 1,000-project figure.
  */
@@ -312,7 +314,8 @@ export const run = async () => {
   const servers: Array<{ url: string; child: ChildProcess }> = []
   try {
     say(`map (SQLite, headless Chromium): sizes ${sizes.map((s) => fmt(s)).join(", ")}; medians of ${ROUNDS} rounds; ×1k = figure ÷ the 1,000-project figure of this run`)
-    say("  tiles: requests in the step (distinct tiles: MapLibre asks again for a tile the view shows twice, the world repeated side by side); KiB: their bodies; srv: request sent → first byte (ms); points: tiles holding points, not boundaries")
+    say("  tiles: requests in the step (distinct tiles: MapLibre asks again for a tile the view shows twice, the world repeated side by side);")
+    say("  KiB: their bodies; srv: request sent → first byte (ms), per tile; points: tiles holding points, not boundaries")
     const seedFile = join(dir, "seed.db")
     let t0 = performance.now()
     const base = await seedBase(sqliteStorage({ filename: seedFile }), BASE_SIZE, () => undefined)
