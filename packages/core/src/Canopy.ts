@@ -24,6 +24,7 @@ import { ProjectOverlaps } from "./services/ProjectOverlaps.ts"
 import { Projects } from "./services/Projects.ts"
 import { Webhooks } from "./services/Webhooks.ts"
 import * as RawJson from "./RawJson.ts"
+import * as WebhookSender from "./WebhookSender.ts"
 
 /** Every domain service. */
 export type Services = Projects | BoundaryHistory | ProjectOverlaps | Assets | Members | Accounts | Webhooks | Credentials | Deliveries | OAuthServer | Sessions | IdempotencyKeys
@@ -39,8 +40,8 @@ export const layerWithSender: Layer.Layer<Services, never, Storage | Sender> = L
   Projects.layer, ProjectOverlaps.layer, Assets.layer, Webhooks.layer, Accounts.layer, Deliveries.layer, OAuthServer.layer, Sessions.layer, IdempotencyKeys.layer
 ).pipe(Layer.provideMerge(Layer.merge(Credentials.layer, Members.layer)))
 
-/** Every domain service, given a Storage; webhooks are sent with the platform's `fetch`. */
-export const layer: Layer.Layer<Services, never, Storage> = layerWithSender.pipe(Layer.provide(Sender.fetch))
+/** Every domain service, given a Storage; webhooks are sent by `WebhookSender` (resolved addresses checked). */
+export const layer: Layer.Layer<Services, never, Storage> = layerWithSender.pipe(Layer.provide(WebhookSender.layer()))
 
 /** A storage for `createCanopy`: what an adapter factory returns. */
 export interface StorageProvider {
@@ -54,8 +55,13 @@ export const memoryStorage = (): StorageProvider => ({ layer: MemoryStorage.laye
 export interface CreateCanopyOptions {
   readonly storage: StorageProvider
   readonly settings?: Partial<SettingsShape>
-  /** How webhooks are sent; default: the platform's `fetch` (the server passes a hardened sender). */
+  /**
+   * How webhooks are sent; default: `WebhookSender`, which checks the URL and every address its
+   * host name resolves to, and connects only to a checked one (the server passes its own, on undici).
+   */
   readonly sender?: Sender["Service"]
+  /** How the default sender resolves webhook host names; default: the system's (`dns.lookup`). */
+  readonly webhookLookup?: WebhookSender.Lookup
   /**
    * How project boundaries are validated and measured; default: inline, on the caller's fiber.
    * The server passes a worker-thread pool with a time budget (`@canopy/server`).
@@ -124,7 +130,8 @@ export const createCanopy = async (options: CreateCanopyOptions): Promise<Canopy
     // Settings is merged into the runtime: services read it when they run, not when they are built.
     layerWithSender.pipe(
       Layer.provideMerge(options.storage.layer),
-      Layer.provideMerge(options.sender ? Layer.succeed(Sender, options.sender) : Sender.fetch),
+      Layer.provideMerge(options.sender ? Layer.succeed(Sender, options.sender)
+        : WebhookSender.layer(options.webhookLookup ? { lookup: options.webhookLookup } : {})),
       Layer.provideMerge(Layer.succeed(Settings, settings)),
       // Like Settings, read when a service runs; absent, the reference's inline check applies.
       Layer.provideMerge(options.geometryCheck ? Layer.succeed(GeometryCheck, options.geometryCheck) : Layer.empty)
