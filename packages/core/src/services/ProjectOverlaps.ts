@@ -63,8 +63,9 @@ const make = (storage: StorageShape) => {
    * One page: candidates after `w.after` whose boxes meet the project's box, `OVERLAPS_CHUNK` at a
    * time, without their boundaries' text (read `READ_TOGETHER` at a time as they are measured).
    * Stops at `OVERLAPS_EXAMINED` candidates or `Overlap.LIST_BUDGET_MS`, and before a measure that
-   * ran out of a budget shortened by earlier measures (the next request gives it the whole budget);
-   * a measure out of the whole budget is skipped, and the total then says it is not exact.
+   * did not finish after others in this request (the next request measures it first, with the whole
+   * budget); one that did not finish as the request's first measure is left out, and the total then
+   * says it is not exact.
    */
   const page = (accountId: string, self: Counted, w: ListWindow) =>
     Effect.gen(function*() {
