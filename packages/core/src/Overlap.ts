@@ -10,6 +10,7 @@
  * docs/architecture.md, "Overlaps by the pieces of edges".
  */
 import { Context } from "effect"
+import { createHash } from "node:crypto"
 import { intersection, type Geom } from "polyclip-ts"
 import * as Geometry from "./Geometry.ts"
 import * as PreparedArea from "./internal/preparedArea.ts"
@@ -72,6 +73,12 @@ const polygonsOf = (g: Geometry.Boundary, grid?: number): Array<Array<Array<[num
   return (g.type === "Polygon" ? [g.coordinates] : g.coordinates).map((rings) =>
     rings.map((ring) => ring.map((p) => [at(p[0]), at(p[1])] as [number, number])))
 }
+
+/**
+ * The key stores keep beside a stored boundary text (its SHA-256, hex): fixed-size, so that
+ * duplicates are found without comparing texts; equal keys are taken as equal texts.
+ */
+export const boundaryKey = (text: string): string => createHash("sha256").update(text).digest("hex")
 
 /** Whether two boxes share at least one point. */
 export const boxesMeet = (a: Geometry.BBox, b: Geometry.BBox): boolean =>

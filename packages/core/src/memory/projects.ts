@@ -1,7 +1,7 @@
 /** Projects and assets in memory. */
 import { Effect } from "effect"
 import * as S from "../Storage.ts"
-import { boxesMeet } from "../Overlap.ts"
+import { boundaryKey, boxesMeet } from "../Overlap.ts"
 import { clone, type Ctx, owned, page } from "./common.ts"
 
 export const projects = (db: Ctx): S.ProjectsShape => ({
@@ -47,7 +47,8 @@ export const projects = (db: Ctx): S.ProjectsShape => ({
         if (p.bbox !== null && boxesMeet(p.bbox, b)) {
           found.push({
             id: p.id, name: p.name, updated_at: p.updated_at, area_hectares: p.area_hectares,
-            same_boundary: options.sameBoundary !== undefined && p.geometry?.text === options.sameBoundary
+            same_boundary: options.sameBoundary !== undefined && p.geometry?.text === options.sameBoundary,
+            boundary_key: p.geometry ? boundaryKey(p.geometry.text) : ""
           })
         }
       }

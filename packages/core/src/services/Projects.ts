@@ -114,7 +114,13 @@ const make = (storage: StorageShape) => {
       const candidates = near.slice(0, Overlap.MAX_CANDIDATES)
       // The neighbours to read are read a few at a time together (on PostgreSQL, round trips in
       // parallel: an outline over 500 stands reads 500 boundaries), each chunk when the last is measured.
-      const toRead = candidates.filter((n) => !n.same_boundary && known.get(n.id)?.updated_at !== n.updated_at)
+      // Neighbours storing one same boundary (copies of one stand) share the same area with it: the
+      // first of them is read and measured, the others take its figure (`shares`, by boundary key).
+      const keys = new Set<string>()
+      const firstCopy = (key: string) => key === "" || (!keys.has(key) && Boolean(keys.add(key)))
+      const toRead = candidates.filter((n) => !n.same_boundary && known.get(n.id)?.updated_at !== n.updated_at && firstCopy(n.boundary_key))
+      const inChunks = new Set(toRead.map((n) => n.id))
+      const shares = new Map<string, number | undefined>()
       const read = new Map<string, ProjectRow | undefined>()
       let readUpTo = 0
       for (const n of candidates) {
@@ -132,9 +138,14 @@ const make = (storage: StorageShape) => {
           out.set(n.id, { name: n.name, updated_at: n.updated_at, hectares: undefined })
           continue
         }
+        if (shares.has(n.boundary_key)) {
+          out.set(n.id, { name: n.name, updated_at: n.updated_at, hectares: shares.get(n.boundary_key) })
+          continue
+        }
         if (!read.has(n.id)) {
-          const chunk = toRead.slice(readUpTo, readUpTo + READ_TOGETHER)
-          readUpTo += chunk.length
+          // (A copy whose first was changed in between is read on its own.)
+          const chunk = inChunks.has(n.id) ? toRead.slice(readUpTo, readUpTo + READ_TOGETHER) : [n]
+          if (inChunks.has(n.id)) readUpTo += chunk.length
           const rows = yield* Effect.forEach(chunk, (c) => storage.projects.get(accountId, c.id), { concurrency: READ_TOGETHER })
           chunk.forEach((c, i) => read.set(c.id, rows[i]))
         }
@@ -146,7 +157,9 @@ const make = (storage: StorageShape) => {
           continue
         }
         const shared = yield* GeometryCheck.shared(b.geometry, other.geometry, left)
-        out.set(n.id, { name: other.name, updated_at: other.updated_at, hectares: shared._tag === "Shared" ? shared.hectares : undefined })
+        const hectares = shared._tag === "Shared" ? shared.hectares : undefined
+        out.set(n.id, { name: other.name, updated_at: other.updated_at, hectares })
+        if (n.boundary_key !== "" && other.updated_at === n.updated_at) shares.set(n.boundary_key, hectares)
       }
       return { compared: out, truncated: near.length > Overlap.MAX_CANDIDATES }
     })

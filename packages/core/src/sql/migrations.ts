@@ -6,6 +6,7 @@
  */
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
+import { boundaryKey } from "../Overlap.ts"
 
 interface Types {
   /** Double-precision floating point. */
@@ -365,7 +366,19 @@ export const migrations = {
   "15_event_retention": ddl(() => [
     `create index events_by_time on events (created_at)`,
     `create index deliveries_of_event on deliveries (event_id, status)`
-  ])
+  ]),
+  // Each project's boundary key (`Overlap.boundaryKey`, SHA-256 of its text), so that a write finds
+  // the neighbours storing its very boundary by a 64-character column rather than their texts.
+  // Existing boundaries are keyed here, 500 at a time.
+  "16_boundary_keys": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(`alter table projects add column boundary_key text`)
+    for (;;) {
+      const rows = yield* sql<{ id: string; geometry: string }>`select id, geometry from projects where geometry is not null and boundary_key is null limit 500`
+      if (rows.length === 0) break
+      for (const r of rows) yield* sql`update projects set boundary_key = ${boundaryKey(String(r.geometry))} where id = ${r.id}`
+    }
+  })
 }
 
 /** Applies pending migrations (under PostgreSQL's table lock, or SQLite's write lock); returns what ran. */

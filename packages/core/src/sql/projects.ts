@@ -1,5 +1,7 @@
 /** Projects and assets over SQL, with search on a trigram index. */
 import { Effect } from "effect"
+import { boundaryKey } from "../Overlap.ts"
+import type { RawJson } from "../RawJson.ts"
 import * as S from "../Storage.ts"
 import { fromDb } from "./codec.ts"
 import { type Context, type Fragment, onUnique, orStorage } from "./common.ts"
@@ -12,6 +14,9 @@ const FILTER_WALK = 5_000
 
 /** `%`, `_` and `\` taken literally in a LIKE pattern. */
 const likeContains = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+/** The stored key of a boundary (`Overlap.boundaryKey`), beside its text; null without one. */
+const keyOf = (geometry: RawJson | null | undefined) => (geometry ? boundaryKey(geometry.text) : null)
 
 export const projects = (c: Context): S.ProjectsShape => {
   const { sql, dialect, one, all, count, affected, planned, insert, patchRow, orderBy, keyset, page, totals } = c
@@ -143,10 +148,11 @@ export const projects = (c: Context): S.ProjectsShape => {
 
   return {
     projects: {
-      insert: (row) => onUnique("project", "slug")(Effect.asVoid(insert("projects", row))),
+      insert: (row) => onUnique("project", "slug")(Effect.asVoid(insert("projects", { ...row, boundary_key: keyOf(row.geometry) }))),
       get: (accountId, id) => one("projects", sql`select * from projects where account_id = ${accountId} and id = ${id}`),
       update: (accountId, id, patch) =>
-        onUnique("project", "slug")(Effect.map(patchRow("projects", patch, sql.and([sql`account_id = ${accountId}`, sql`id = ${id}`])),
+        onUnique("project", "slug")(Effect.map(patchRow("projects", patch.geometry === undefined ? patch : { ...patch, boundary_key: keyOf(patch.geometry) },
+          sql.and([sql`account_id = ${accountId}`, sql`id = ${id}`])),
           (r) => fromDb<S.ProjectRow>("projects", r[0]))),
       delete: (accountId, id) =>
         orStorage(Effect.gen(function*() {
@@ -169,7 +175,8 @@ export const projects = (c: Context): S.ProjectsShape => {
           sql`account_id = ${accountId}`, sql`status <> 'archived'`, boxMeets(b),
           ...(options.excludeId !== undefined ? [sql`projects.id <> ${options.excludeId}`] : [])
         ]
-        const same = options.sameBoundary === undefined ? sql`0` : sql`(geometry = ${options.sameBoundary})`
+        // Equal texts by their keys: a fixed-size column, not the boundaries' texts.
+        const same = options.sameBoundary === undefined ? sql`0` : sql`(boundary_key = ${boundaryKey(options.sameBoundary)})`
         // SQLite: driven by the R*Tree in that order (the planner would otherwise walk every
         // project of the account by its index), so the cost follows the candidates up to the limit.
         const from = dialect === "pg"
@@ -178,10 +185,11 @@ export const projects = (c: Context): S.ProjectsShape => {
             where r.account_lo <= a.k and r.account_hi >= a.k and r.counted_hi >= 1 and projects.rowid = r.id
             and r.west <= ${b[2]} and r.east >= ${b[0]} and r.south <= ${b[3]} and r.north >= ${b[1]} and ${sql.and(clauses)}`
         return orStorage(Effect.map(
-          planned(sql`select projects.id, name, updated_at, area_hectares, ${same} as same_boundary ${from} limit ${options.limit}`),
+          planned(sql`select projects.id, name, updated_at, area_hectares, boundary_key, ${same} as same_boundary ${from} limit ${options.limit}`),
           (rows) => rows.map((r) => ({
             id: String(r.id), name: String(r.name), updated_at: String(r.updated_at),
-            area_hectares: Number(r.area_hectares), same_boundary: r.same_boundary === true || Number(r.same_boundary) === 1
+            area_hectares: Number(r.area_hectares), same_boundary: r.same_boundary === true || Number(r.same_boundary) === 1,
+            boundary_key: String(r.boundary_key ?? "")
           }))))
       },
       stats: (accountId) =>

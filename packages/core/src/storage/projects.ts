@@ -76,6 +76,8 @@ export interface BoxNeighbour {
   readonly area_hectares: number
   /** Its stored boundary's text is exactly `sameBoundary`'s (false when none was given). */
   readonly same_boundary: boolean
+  /** `Overlap.boundaryKey` of its stored boundary's text: neighbours with equal keys store the same boundary. */
+  readonly boundary_key: string
 }
 
 /** Project counts and hectares of one account. */
@@ -103,7 +105,7 @@ export interface ProjectsShape {
      * one point with `bbox`: at most `limit` of them (which ones, when more meet it, is the store's
      * choice). Through a spatial index: the cost follows the projects near the box, not the
      * account's size or other accounts'. With `sameBoundary` (a boundary's stored text), each says
-     * whether its boundary is that very text, compared by the store (no boundary is read out).
+     * whether its boundary is that very text, compared by the store by key (no boundary is read out).
      */
     readonly meeting: (accountId: string, bbox: readonly [number, number, number, number], options: {
       readonly excludeId?: string | undefined

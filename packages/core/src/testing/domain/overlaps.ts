@@ -83,6 +83,24 @@ export const overlapsCases = (it: DomainIt, { tick }: SuiteClock): void => {
       assert.deepStrictEqual(copy.overlaps?.overlaps.find((o) => o.project_id === a.id), { project_id: a.id, name: "A", overlap_hectares: a.area_hectares })
     }))
 
+  it.effect("overlaps: copies of one stand are each reported, their shared area measured once", () =>
+    Effect.gen(function*() {
+      const { admin } = yield* newAccount()
+      const projects = yield* Projects
+      const copies = []
+      for (let i = 0; i < 3; i++) copies.push(yield* projects.create(admin, { name: `Stand copy ${i}`, geometry: rect(30, 10, 30.01, 10.01) }))
+      const other = yield* projects.create(admin, { name: "Other stand", geometry: rect(30.01, 10, 30.02, 10.01) })
+      let measures = 0
+      const counting = { ...GeometryCheck.inline, shared: (a: Parameters<NonNullable<GeometryCheck.GeometryCheckShape["shared"]>>[0], b: typeof a) => (measures++, GeometryCheck.inline.shared!(a, b)) }
+      const outline = yield* projects.create(admin, { name: "Outline", geometry: rect(30.005, 10, 30.015, 10.01) }).pipe(
+        Effect.provideService(GeometryCheck.GeometryCheck, counting))
+      const half = hectaresOf(rect(30.005, 10, 30.01, 10.01))
+      assert.deepStrictEqual(outline.overlaps?.overlaps.map((o) => [o.project_id, o.overlap_hectares]).sort(),
+        [...copies.map((c) => [c.id, half]), [other.id, hectaresOf(rect(30.01, 10, 30.015, 10.01))]].sort())
+      assert.isTrue(outline.overlaps?.complete)
+      assert.strictEqual(measures, 2, "one copy and the other stand")
+    }))
+
   it.effect("overlaps: under the reject policy an overlapping write is refused (409) and changes nothing", () =>
     Effect.gen(function*() {
       const { account, admin } = yield* newAccount()

@@ -7,7 +7,7 @@ import { assert, type Vitest } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fc from "fast-check"
 import type { BBox } from "../../Geometry.ts"
-import { boxesMeet } from "../../Overlap.ts"
+import { boundaryKey, boxesMeet } from "../../Overlap.ts"
 import { RawJson } from "../../RawJson.ts"
 import { type ProjectQuery, type ProjectRow, SEARCH_COUNT_LIMIT, Storage, type StorageShape } from "../../Storage.ts"
 import { projectRow } from "../fixtures.ts"
@@ -126,7 +126,7 @@ export const spatialCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       assert.deepStrictEqual(yield* meeting([0.9, 0.9, 1.5, 1.5]), ["draft", "near"])
       const found = yield* s.projects.meeting(a.id, [0, 0, 1, 1], { limit: 10 })
       assert.deepStrictEqual(found.find((r) => r.id === near.id),
-        { id: near.id, name: "near", updated_at: near.updated_at, area_hectares: near.area_hectares, same_boundary: false })
+        { id: near.id, name: "near", updated_at: near.updated_at, area_hectares: near.area_hectares, same_boundary: false, boundary_key: "" })
       assert.lengthOf(yield* s.projects.meeting(a.id, [0, 0, 1, 1], { limit: 1 }), 1)
       // archiving and moving leave the candidates; restoring and moving back bring them again
       yield* s.projects.update(a.id, near.id, { status: "archived" })
@@ -156,5 +156,19 @@ export const spatialCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       assert.strictEqual(found.find((r) => r.name === "twin")!.area_hectares, 12.5)
       assert.lengthOf(found, 5)
       assert.isTrue((yield* s.projects.meeting(a.id, [0, 0, 1, 1], { limit: 10 })).every((r) => !r.same_boundary))
+      // Each neighbour's boundary key: equal exactly for equal texts, kept in step with its boundary,
+      // and never part of the row read back.
+      const keyOf = (rows: ReadonlyArray<{ readonly name: string; readonly boundary_key: string }>, name: string) => rows.find((r) => r.name === name)!.boundary_key
+      assert.strictEqual(keyOf(found, "twin"), boundaryKey(square(1)))
+      assert.strictEqual(keyOf(found, "twin too"), keyOf(found, "twin"))
+      assert.strictEqual(keyOf(found, "other"), boundaryKey(square(0.5)))
+      assert.notStrictEqual(keyOf(found, "spaced"), keyOf(found, "twin"))
+      assert.strictEqual(keyOf(found, "none"), "")
+      yield* s.projects.update(a.id, rows[1]!.id, { geometry: new RawJson(square(0.5)) })
+      yield* s.projects.update(a.id, rows[0]!.id, { geometry: null })
+      const after = yield* s.projects.meeting(a.id, [0, 0, 1, 1], { limit: 10, sameBoundary: square(1) })
+      assert.deepStrictEqual([keyOf(after, "twin too"), keyOf(after, "twin")], [boundaryKey(square(0.5)), ""])
+      assert.isTrue(after.every((r) => !r.same_boundary))
+      assert.deepStrictEqual(yield* s.projects.get(a.id, rows[1]!.id), { ...rows[1]!, geometry: new RawJson(square(0.5)) })
     }))
 }
