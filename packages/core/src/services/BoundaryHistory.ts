@@ -63,23 +63,30 @@ const make = (storage: StorageShape, projects: Projects["Service"]) => {
   const project = (accountId: string, id: string) =>
     Effect.flatMap(storage.projects.get(accountId, id), (p) => (p ? Effect.void : Effect.fail(new NotFound({ resource: "project", id }))))
 
+  /**
+   * A version by its number. Versions are the account's rows and go with their project, so a found
+   * one needs no read of the project (whose boundary may weigh megabytes); only a miss asks whether
+   * the project is there, to say which of the two is not.
+   */
   const version = (accountId: string, projectId: string, v: string) =>
     Effect.gen(function*() {
-      yield* project(accountId, projectId)
       const n = versionNumber(v)
       const row = n === undefined ? undefined : yield* storage.boundaryVersions.get(accountId, projectId, n)
-      return row ?? (yield* new NotFound({ resource: "boundary version", id: v }))
+      if (row) return row
+      yield* project(accountId, projectId)
+      return yield* new NotFound({ resource: "boundary version", id: v })
     })
 
   return BoundaryHistory.of({
     list: Effect.fn("BoundaryHistory.list")(function*(principal, projectId, query) {
       yield* authorize(principal, "projects.get")
       const q = yield* decodeList(query ?? {})
-      yield* project(principal.account_id, projectId)
       const w = window(q, Schemas.versionOrdering())
       const page = yield* storage.boundaryVersions.list(principal.account_id, projectId, {
         limit: w.limit, offset: w.offset, before: w.after === undefined ? undefined : Number(w.after.value)
       })
+      // A project with versions is there (see `version`); without any, it may not be.
+      if (page.total === 0) yield* project(principal.account_id, projectId)
       return { data: page.rows.map(toSummary), meta: metaOf(page, w) }
     }),
 
