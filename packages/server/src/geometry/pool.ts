@@ -14,7 +14,8 @@
  *   was fine, the server is saturated, and the client should retry. Bounding the queue by work
  *   rather than by count lets a burst of ordinary 1,000-vertex outlines wait while a burst of
  *   100,000-position ones is refused early.
- * - Workers start on first use (or at once with `prewarm`), ~0.4 s each, mostly loading `effect`;
+ * - Workers start on first use (or at once with `prewarm`, which also warms the inline overlap
+ *   measure), ~0.4 s each, mostly loading `effect`;
  *   the budget starts when a ready worker gets the job. Idle workers do not keep the process alive.
  */
 import { type Errors, Geometry, GeometryCheck, Overlap, RawJson } from "@canopy/core"
@@ -141,6 +142,25 @@ export const measuredInline = (a: RawJson.RawJson, b: RawJson.RawJson): number |
   } catch {
     return undefined
   }
+}
+
+/**
+ * Runs the inline measure's first `SHARED_INLINE_WARM_AFTER` measures on two small synthetic rings
+ * (a 200-gon and a 24-gon on one circle), five per turn of the loop (a few ms at first), so that a prewarmed
+ * server's first real comparisons run compiled, with the full inline budget.
+ */
+const warmInline = () => {
+  const ring = (vertices: number, turn: number) => {
+    const positions = Array.from({ length: vertices }, (_, i) => [Math.cos(turn + (2 * Math.PI * i) / vertices) / 1000, Math.sin(turn + (2 * Math.PI * i) / vertices) / 1000])
+    return RawJson.RawJson.of({ type: "Polygon", coordinates: [[...positions, positions[0]]] })
+  }
+  const outline = ring(200, 0)
+  const stand = ring(24, 0.1)
+  const step = () => {
+    for (let k = 0; k < 5 && inlineMeasures < SHARED_INLINE_WARM_AFTER; k++) measuredInline(outline, stand)
+    if (inlineMeasures < SHARED_INLINE_WARM_AFTER) setImmediate(step).unref()
+  }
+  setImmediate(step).unref()
 }
 
 /** The default number of workers: one core is the event loop's. */
@@ -352,7 +372,10 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
     allowed, limitMs)
   }
 
-  if (prewarm) pump()
+  if (prewarm) {
+    pump()
+    warmInline()
+  }
 
   return {
     check,
