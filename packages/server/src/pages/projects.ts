@@ -22,7 +22,7 @@ import { domainError, escape, same } from "./html.ts"
 import { backPath, can, failure, type Me, type Notice, number, plain, type Shell, time } from "./shell.ts"
 import type { Site } from "./site.ts"
 import { overlapIds, overlapSection } from "./overlaps.ts"
-import { dashboardEdit, historyPage, historySection, restoreAction } from "./boundaryHistory.ts"
+import { comparedVersion, dashboardEdit, historyPage, historySection, restoreAction, unionBox } from "./boundaryHistory.ts"
 import { maplibreVersion } from "./static.ts"
 
 /** Options of the maps. */
@@ -146,14 +146,14 @@ ${select("order", "Order", [["", "Default"], ["asc", "Ascending"], ["desc", "Des
       const p = yield* (yield* Projects).get(me.principal, id)
       const assets = yield* Effect.result((yield* Assets).list(me.principal, id, { per_page: "100", ...(assetsCursor ? { cursor: assetsCursor } : {}) }))
       const overlaps = yield* Effect.result((yield* ProjectOverlaps).list(me.principal, id, overlapsCursor ? { cursor: overlapsCursor } : {}))
-      return { p, assets, overlaps, history: yield* historyPage(me.principal, id, historyCursor) }
+      return { p, assets, overlaps, history: yield* historyPage(me.principal, id, historyCursor), compared: yield* comparedVersion(me.principal, id, req.query.get("compare") ?? undefined) }
     }))
     if (Exit.isFailure(exit)) {
       const n = failure(exit)
       const notFound = domainError(exit)?._tag === "NotFound"
       return { ...layout(req, me, "projects", "Project", `<h1>Project</h1><div class="error" role="alert"><p>${escape(n.text)}</p></div><p><a href="${escape(site.path("/dashboard/projects"))}">All projects</a></p>`), status: notFound ? 404 : 400 }
     }
-    const { assets, overlaps, p, history } = exit.value
+    const { assets, overlaps, p, history, compared } = exit.value
     const back = `/dashboard/project?id=${encodeURIComponent(p.id)}`
     const f = form(me, back)
     const idField = `<input type="hidden" name="id" value="${escape(p.id)}">`
@@ -205,9 +205,9 @@ ${actions.length ? `<div id="lifecycle" role="group" aria-label="Project actions
 <div id="map" role="region" aria-label="Map of ${escape(p.name)}: ${escape(drawn.slice(0, -1).join(", ") + (drawn.length > 1 ? " and " : "") + drawn[drawn.length - 1])}"></div>
 ${p.geometry === null ? "<p>This project has no boundary yet.</p>" : ""}
 ${overlapSection(p.name, p.geometry !== null && p.status !== "archived", overlaps, (c) => href("/dashboard/project", { id: p.id, overlaps_cursor: c }), (o) => href("/dashboard/project", { id: o }))}
-${historySection(p.name, history, me.principal, (c) => href("/dashboard/project", { id: p.id, history_cursor: c }), can(me.principal, "projects.update")
+${historySection(p.name, history, me.principal, { page: (c) => href("/dashboard/project", { id: p.id, history_cursor: c }), compare: (v) => `${href("/dashboard/project", { id: p.id, compare: String(v) })}#boundary-history` }, compared, can(me.principal, "projects.update")
   ? (v) => f("restore_boundary", `${idField}<input type="hidden" name="version" value="${v}">`, "Restore", { inline: true, confirm: `Set the boundary of “${p.name}” back to version ${v}?`, label: `Restore version ${v}` }) : undefined)}
-${mapConfig({ mode: "project", name: p.name, bbox, overlaps: overlapIds(overlaps), tiles: `${site.path("/dashboard/map/tile")}?z={z}&x={x}&y={y}`, projectUrl: `${site.path("/dashboard/project")}?id=` })}${jsonBlock("boundary", geometryText(p.geometry))}${jsonBlock("assets", JSON.stringify(assetList.filter((a) => a.location !== null).map((a) => ({ id: a.id, name: a.name, type: a.type, status: a.status, location: a.location }))))}
+${compared?.geometry ? jsonBlock("compare-boundary", geometryText(compared.geometry)) : ""}${mapConfig({ mode: "project", name: p.name, bbox: unionBox(bbox, compared?.bbox ?? null), overlaps: overlapIds(overlaps), tiles: `${site.path("/dashboard/map/tile")}?z={z}&x={x}&y={y}`, projectUrl: `${site.path("/dashboard/project")}?id=` })}${jsonBlock("boundary", geometryText(p.geometry))}${jsonBlock("assets", JSON.stringify(assetList.filter((a) => a.location !== null).map((a) => ({ id: a.id, name: a.name, type: a.type, status: a.status, location: a.location }))))}
 ${upload}${edit}<section id="assets" aria-labelledby="assets-h"><h2 id="assets-h">Assets</h2>${assetTable}${newAsset}</section>`
     return layout(req, me, "projects", p.name, `<style>.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}.facts dd{margin:0}#lifecycle{margin:1rem 0}</style>${body}`, mapPage)
   }

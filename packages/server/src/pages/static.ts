@@ -110,6 +110,13 @@ map.on("load", async () => {
     map.addSource("boundary", { type: "geojson", data: boundary ? { type: "Feature", properties: { name: config.name }, geometry: boundary } : { type: "FeatureCollection", features: [] } })
     map.addLayer({ id: "boundary-fill", type: "fill", source: "boundary", paint: { "fill-color": "#2f7d4a", "fill-opacity": 0.25 } })
     map.addLayer({ id: "boundary-line", type: "line", source: "boundary", paint: { "line-color": "#1f5130", "line-width": 2 } })
+    // A version of the boundary chosen in the page's history, outlined over the current one.
+    const compared = data("compare-boundary")
+    if (compared) {
+      map.addSource("compare", { type: "geojson", data: { type: "Feature", properties: {}, geometry: compared } })
+      map.addLayer({ id: "compare-line", type: "line", source: "compare", paint: { "line-color": "#c77700", "line-width": 2.5, "line-dasharray": [2, 1.5] } })
+    }
+    stats.compared = compared ? 1 : 0
     // The projects sharing area with it (the page's list), from the account's vector tiles, by id.
     const overlaps = config.overlaps || []
     if (overlaps.length && config.tiles) {
