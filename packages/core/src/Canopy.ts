@@ -17,6 +17,7 @@ import { BoundaryHistory } from "./services/BoundaryHistory.ts"
 import { Credentials, type RequestOrigin } from "./services/Credentials.ts"
 import { Deliveries, Sender } from "./services/Deliveries.ts"
 import { IdempotencyKeys } from "./services/IdempotencyKeys.ts"
+import { Imports } from "./services/Imports.ts"
 import { Members } from "./services/Members.ts"
 import { OAuthServer } from "./services/OAuthServer.ts"
 import { Sessions } from "./services/Sessions.ts"
@@ -27,7 +28,7 @@ import * as RawJson from "./RawJson.ts"
 import * as WebhookSender from "./WebhookSender.ts"
 
 /** Every domain service. */
-export type Services = Projects | BoundaryHistory | ProjectOverlaps | Assets | Members | Accounts | Webhooks | Credentials | Deliveries | OAuthServer | Sessions | IdempotencyKeys
+export type Services = Projects | BoundaryHistory | ProjectOverlaps | Assets | Members | Accounts | Webhooks | Credentials | Deliveries | OAuthServer | Sessions | IdempotencyKeys | Imports
 
 /**
  * What `run` provides: the domain services. The storage under them is the core's own business:
@@ -37,7 +38,8 @@ export type Runtime = Services
 
 /** Every domain service, given a Storage and a Sender. */
 export const layerWithSender: Layer.Layer<Services, never, Storage | Sender> = Layer.mergeAll(BoundaryHistory.layer.pipe(Layer.provide(Projects.layer)),
-  Projects.layer, ProjectOverlaps.layer, Assets.layer, Webhooks.layer, Accounts.layer, Deliveries.layer, OAuthServer.layer, Sessions.layer, IdempotencyKeys.layer
+  Projects.layer, ProjectOverlaps.layer, Assets.layer, Webhooks.layer, Accounts.layer, Deliveries.layer, OAuthServer.layer, Sessions.layer, IdempotencyKeys.layer,
+  Imports.layer.pipe(Layer.provide(Projects.layer))
 ).pipe(Layer.provideMerge(Layer.merge(Credentials.layer, Members.layer)))
 
 /** Every domain service, given a Storage; webhooks are sent by `WebhookSender` (resolved addresses checked). */

@@ -1,8 +1,8 @@
 /**
- * Events: the catalogue of the spec's 20 event types and Canopy's `project.overlap_detected`, the webhook envelope, the payload builders
+ * Events: the catalogue of the spec's 20 event types and Canopy's `project.overlap_detected` and `import.completed`, the webhook envelope, the payload builders
  * for the types whose data the spec shows, and which webhooks an event goes to.
  */
-/** Every event type (the spec's, then Canopy's own: docs/decisions.md, "Overlaps"). */
+/** Every event type (the spec's, then Canopy's own: docs/decisions.md, "Overlaps"; docs/gis.md, "Bulk imports"). */
 export const types = [
   "project.created", "project.updated", "project.deleted", "project.archived", "project.restored",
   "asset.created", "asset.updated", "asset.deleted", "asset.status_changed",
@@ -10,7 +10,7 @@ export const types = [
   "subscription.created", "subscription.updated", "subscription.canceled",
   "invoice.paid", "invoice.failed",
   "usage.threshold_reached", "usage.limit_exceeded",
-  "project.overlap_detected"
+  "project.overlap_detected", "import.completed"
 ] as const
 /** An event type of the catalogue. */
 export type EventType = (typeof types)[number]

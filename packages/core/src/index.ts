@@ -46,6 +46,7 @@ export { BoundaryHistory, type ChangeSource as BoundaryChangeSource, via as boun
 export { Credentials } from "./services/Credentials.ts"
 export { Deliveries, Sender } from "./services/Deliveries.ts"
 export { IdempotencyKeys } from "./services/IdempotencyKeys.ts"
+export { GetImportQuery, type ImportFeature, ImportResource, Imports, type StartImport } from "./services/Imports.ts"
 export { Members } from "./services/Members.ts"
 export { OAuthServer } from "./services/OAuthServer.ts"
 export { Sessions } from "./services/Sessions.ts"

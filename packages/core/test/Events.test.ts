@@ -4,8 +4,9 @@ import { Events } from "../src/index.ts"
 
 describe("Events", () => {
   it("has the spec's 20 event types and Canopy's own", () => {
-    assert.strictEqual(Events.types.length, 21)
-    assert.strictEqual(new Set(Events.types).size, 21)
+    assert.strictEqual(Events.types.length, 22)
+    assert.strictEqual(new Set(Events.types).size, 22)
+    assert.isTrue(Events.isEventType("import.completed"))
     assert.isTrue(Events.isEventType("project.overlap_detected"))
     assert.isTrue(Events.isEventType("asset.status_changed"))
     assert.isFalse(Events.isEventType(Events.TEST_EVENT))

@@ -13,7 +13,7 @@ import { join } from "node:path"
 import { promisify } from "node:util"
 import openapiTS, { astToString } from "openapi-typescript"
 import { routes } from "../src/api/routes.ts"
-import { BOWTIE, kml, NORTH, shapefileZip, utf8 } from "./gis/fixtures.ts"
+import { BOWTIE, kml, NORTH, shapefileZip, square as squareAt, utf8 } from "./gis/fixtures.ts"
 import { type Reply, request, square, type TestServer } from "./harness.ts"
 import { useOpenApiFixture } from "./openapiFixture.ts"
 import type { startReceiver } from "./receiver.ts"
@@ -191,6 +191,19 @@ describe("the OpenAPI document", () => {
     const tile = await call("GET", "/tiles/{z}/{x}/{y}.mvt", "/v1/tiles/0/0/0.mvt", auth, 200)
     await call("GET", "/tiles/{z}/{x}/{y}.mvt", "/v1/tiles/0/0/0.mvt", { ...auth, headers: { "if-none-match": tile.headers.get("etag")! } }, 304)
     await call("GET", "/tiles/{z}/{x}/{y}.mvt", "/v1/tiles/23/0/0.mvt", auth, 400)
+
+    // Bulk imports (api/imports.ts): a preview, a job cancelled while it runs, the errors.
+    const stands = await shapefileZip(Array.from({ length: 300 }, (_, i) => ({ name: `Stand ${i}`, polygon: squareAt(20 + (i % 20) * 0.01, 10 + Math.floor(i / 20) * 0.01, 0.005) })))
+    const standsFile = { ...auth, body: stands, headers: { "content-type": "application/zip" } }
+    const preview = await call("POST", "/imports", "/v1/imports?dry_run=true", standsFile, 202)
+    const job = await call("POST", "/imports", "/v1/imports", standsFile, 202)
+    await call("POST", "/imports", "/v1/imports", standsFile, 429)
+    await call("POST", "/imports/{import_id}/cancel", `/v1/imports/${job.body.data.id}/cancel`, auth, 200)
+    await call("POST", "/imports/{import_id}/cancel", `/v1/imports/${preview.body.data.id}/cancel`, auth, 409)
+    await call("POST", "/imports", "/v1/imports?mode=everything", standsFile, 400)
+    await call("POST", "/imports", "/v1/imports", { ...auth, body: utf8("{}"), headers: { "content-type": "application/geo+json" } }, 422)
+    await call("GET", "/imports/{import_id}", `/v1/imports/${job.body.data.id}?results_per_page=5`, auth, 200)
+    await call("GET", "/imports/{import_id}", `/v1/imports/${missing}`, auth, 404)
 
     // Assets
     const base = `/v1/projects/${id}/assets`

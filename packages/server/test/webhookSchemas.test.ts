@@ -7,7 +7,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
-import { client, square, type TestServer } from "./harness.ts"
+import { client, request, square, type TestServer } from "./harness.ts"
 import { useOpenApiFixture } from "./openapiFixture.ts"
 import type { startReceiver } from "./receiver.ts"
 
@@ -42,7 +42,7 @@ const allTypes = [
   "subscription.created", "subscription.updated", "subscription.canceled",
   "invoice.paid", "invoice.failed",
   "usage.threshold_reached", "usage.limit_exceeded",
-  "project.overlap_detected", "webhook.test"
+  "project.overlap_detected", "import.completed", "webhook.test"
 ]
 
 describe("the webhooks section of the OpenAPI document", () => {
@@ -52,7 +52,7 @@ describe("the webhooks section of the OpenAPI document", () => {
     for (const name of [
       "ProjectCreatedEventData", "ProjectOverlapDetectedEventData", "AssetCreatedEventData", "AssetStatusChangedEventData",
       "MemberJoinedEventData", "MemberUpdatedEventData", "SubscriptionUpdatedEventData", "UsageThresholdReachedEventData",
-      "UsageLimitExceededEventData", "WebhookTestEventData", "BillingEventData"
+      "UsageLimitExceededEventData", "WebhookTestEventData", "BillingEventData", "ImportCompletedEventData"
     ]) assert.isDefined(schemas[name], name)
     const dataRef = (type: string) => doc.webhooks[type].post.requestBody.content["application/json"].schema.allOf[1].properties.data.$ref
     assert.strictEqual(dataRef("project.updated"), "#/components/schemas/Project")
@@ -136,6 +136,14 @@ describe("the webhooks section of the OpenAPI document", () => {
     await server.canopy.account.billingEvent(accountId, "subscription.canceled", { plan: "pro" })
     await server.canopy.account.billingEvent(accountId, "invoice.paid", { amount: 4900, currency: "eur" })
     await server.canopy.account.billingEvent(accountId, "invoice.failed", { amount: 4900, currency: "eur", reason: "card_declined" })
+
+    // A bulk import of one small stand: import.completed once it ends.
+    const stands = { type: "FeatureCollection", features: [{ type: "Feature", properties: { name: "Stand 1" }, geometry: square(40, 0.0005) }] }
+    const imported = await request(server.url, "POST", "/v1/imports", { token, body: JSON.stringify(stands), headers: { "content-type": "application/geo+json" } })
+    ok(imported, 202, "import")
+    for (let i = 0; i < 200 && (await api.get(`/v1/imports/${imported.body.data.id}`)).body.data.status === "running"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
 
     const listed = await api.get("/v1/events?per_page=100")
     ok(listed, 200, "events")

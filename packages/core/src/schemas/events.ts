@@ -12,7 +12,7 @@ import { Schema, Struct } from "effect"
 import * as Events from "../Events.ts"
 import * as Usage from "../Usage.ts"
 import { Member, Plan, Role } from "./account.ts"
-import { AnyObject, Measure, Timestamp } from "./common.ts"
+import { AnyObject, Count, Measure, Timestamp } from "./common.ts"
 import { Asset, AssetStatus, OverlapReport, Project } from "./projects.ts"
 
 /** `project.created`: the spec's project fields and who created it. */
@@ -95,6 +95,20 @@ export const UsageLimitExceededEventData = Schema.Struct({
   description: "A create or update was refused (403) because it would take the metric over the plan's limit; nothing was changed"
 })
 
+/** `import.completed`: a bulk import ended (its totals; its per-feature results are read from the API). */
+export const ImportCompletedEventData = Schema.Struct({
+  id: Schema.String.annotate({ description: "The import (`GET /v1/imports/{id}` lists its per-feature results)" }),
+  status: Schema.Literals(["completed", "failed", "cancelled"]),
+  mode: Schema.Literals(["per_feature", "merge"]),
+  file: Schema.Struct({ name: Schema.NullOr(Schema.String), format: Schema.NullOr(Schema.String), source_crs: Schema.NullOr(Schema.String) }),
+  features: Count.annotate({ description: "Features read from the file" }),
+  created: Count.annotate({ description: "Projects created" }),
+  refused: Count.annotate({ description: "Features refused (nothing stored for them)" }),
+  hectares: Measure.annotate({ description: "Hectares of the projects created" }),
+  error: Schema.NullOr(Schema.String).annotate({ description: "Why the import failed, when it did" }),
+  completed_at: Schema.NullOr(Timestamp)
+}).annotate({ identifier: "ImportCompletedEventData", description: "A bulk import ended: completed, failed (with the reason) or cancelled" })
+
 /** `webhook.test`: the event `POST /webhooks/{id}/test` sends. */
 export const WebhookTestEventData = Schema.Struct({
   webhook_id: Schema.String.annotate({ description: "The webhook tested" }),
@@ -132,5 +146,9 @@ export const eventData: Readonly<Record<Events.EventType | typeof Events.TEST_EV
   "invoice.failed": { schema: BillingEventData, description: "Not emitted by Canopy itself: a billing integration may send it when a payment fails." },
   "usage.threshold_reached": { schema: UsageThresholdReachedEventData, description: "Usage of hectares, members or API requests reached 75%, 90% or 100% of the plan's limit." },
   "usage.limit_exceeded": { schema: UsageLimitExceededEventData, description: "A change was refused because it would go over the plan's hectare or member limit." },
+  "import.completed": {
+    schema: ImportCompletedEventData,
+    description: "Canopy's own event: a bulk import (`POST /v1/imports`) ended — completed, failed or cancelled — with its totals (not sent for a preview)."
+  },
   [Events.TEST_EVENT]: { schema: WebhookTestEventData, description: "A test event, sent by `POST /webhooks/{webhook_id}/test` to that webhook only." }
 }

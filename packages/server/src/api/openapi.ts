@@ -218,6 +218,11 @@ const eventExamples: Record<Events.EventType | typeof Events.TEST_EVENT, unknown
   "invoice.failed": { amount: 4900, currency: "eur", invoice_number: "2026-0107" },
   "usage.threshold_reached": Events.thresholdReached("hectares", 90, 912.4821, 1000, { start: "2026-01-01T00:00:00.000Z", end: "2026-02-01T00:00:00.000Z" }),
   "usage.limit_exceeded": Events.limitExceeded("members", 3, 4, 3),
+  "import.completed": {
+    id: "imp_7m2k9q4xw1c8n5r3t6v0b2d4fh", status: "completed", mode: "per_feature",
+    file: { name: "stands-2026.zip", format: "shapefile", source_crs: "ETRS89 / UTM zone 32N" },
+    features: 412, created: 409, refused: 3, hectares: 2315.0417, error: null, completed_at: at(4)
+  },
   [Events.TEST_EVENT]: Events.testData("wh_jb9k69k2fj86ycgq4zftg8f7ex")
 }
 

@@ -6,11 +6,13 @@
  * documented `resource` schema, so the code cannot answer something the document does not say.
  */
 import { Accounts, Assets, Deliveries, Members, OAuth, OAuthServer, Principal, Projects, Schemas, Webhooks, type Canopy, type Permissions } from "@canopy/core"
+import { GetImportQuery, ImportResource } from "@canopy/core"
 import { ListProjectOverlaps, ProjectOverlaps } from "@canopy/core"
 import { BoundaryHistory } from "@canopy/core"
 import { Effect, type Schema } from "effect"
 import { exportVersion } from "./boundaryExport.ts"
 import * as Gis from "./gis.ts"
+import * as BulkImports from "./imports.ts"
 import * as Tiles from "./tiles.ts"
 
 /** What a handler receives. */
@@ -64,7 +66,7 @@ type Exactly<A, T> = A & { readonly [K in Exclude<keyof A, keyof T>]: never }
 
 /** One endpoint, as the handler and the document generator see it (the answer's type erased). */
 export interface Route extends Common {
-  readonly status: 200 | 201 | 204
+  readonly status: 200 | 201 | 202 | 204
   readonly envelope: Envelope
   /** The resource schema of the success response (each element's, for a list). */
   readonly resource?: Schema.Top
@@ -74,11 +76,11 @@ export interface Route extends Common {
 }
 
 /**
- * An endpoint whose `run` must produce its `resource` schema's type: one resource (status 200 or
- * 201), a list of them with their meta, or nothing (204).
+ * An endpoint whose `run` must produce its `resource` schema's type: one resource (status 200, 201
+ * or 202), a list of them with their meta, or nothing (204).
  */
 export function route<S extends Schema.Top, A extends S["Type"]>(
-  r: Common & { readonly envelope: "resource"; readonly status: 200 | 201; readonly resource: S; readonly run: Run<Exactly<A, S["Type"]>> }
+  r: Common & { readonly envelope: "resource"; readonly status: 200 | 201 | 202; readonly resource: S; readonly run: Run<Exactly<A, S["Type"]>> }
 ): Route
 export function route<S extends Schema.Top, A extends S["Type"]>(
   r: Common & {
@@ -126,6 +128,29 @@ export const routes: ReadonlyArray<Route> = [
       "created as by `POST /v1/projects` (same validation, plan limits, `project.created` event, `Idempotency-Key`).",
     status: 201, envelope: "resource", query: Gis.ImportProjectQuery, rawBody: Gis.IMPORT_MEDIA_TYPES, resource: Schemas.Project,
     run: ({ body, principal, query }) => Gis.importProject(principal, query, body) }),
+  route({ method: "POST", path: "/imports", operation: "projects.create", tag: "Projects", summary: "Import a GIS file's features as projects (a job)",
+    description: "The body is the file, as for `POST /v1/projects/import` (raw, or the `file` part of a `multipart/form-data` form). " +
+      "The file is read at once, off the event loop; the answer is 202 with the import, whose projects are then created in the " +
+      "background: follow it with `GET /v1/imports/{import_id}` (progress, per-feature results, totals), stop it with " +
+      "`POST /v1/imports/{import_id}/cancel`; `import.completed` is emitted when it ends. `mode=per_feature` (the default): each " +
+      "feature becomes its own project as by `POST /v1/projects` (validation, overlaps, plan limits, `project.created`), named from " +
+      "`name_field` and described from `description_field`; a refused feature stores nothing and is listed with its problems. " +
+      "`mode=merge`: every polygon of the file one project. `dry_run=true`: a preview (status `completed`, results `valid` or " +
+      "`refused`), nothing else stored. A file that cannot be read answers 422 with every problem; one whose valid features would " +
+      "take the account past its plan's hectares, or past its plan's requests per day (one per feature), answers 403 and nothing " +
+      "is stored; while an import of the account runs, another answers 429. Docs: docs/gis.md, \"Bulk imports\".",
+    status: 202, envelope: "resource", query: BulkImports.StartImportQuery, rawBody: Gis.IMPORT_MEDIA_TYPES, resource: ImportResource,
+    run: ({ body, principal, query }) => BulkImports.startImport(principal, query, body) }),
+  route({ method: "GET", path: "/imports/{import_id}", operation: "projects.get", tag: "Projects", summary: "An import's status, progress and per-feature results",
+    description: "Results come in file order, `results_per_page` at a time (default 100, at most 1,000): pass `next_results_after` " +
+      "as `results_after` for the next page. An import whose server stopped while it ran is `failed`, with the reason in `error`.",
+    status: 200, envelope: "resource", query: GetImportQuery, resource: ImportResource,
+    run: ({ params, principal, query }) => BulkImports.getImport(principal, params.import_id!, query) }),
+  route({ method: "POST", path: "/imports/{import_id}/cancel", operation: "projects.create", tag: "Projects", summary: "Cancel a running import",
+    description: "The feature at hand is finished; the projects created stay, the features not reached are not imported. An import " +
+      "that has ended already answers 409 CONFLICT.",
+    status: 200, envelope: "resource", resource: ImportResource,
+    run: ({ params, principal }) => BulkImports.cancelImport(principal, params.import_id!) }),
   route({ method: "GET", path: "/projects/export", operation: "projects.list", tag: "Projects", summary: "Export projects as GeoJSON, KML, zipped Shapefile or GeoPackage",
     description: "The list's filters (`status`, `search`, `bbox`, `intersects`) and order (`sort`, `order`) as in `GET /v1/projects`, " +
       "as one file: a GeoJSON FeatureCollection (`format=geojson`, the default; `application/geo+json`), a KML document " +
@@ -183,6 +208,7 @@ export const routes: ReadonlyArray<Route> = [
       "(`page` > 1 is a 400 on `query.page`); `meta.total` is exact only when one request examined every candidate.",
     status: 200, envelope: "list", query: ListProjectOverlaps, resource: Schemas.ProjectOverlap,
     run: ({ params, principal, query }) => Effect.flatMap(ProjectOverlaps, (s) => s.list(principal, params.project_id!, query)) }),
+
   // Boundary history (docs/decisions.md, "Boundary history")
   route({ method: "GET", path: "/projects/{project_id}/boundaries", operation: "projects.get", tag: "Projects",
     summary: "List a project's boundary versions, newest first",

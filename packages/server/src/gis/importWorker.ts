@@ -1,10 +1,12 @@
 /**
- * A GIS import worker thread: runs `importBoundary` on the bytes it is sent, one file at a time,
+ * A GIS import worker thread: runs `importBoundary` (or, for a bulk import, `importFeatures`) on
+ * the bytes it is sent, one file at a time,
  * and answers the result with the memory the thread holds after it. The pool (offload.ts)
  * terminates it when an import overruns its budget, and replaces it when it grew too much.
  */
 import { getHeapStatistics } from "node:v8"
 import { parentPort } from "node:worker_threads"
+import { type FeatureFields, type FeaturesResult, importFeatures } from "./features.ts"
 import { importBoundary } from "./index.ts"
 import type { ImportHint, ImportLimits, ImportResult } from "./types.ts"
 
@@ -14,12 +16,14 @@ export interface ImportJob {
   readonly bytes: Uint8Array
   readonly hint: ImportHint
   readonly limits: Partial<ImportLimits>
+  /** Read feature by feature (a bulk import), naming projects from these fields, instead of as one boundary. */
+  readonly perFeature?: FeatureFields | undefined
 }
 
 /** What the worker answers. */
 export interface ImportAnswer {
   readonly id: number
-  readonly result: ImportResult
+  readonly result: ImportResult | FeaturesResult
   /** Bytes this thread holds after the job: its V8 heap and external memory (buffers and WebAssembly memory among them). */
   readonly memoryBytes: number
 }
@@ -40,7 +44,10 @@ const memoryHeld = () => {
 }
 
 port.on("message", (job: ImportJob) => {
-  void importBoundary(job.bytes, job.hint, { limits: job.limits }).then((result) =>
+  const reading: Promise<ImportResult | FeaturesResult> = job.perFeature
+    ? importFeatures(job.bytes, job.hint, { limits: job.limits, fields: job.perFeature })
+    : importBoundary(job.bytes, job.hint, { limits: job.limits })
+  void reading.then((result) =>
     port.postMessage({ id: job.id, result, memoryBytes: memoryHeld() } satisfies ImportAnswer))
 })
 port.postMessage({ ready: true, memoryBytes: memoryHeld() } satisfies WorkerReady)

@@ -32,7 +32,8 @@ export {
 } from "./types.ts"
 
 
-const read = (format: GisFormat, bytes: Uint8Array, limits: ImportLimits): ReadResult | Promise<ReadResult> => {
+/** The features of a file of a known format, as its reader finds them (within `limits`). */
+export const read = (format: GisFormat, bytes: Uint8Array, limits: ImportLimits): ReadResult | Promise<ReadResult> => {
   switch (format) {
     case "geojson":
       return readGeoJson(decodeText(bytes), limits.maxFeatures)

@@ -20,6 +20,7 @@
 import { Errors } from "@canopy/core"
 import { Effect } from "effect"
 import { Worker } from "node:worker_threads"
+import type { FeatureFields, FeaturesResult } from "./features.ts"
 import type { ImportAnswer, ImportJob, WorkerReady } from "./importWorker.ts"
 import type { ImportFailure, ImportHint, ImportLimits, ImportResult } from "./types.ts"
 
@@ -78,7 +79,7 @@ interface Slot {
 interface Pending {
   readonly job: ImportJob
   readonly owner: string
-  readonly done: (r: PoolResult | Error) => void
+  readonly done: (r: PoolResult | FeaturesResult | Error) => void
 }
 
 const fromSources = import.meta.url.endsWith(".ts")
@@ -116,7 +117,7 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
     for (const s of slots) (s.job || (!s.ready && queue.length > 0) ? s.worker.ref() : s.worker.unref())
   }
   /** The slot's job ends with `result`: the job is answered, and the slot is free (or gone). */
-  const finish = (slot: Slot, result: PoolResult | Error) => {
+  const finish = (slot: Slot, result: PoolResult | FeaturesResult | Error) => {
     const job = slot.job
     slot.job = undefined
     if (slot.timer) clearTimeout(slot.timer)
@@ -198,21 +199,31 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
    * its files are running or waiting. Fails with RateLimited when the pool or the owner's share is full.
    */
   const read = (bytes: Uint8Array, hint: ImportHint, owner = "", limits: Partial<ImportLimits> = {}): Effect.Effect<PoolResult, Errors.RateLimited> =>
+    submit<PoolResult>(bytes, hint, owner, limits, undefined)
+
+  /**
+   * Reads a file feature by feature (a bulk import: each feature's boundary or problems, named
+   * from `fields`), in a worker, within the same budgets and shares as `read`.
+   */
+  const readFeatures = (bytes: Uint8Array, hint: ImportHint, owner: string, fields: FeatureFields): Effect.Effect<FeaturesResult | OverBudget, Errors.RateLimited> =>
+    submit<FeaturesResult | OverBudget>(bytes, hint, owner, {}, fields)
+
+  const submit = <R>(bytes: Uint8Array, hint: ImportHint, owner: string, limits: Partial<ImportLimits>, perFeature: FeatureFields | undefined): Effect.Effect<R, Errors.RateLimited> =>
     Effect.suspend(() => {
       const full = !slots.some((s) => s.ready && !s.job) && queue.length >= maxQueued
       if (full || (held.get(owner) ?? 0) >= perAccount) return Effect.fail(busy())
-      return Effect.callback<PoolResult, Errors.RateLimited>((resume) => {
+      return Effect.callback<R, Errors.RateLimited>((resume) => {
         held.set(owner, (held.get(owner) ?? 0) + 1)
         counts.jobs++
         let settled = false
         const pending: Pending = {
-          job: { id: ++seq, bytes, hint, limits },
+          job: { id: ++seq, bytes, hint, limits, perFeature },
           owner,
           done: (r) => {
             if (settled) return
             settled = true
             release(owner)
-            resume(r instanceof Error ? Effect.fail(busy()) : Effect.succeed(r))
+            resume(r instanceof Error ? Effect.fail(busy()) : Effect.succeed(r as R))
           }
         }
         queue.push(pending)
@@ -236,7 +247,7 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
   }
   /** Workers, jobs running and waiting now, and counts since the pool began. */
   const stats = () => ({ workers: slots.length, running: slots.filter((s) => s.job).length, queued: queue.length, ...counts })
-  return { read, close, stats }
+  return { read, readFeatures, close, stats }
 }
 
 /** A pool of import workers. */

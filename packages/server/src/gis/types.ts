@@ -97,6 +97,8 @@ export interface SourceFeature {
   readonly geometry: unknown
   /** How to name this feature to the user: `feature 3 "North block"`. */
   readonly label: string
+  /** The feature's attributes, when the format has them (a bulk import names projects from them). */
+  readonly properties?: Readonly<Record<string, unknown>> | undefined
 }
 
 /** What every reader hands to the assembler. */

@@ -50,10 +50,12 @@ export const readGeoJson = (text: string, maxFeatures: number): ReadResult => {
     }
     value.features.forEach((f: unknown, i: number) => {
       if (!isObject(f) || f.type !== "Feature") throw new FileProblem(`must be a GeoJSON Feature`, `features[${i}]`)
-      features.push({ geometry: f.geometry ?? null, label: featureLabel(i, isObject(f.properties) ? f.properties.name : undefined) })
+      const properties = isObject(f.properties) ? f.properties : undefined
+      features.push({ geometry: f.geometry ?? null, label: featureLabel(i, properties?.name), properties })
     })
   } else if (value.type === "Feature") {
-    features.push({ geometry: value.geometry ?? null, label: featureLabel(0, isObject(value.properties) ? value.properties.name : undefined) })
+    const properties = isObject(value.properties) ? value.properties : undefined
+    features.push({ geometry: value.geometry ?? null, label: featureLabel(0, properties?.name), properties })
   } else if (typeof value.type === "string" && GEOMETRY_TYPES.has(value.type)) {
     features.push({ geometry: value, label: "the geometry" })
   } else {

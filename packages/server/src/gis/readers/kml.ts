@@ -111,7 +111,7 @@ const collectPlacemarks = (doc: KmlDocument, features: Array<SourceFeature>, max
   for (const f of kmlGen(doc)) {
     if (f.properties?.["@geometry-type"] === "networklink") continue // a link (its Region's box is no boundary)
     if (features.length >= maxFeatures) throw new FileProblem(`has more than ${maxFeatures} placemarks`)
-    features.push({ geometry: f.geometry ?? null, label: featureLabel(index++, f.properties?.name, layer) })
+    features.push({ geometry: f.geometry ?? null, label: featureLabel(index++, f.properties?.name, layer), properties: f.properties ?? undefined })
   }
 }
 

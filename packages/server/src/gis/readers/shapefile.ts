@@ -71,7 +71,7 @@ export const readShapefileZip = async (bytes: Uint8Array, limits: ImportLimits):
       if (features.length >= limits.maxFeatures) throw new FileProblem(`has more than ${limits.maxFeatures} features`)
       const props = f.properties ?? {}
       const name = props.name ?? props.NAME ?? props.Name
-      features.push({ geometry: f.geometry ?? null, label: featureLabel(i, name, layers.length > 1 ? layer : undefined) })
+      features.push({ geometry: f.geometry ?? null, label: featureLabel(i, name, layers.length > 1 ? layer : undefined), properties: props })
     })
   }
   return { features, sourceCrs: [...crsNames].join(", "), warnings }

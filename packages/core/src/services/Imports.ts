@@ -1,0 +1,411 @@
+/**
+ * Bulk imports: a file's features, already read and checked (the server reads files off the event
+ * loop), become projects one by one through the Projects service — so permissions, validation,
+ * overlaps, plan limits and events apply to each as to any create — in a job that answers at once
+ * and reports its progress and per-feature results as it goes (docs/gis.md, "Bulk imports").
+ *
+ * - Per feature: each feature its own project; a refused feature stores nothing and is listed
+ *   with its problems. `merge`: the file's polygons as one project (the caller hands one feature).
+ * - Before anything is stored, the plan's limits: hectares (the valid features' total beside the
+ *   account's usage) and the daily request allowance (one create per feature). A file past one is
+ *   refused whole, and a second import of an account while one runs is a 429.
+ * - A running import holds a lease its runner renews as it records progress. A runner that stops
+ *   with the process finishes the feature at hand and marks its import failed; one that vanished (a crash) leaves a
+ *   lease that runs out, and the import is marked failed at the next start-up or when it is read.
+ * - `import.completed` is emitted when a (non-preview) import ends, whatever its outcome.
+ */
+import { Cause, Context, Effect, Exit, Fiber, FiberSet, Layer, Schema, Semaphore } from "effect"
+import { Conflict, type DomainError, isDomainError, LimitExceeded, NotFound, RateLimited, ValidationError } from "../Errors.ts"
+import type { Boundary } from "../Geometry.ts"
+import { roundHectares } from "../Geometry.ts"
+import * as Ids from "../Ids.ts"
+import * as Overlap from "../Overlap.ts"
+import { authorize, type Principal } from "../Principal.ts"
+import * as Schemas from "../Schemas.ts"
+import { Count, Measure, Timestamp } from "../schemas/common.ts"
+import { Settings } from "../Settings.ts"
+import { type ImportResultRow, type ImportRow, Storage, type StorageError, type StorageShape } from "../Storage.ts"
+import * as Time from "../Time.ts"
+import { decode } from "./common.ts"
+import { emit } from "./Outbox.ts"
+import { Projects } from "./Projects.ts"
+import * as UsageGuard from "./UsageGuard.ts"
+
+/** The limits of the import jobs. */
+export const IMPORT_JOBS = {
+  /** How long a running import stays claimed without its runner's word (ms). */
+  leaseMs: 30_000,
+  /** Results recorded together (and the lease renewed) at least this often (features, ms). */
+  flushFeatures: 100,
+  flushMs: 1_000,
+  /** Longest stretch of the event loop a runner holds before it lets other work in (ms). */
+  sliceMs: 20,
+  /**
+   * Features of one import created at once: the round trips of one overlap the work of the other
+   * (each create's transaction still takes the account's lock in turn).
+   */
+  concurrency: 2,
+  /** Imports running at once in one process; more are a 429. */
+  perProcess: 4,
+  /** Results one read of an import answers at most. */
+  maxResultsPerPage: 1_000
+} as const
+
+const FieldProblem = Schema.Struct({ field: Schema.String, message: Schema.String })
+
+/** One feature's result, as `GET /v1/imports/{id}` lists it. */
+export const ImportFeatureResult = Schema.Struct({
+  position: Count.annotate({ description: "The feature's place in the file, from 0" }),
+  feature: Schema.String.annotate({ description: "How the file names the feature, e.g. `feature 3 \"North block\"`" }),
+  outcome: Schema.Literals(["created", "refused", "valid"]).annotate({
+    description: "`created`: its project is `project_id`; `refused`: nothing was stored, see `problems`; `valid` (a preview): it would be created"
+  }),
+  name: Schema.NullOr(Schema.String).annotate({ description: "The project's name (given, or that it would have)" }),
+  project_id: Schema.NullOr(Schema.String),
+  area_hectares: Schema.NullOr(Measure),
+  problems: Schema.Array(FieldProblem).annotate({ description: "Why the feature was refused: the validator's path and message, naming the feature" })
+}).annotate({ identifier: "ImportFeatureResult" })
+
+/** A bulk import (`POST /v1/imports`, `GET /v1/imports/{id}`). */
+export const ImportResource = Schema.Struct({
+  id: Schema.String,
+  status: Schema.Literals(["running", "completed", "failed", "cancelled"]),
+  mode: Schema.Literals(["per_feature", "merge"]),
+  dry_run: Schema.Boolean.annotate({ description: "A preview: the results say what an import would do; nothing was stored" }),
+  file: Schema.Struct({ name: Schema.NullOr(Schema.String), format: Schema.NullOr(Schema.String), source_crs: Schema.NullOr(Schema.String) }),
+  progress: Schema.Struct({
+    features_read: Count.annotate({ description: "Features read from the file" }),
+    done: Count.annotate({ description: "Features dealt with so far" }),
+    created: Count,
+    refused: Count
+  }),
+  totals: Schema.Struct({
+    features: Count,
+    created: Count,
+    refused: Count,
+    hectares: Measure.annotate({ description: "Hectares of the projects created (a preview: that would be)" })
+  }),
+  error: Schema.NullOr(Schema.String).annotate({ description: "Why the import failed, when it did" }),
+  results: Schema.Array(ImportFeatureResult).annotate({ description: "Per-feature results in file order, a page at a time" }),
+  next_results_after: Schema.NullOr(Count).annotate({ description: "Pass as `results_after` for the next page of results; null at the end" }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  completed_at: Schema.NullOr(Timestamp)
+}).annotate({ identifier: "Import" })
+export type ImportResource = typeof ImportResource.Type
+
+const queryInt = (min: number, max: number) =>
+  Schema.Union([Schema.Number, Schema.NumberFromString]).pipe(Schema.check(Schema.makeFilter((n: number) =>
+    (Number.isInteger(n) && n >= min && n <= max) || `must be an integer from ${min} to ${max}`,
+  { toJsonSchema: () => ({ type: "integer", minimum: min, maximum: max }) })))
+
+/** `GET /v1/imports/{id}`'s query: which page of results. */
+export const GetImportQuery = Schema.Struct({
+  results_after: Schema.optionalKey(queryInt(-1, 1_000_000_000).annotate({ description: "Results after this position (default -1: from the first)" })),
+  results_per_page: Schema.optionalKey(queryInt(0, IMPORT_JOBS.maxResultsPerPage).annotate({ description: "Results per page (default 100)" }))
+})
+
+/** One feature as the server read it: its name and boundary, or the problems that refuse it. */
+export interface ImportFeature {
+  readonly label: string
+  readonly name: string
+  readonly description?: string | undefined
+  readonly geometry?: Boundary | undefined
+  readonly areaHectares?: number | undefined
+  readonly problems: ReadonlyArray<{ readonly field: string; readonly message: string }>
+}
+
+/** What `start` is given: the file's features and how to import them. */
+export interface StartImport {
+  readonly mode: "per_feature" | "merge"
+  readonly dryRun: boolean
+  readonly file: { readonly name: string | null; readonly format: string | null; readonly sourceCrs: string | null }
+  readonly features: ReadonlyArray<ImportFeature>
+}
+
+type ImportsError = DomainError | StorageError
+
+/** The Imports service. */
+export class Imports extends Context.Service<Imports, {
+  /** Whether the principal may start an import now (permission, one running import per account): before a file is read. */
+  readonly admit: (principal: Principal) => Effect.Effect<void, ImportsError>
+  /** Checks the plan's limits and starts the import (a preview completes at once). */
+  readonly start: (principal: Principal, input: StartImport) => Effect.Effect<ImportResource, ImportsError>
+  readonly get: (principal: Principal, id: string, query?: unknown) => Effect.Effect<ImportResource, ImportsError>
+  /** Stops a running import: the features done stay done, the rest are not imported. */
+  readonly cancel: (principal: Principal, id: string) => Effect.Effect<ImportResource, ImportsError>
+}>()("canopy/Imports") {
+  static readonly layer = Layer.effect(this, Effect.gen(function*() {
+    const storage = yield* Storage
+    const projects = yield* Projects
+    const jobs = yield* FiberSet.make<void, never>()
+    const service = make(storage, projects, jobs)
+    // Imports whose runner vanished (their lease ran out) are settled now, not left "running".
+    yield* Effect.ignore(service.expire)
+    // On close, before the set interrupts them: runners finish the feature at hand and record it,
+    // so that no project is left without its result.
+    yield* Effect.addFinalizer(() => service.stopAll)
+    return Imports.of(service.api)
+  }))
+}
+
+const newId = () => `imp_${Ids.randomBase32(26)}`
+
+/** Results of a preview written together. */
+const PREVIEW_SLICE = 500
+
+const tooBusy = (message: string) => new RateLimited({ message, retryAfter: 5 })
+
+/** A feature's name and description, checked as a project's would be. */
+const checkNames = Schemas.decodeRequest(Schema.Struct({ name: Schemas.Name, description: Schema.optionalKey(Schemas.Description) }))
+
+/** `import.completed` data: the import without its results. */
+const completedData = (row: ImportRow) => ({
+  id: row.id, status: row.status, mode: row.mode,
+  file: { name: row.file_name, format: row.format, source_crs: row.source_crs },
+  features: row.features, created: row.created, refused: row.refused, hectares: roundHectares(row.hectares),
+  error: row.error, completed_at: row.completed_at
+})
+
+/** The resource of a row and a page of its results. */
+const toResource = (row: ImportRow, results: ReadonlyArray<ImportResultRow>, more: boolean): ImportResource => ({
+  id: row.id, status: row.status, mode: row.mode, dry_run: row.dry_run,
+  file: { name: row.file_name, format: row.format, source_crs: row.source_crs },
+  progress: { features_read: row.features, done: row.done, created: row.created, refused: row.refused },
+  totals: { features: row.features, created: row.created, refused: row.refused, hectares: roundHectares(row.hectares) },
+  error: row.error,
+  results: results.map((r) => ({
+    position: r.position, feature: r.label, outcome: r.outcome, name: r.name, project_id: r.project_id,
+    area_hectares: r.area_hectares, problems: r.problems
+  })),
+  next_results_after: more && results.length > 0 ? results[results.length - 1]!.position : null,
+  created_at: row.created_at, updated_at: row.updated_at, completed_at: row.completed_at
+})
+
+/** A domain failure of one feature's create, as its problems. */
+const problemsOf = (e: DomainError): ReadonlyArray<{ field: string; message: string }> =>
+  e instanceof ValidationError ? e.details : [{ field: "project", message: e.message }]
+
+/** Lets the event loop serve other work (a macrotask turn: I/O, timers) before going on. */
+const letOthersIn = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
+
+const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberSet.FiberSet<void, never>) => {
+  const provide = <A, E>(effect: Effect.Effect<A, E, Storage>) => Effect.provideService(effect, Storage, storage)
+  /** Whether the service is closing (the server stops): runners stop after the features at hand. */
+  let closing = false
+  /** Imports this process runs (their runners), and those asked to stop. */
+  const local = new Map<string, Fiber.Fiber<void>>()
+  const stopping = new Set<string>()
+
+  const load = (accountId: string, id: string) =>
+    Effect.flatMap(storage.imports.get(accountId, id), (row) => row ? Effect.succeed(row) : Effect.fail(new NotFound({ resource: "import", id })))
+
+  /** Ends a running import and emits `import.completed`, together; undefined when it was not running. */
+  const end = (row: ImportRow, status: "completed" | "failed" | "cancelled", error: string | null) =>
+    provide(storage.transaction(Effect.gen(function*() {
+      const ended = yield* storage.imports.finish(row.account_id, row.id, { status, error, completed_at: yield* Time.nowIso })
+      if (ended && !ended.dry_run) yield* emit(row.account_id, "import.completed", completedData(ended))
+      return ended
+    })))
+
+  /** Settles imports whose lease ran out: their runner is gone. */
+  const expire = Effect.gen(function*() {
+    for (;;) {
+      const stale = yield* storage.imports.expired(yield* Time.nowMillis, 100)
+      for (const row of stale) yield* end(row, "failed", lostRunner(row))
+      if (stale.length < 100) return
+    }
+  })
+
+  const lostRunner = (row: ImportRow) =>
+    `the server stopped while the file was being imported (${row.done} of ${row.features} features done); import the rest again`
+
+  /** Runs an import's features through Projects.create, recording results and progress as it goes. */
+  const run = (principal: Principal, row: ImportRow, features: ReadonlyArray<ImportFeature>) => {
+    const counts = { done: 0, created: 0, refused: 0, units: 0 }
+    let pending: Array<ImportResultRow> = []
+    const flush = Effect.gen(function*() {
+      const now = yield* Time.nowMillis
+      const results = pending
+      pending = []
+      return yield* storage.imports.record(row.account_id, row.id, {
+        done: counts.done, created: counts.created, refused: counts.refused, hectares: counts.units / 10_000,
+        lease_until: now + IMPORT_JOBS.leaseMs, updated_at: new Date(now).toISOString()
+      }, results)
+    })
+    /** One feature: its project, or its problems. */
+    const attempt = (f: ImportFeature, position: number) =>
+      Effect.gen(function*() {
+        const base = { import_id: row.id, account_id: row.account_id, position, label: f.label, name: f.name }
+        if (f.problems.length > 0) return { ...base, outcome: "refused", project_id: null, area_hectares: null, problems: f.problems } satisfies ImportResultRow
+        const input = { name: f.name, ...(f.description !== undefined ? { description: f.description } : {}), geometry: f.geometry }
+        const created = yield* Effect.exit(Effect.provideService(projects.create(principal, input), Overlap.WriteStarted, yield* Time.nowMillis))
+        if (Exit.isSuccess(created)) {
+          return { ...base, outcome: "created", project_id: created.value.id, area_hectares: created.value.area_hectares, problems: [] } satisfies ImportResultRow
+        }
+        const e = Cause.findErrorOption(created.cause)
+        if (e._tag === "None" || !isDomainError(e.value)) return yield* Effect.failCause(created.cause)
+        return { ...base, outcome: "refused", project_id: null, area_hectares: null, problems: problemsOf(e.value) } satisfies ImportResultRow
+      })
+    const work = Effect.gen(function*() {
+      const recording = yield* Semaphore.make(1)
+      let halted = false
+      let flushed = yield* Time.nowMillis
+      let slice = performance.now()
+      yield* Effect.forEach(features, (f, position) => Effect.gen(function*() {
+        if (halted || closing || stopping.has(row.id)) return
+        const result = yield* attempt(f, position)
+        counts.done++
+        if (result.outcome === "created") {
+          counts.created++
+          counts.units += Math.round((result.area_hectares ?? 0) * 10_000)
+        } else counts.refused++
+        pending.push(result)
+        const now = yield* Time.nowMillis
+        if (pending.length >= IMPORT_JOBS.flushFeatures || now - flushed >= IMPORT_JOBS.flushMs) {
+          flushed = now
+          const after = yield* recording.withPermit(flush)
+          if (after?.status !== "running") halted = true // cancelled (perhaps by another instance)
+        }
+        if (performance.now() - slice >= IMPORT_JOBS.sliceMs) {
+          slice = performance.now()
+          yield* letOthersIn
+        }
+      }), { concurrency: IMPORT_JOBS.concurrency, discard: true })
+      const after = yield* recording.withPermit(flush)
+      if (after?.status !== "running") return
+      if (closing && counts.done < features.length) yield* end(after, "failed", lostRunner(after))
+      else yield* end(after, stopping.has(row.id) ? "cancelled" : "completed", null)
+    })
+    return work.pipe(
+      Effect.onInterrupt(() => Effect.ignore(Effect.andThen(flush, end(row, "failed", lostRunner({ ...row, done: counts.done }))))),
+      Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : Effect.ignore(Effect.andThen(flush,
+        end(row, "failed", `a storage failure stopped the import after ${counts.done} of ${row.features} features; import the rest again`)))),
+      Effect.ensuring(Effect.sync(() => {
+        local.delete(row.id)
+        stopping.delete(row.id)
+      })),
+      Effect.ignore
+    )
+  }
+
+  /** Refuses a file the plan's limits would not let through: hectares, and one create per feature a day. */
+  const checkLimits = (principal: Principal, valid: ReadonlyArray<ImportFeature>, dryRun: boolean) =>
+    Effect.gen(function*() {
+      const account = yield* storage.accounts.get(principal.account_id)
+      const plan = (yield* Settings).plans[account?.plan ?? "free"]
+      if (plan.requestsPerDay !== null && valid.length > plan.requestsPerDay) {
+        return yield* new LimitExceeded({ metric: "requests_per_day", limit: plan.requestsPerDay, current: 0, requested: valid.length })
+      }
+      const stats = yield* storage.projects.stats(principal.account_id)
+      const adding = valid.reduce((sum, f) => sum + Math.round((f.areaHectares ?? 0) * 10_000), 0) / 10_000
+      const check = provide(UsageGuard.check(principal.account_id, "hectares", stats.hectares, stats.hectares + adding))
+      yield* dryRun ? check : check.pipe(Effect.tapError((e) => e instanceof LimitExceeded ? provide(UsageGuard.reportExceeded(principal.account_id)(e)) : Effect.void))
+    })
+
+  const admit = (principal: Principal) =>
+    Effect.gen(function*() {
+      yield* authorize(principal, "projects.create")
+      if (local.size >= IMPORT_JOBS.perProcess) return yield* tooBusy("Too many imports are running on this server right now; retry in a few seconds")
+      if ((yield* storage.imports.running(principal.account_id, 1)) > 0) {
+        return yield* tooBusy("An import of this account is running: wait for it to end (GET /v1/imports/{id}) or cancel it")
+      }
+    })
+
+  const page = (row: ImportRow, after: number, perPage: number) =>
+    Effect.map(storage.imports.results(row.account_id, row.id, after, perPage + 1), (rows) =>
+      toResource(row, rows.slice(0, perPage), rows.length > perPage))
+
+  const api: Imports["Service"] = {
+    admit,
+
+    start: (principal, input) =>
+      Effect.gen(function*() {
+        yield* authorize(principal, "projects.create")
+        const features: Array<ImportFeature> = []
+        let slice = performance.now()
+        for (const f of input.features) {
+          const checked = f.problems.length > 0 ? undefined : checkNames({ name: f.name, ...(f.description !== undefined ? { description: f.description } : {}) })
+          features.push(checked?._tag === "Failure"
+            ? { ...f, problems: checked.failure.map((d) => ({ field: d.field, message: `${d.message} (${f.label})` })) }
+            : f)
+          if (performance.now() - slice >= IMPORT_JOBS.sliceMs) {
+            yield* letOthersIn
+            slice = performance.now()
+          }
+        }
+        const valid = features.filter((f) => f.problems.length === 0)
+        yield* checkLimits(principal, valid, input.dryRun)
+        const now = yield* Time.nowMillis
+        const at = new Date(now).toISOString()
+        const row: ImportRow = {
+          id: newId(), account_id: principal.account_id, created_by: principal.user_id, status: "running",
+          mode: input.mode, dry_run: input.dryRun, file_name: input.file.name, format: input.file.format, source_crs: input.file.sourceCrs,
+          features: features.length, done: 0, created: 0, refused: 0, hectares: 0, error: null,
+          lease_until: now + IMPORT_JOBS.leaseMs, created_at: at, updated_at: at, completed_at: null
+        }
+        if (input.dryRun) {
+          const results = features.map((f, position): ImportResultRow => ({
+            import_id: row.id, account_id: row.account_id, position, label: f.label, name: f.name,
+            outcome: f.problems.length > 0 ? "refused" : "valid", project_id: null,
+            area_hectares: f.problems.length > 0 ? null : roundHectares(f.areaHectares ?? 0), problems: f.problems
+          }))
+          const hectares = valid.reduce((sum, f) => sum + Math.round((f.areaHectares ?? 0) * 10_000), 0) / 10_000
+          // Written a slice at a time (a 10,000-feature preview is as many rows), then completed.
+          yield* storage.imports.insert(row)
+          for (let i = 0; i < results.length; i += PREVIEW_SLICE) {
+            const done = Math.min(results.length, i + PREVIEW_SLICE)
+            yield* storage.imports.record(row.account_id, row.id, {
+              done, created: 0, refused: results.slice(0, done).filter((r) => r.outcome === "refused").length,
+              hectares: done === results.length ? hectares : 0, lease_until: row.lease_until, updated_at: at
+            }, results.slice(i, done))
+            yield* letOthersIn
+          }
+          const saved = yield* end(row, "completed", null)
+          return yield* page(saved ?? row, -1, 100)
+        }
+        yield* admit(principal)
+        // One running import per account: the check and the claim under the account's lock.
+        yield* storage.transaction(Effect.gen(function*() {
+          yield* storage.lockAccount(principal.account_id)
+          if ((yield* storage.imports.running(principal.account_id, 1)) > 0) return yield* tooBusy("An import of this account is running: wait for it to end or cancel it")
+          yield* storage.imports.insert(row)
+        }))
+        local.set(row.id, yield* FiberSet.run(jobs, run(principal, row, features), { startImmediately: false }))
+        return toResource(row, [], false)
+      }),
+
+    get: (principal, id, query) =>
+      Effect.gen(function*() {
+        yield* authorize(principal, "projects.get")
+        const q = yield* decode(GetImportQuery, "query")(query ?? {})
+        let row = yield* load(principal.account_id, id)
+        if (row.status === "running" && !local.has(row.id) && row.lease_until < (yield* Time.nowMillis)) {
+          row = (yield* end(row, "failed", lostRunner(row))) ?? (yield* load(principal.account_id, id))
+        }
+        return yield* page(row, q.results_after ?? -1, q.results_per_page ?? 100)
+      }),
+
+    cancel: (principal, id) =>
+      Effect.gen(function*() {
+        yield* authorize(principal, "projects.create")
+        const row = yield* load(principal.account_id, id)
+        if (row.status !== "running") return yield* new Conflict({ message: `The import is ${row.status} already; only a running import can be cancelled` })
+        const runner = local.get(row.id)
+        if (runner) {
+          // This process runs it: the runner stops after the feature at hand and ends it with its last results.
+          stopping.add(row.id)
+          yield* Fiber.await(runner)
+        } else {
+          yield* end(row, "cancelled", null) // another instance's runner sees it at its next record and stops
+        }
+        return yield* page(yield* load(principal.account_id, id), -1, 100)
+      })
+  }
+  /** Stops every runner of this process after the features at hand, each import then failed with the reason. */
+  const stopAll = Effect.suspend(() => {
+    closing = true
+    return Effect.forEach([...local.values()], Fiber.await, { discard: true })
+  })
+  return { api, expire, stopAll }
+}
