@@ -49,7 +49,7 @@ describe("the bootstrap key file", () => {
       s.child.kill("SIGTERM")
       await exited(s.child)
     }
-  })
+  }, 60_000)
 
   it("--bootstrap-key-file and CANOPY_BOOTSTRAP_KEY_FILE choose the path; a link planted there is replaced, its target untouched", async () => {
     const chosen = join(dir, "chosen-key")
@@ -69,5 +69,5 @@ describe("the bootstrap key file", () => {
     assert.strictEqual(readFileSync(target, "utf8"), "precious\n")
     assert.notInclude(env.stderr, env.key(planted))
     assert.isFalse(existsSync(join(dir, "canopy-admin-key")) && readFileSync(join(dir, "canopy-admin-key"), "utf8").trim() === env.key(planted))
-  })
+  }, 60_000)
 })

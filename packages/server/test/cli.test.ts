@@ -42,7 +42,7 @@ describe("canopy CLI", () => {
     assert.strictEqual(unknown.code, 2)
     assert.match(unknown.err, /unknown command "frobnicate"/)
     assert.strictEqual(canopy("init", "--db", freshDb()).code, 2, "missing --email is a usage error")
-  })
+  }, 90_000)
 
   it("init --json prints exactly { account_id, user_id, api_key, set_password_url }, and the key and link work", async () => {
     const db = freshDb()
@@ -175,7 +175,7 @@ describe("canopy CLI", () => {
     assert.match(any.stderr(), /http:\/\/127\.0\.0\.1:\d+\/invitations\/accept\?token=cnp_inv_\w+/)
     any.child.kill("SIGTERM")
     assert.strictEqual(await exited(any.child), 0)
-  })
+  }, 90_000)
 
   it("serve on a port in use, or an address not of this machine: one line naming it, exit 1 within seconds", async () => {
     const blocker = createTcpServer()

@@ -1,16 +1,20 @@
 /**
  * `canopy owner reset-password`: an owner who cannot sign in (the first link lost or expired, the
  * password forgotten) gets a new one-time set-password link from the CLI, on the SQLite file; the
- * link sets a new password, with which the owner signs in; the old password stops working.
+ * link sets a new password, with which the owner signs in; the old password stops working. The
+ * same on PostgreSQL (`--database-url`).
  */
 import { createCanopy, Sessions } from "@canopy/core"
+import { postgresStorage } from "@canopy/adapter-postgres"
 import { sqliteStorage } from "@canopy/adapter-sqlite"
 import { afterAll, assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Exit, Scope } from "effect"
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { inject } from "vitest"
+import { freshDatabase } from "../../adapter-postgres/test/database.ts"
 import { canopyBin } from "./harness.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "canopy-owner-"))
@@ -65,7 +69,31 @@ describe("canopy owner reset-password", () => {
     const text = canopy("owner", "reset-password", "--db", db, "--email", "OWNER@example.com")
     assert.strictEqual(text.code, 0, text.err)
     assert.match(text.out, /owner@example\.com sets a new password[\s\S]*http:\/\/127\.0\.0\.1:8080\/invitations\/accept\?token=cnp_inv_\w+[\s\S]*shown only now/)
-  })
+  }, 90_000)
+
+  it("on PostgreSQL too: --database-url", async () => {
+    const scope = await Effect.runPromise(Scope.make())
+    try {
+      const url = await Effect.runPromise(Scope.provide(freshDatabase(inject("postgresUrl")), scope))
+      const init = canopy("init", "--database-url", url, "--email", "pg-owner@example.com", "--json")
+      assert.strictEqual(init.code, 0, init.err)
+      const first = JSON.parse(init.out) as { account_id: string; user_id: string }
+      const reset = canopy("owner", "reset-password", "--database-url", url, "--json")
+      assert.strictEqual(reset.code, 0, reset.err)
+      const issued = JSON.parse(reset.out) as { user_id: string; set_password_url: string }
+      assert.strictEqual(issued.user_id, first.user_id)
+      const c = await createCanopy({ storage: postgresStorage({ url }) })
+      try {
+        await c.members.accept(tokenOf(issued.set_password_url), { name: "Pat", password: "a postgres password" })
+        const exit = await c.runExit(Effect.flatMap(Sessions, (s) => s.signIn(first.account_id, "pg-owner@example.com", "a postgres password", "127.0.0.1")))
+        assert.strictEqual(exit._tag, "Success")
+      } finally {
+        await c.close()
+      }
+    } finally {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
+  }, 90_000)
 
   it("refuses what it cannot do: an email that is no owner, a missing database, a wrong subcommand", () => {
     const db = join(dir, "two.db")
@@ -81,5 +109,5 @@ describe("canopy owner reset-password", () => {
     assert.strictEqual(canopy("owner", "reset", "--db", db).code, 2)
     assert.match(canopy("owner", "--help").out, /Usage: canopy owner reset-password/)
     assert.include(canopy("--help").out, "owner")
-  })
+  }, 90_000)
 })

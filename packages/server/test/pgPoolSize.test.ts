@@ -91,7 +91,7 @@ describe("the PostgreSQL pool size", () => {
       assert.strictEqual(r.code, 2, `${bad}: ${r.err}`)
       assert.include(r.err, "--pg-pool-size must be a positive integer")
     }
-  })
+  }, 90_000)
 
   it("serve, worker, init and migrate --help name what they take", () => {
     assert.include(canopy(["serve", "--help"]).out, "--pg-pool-size")
@@ -99,5 +99,5 @@ describe("the PostgreSQL pool size", () => {
     assert.include(canopy(["worker", "--help"]).out, "--pg-pool-size")
     assert.include(canopy(["init", "--help"]).out, "--database-url")
     assert.include(canopy(["migrate", "--help"]).out, "--database-url")
-  })
+  }, 90_000)
 })
