@@ -4,7 +4,7 @@
  * nothing reaches the local receiver; with the development setting `allowInsecureWebhooks`, the
  * same receiver gets the signed delivery. Over real sockets, with a receiver on 127.0.0.1.
  */
-import { type CanopyClient, createCanopy, memoryStorage, type WebhookSender } from "@canopy/core"
+import { type CanopyClient, createCanopy, memoryStorage, WebhookSender } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -76,5 +76,20 @@ describe("createCanopy's default webhook sender", () => {
     } finally {
       await canopy.close()
     }
+  })
+})
+
+describe("the guarded lookup", () => {
+  const answering = (addresses: ReadonlyArray<string>): WebhookSender.Lookup => (_h, _o, callback) =>
+    callback(null, addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })))
+  const resolve = (addresses: ReadonlyArray<string>, allowLocal = false) =>
+    new Promise<string>((done) => WebhookSender.guardedLookup(answering(addresses), allowLocal)("hooks.example.com", { all: true }, (err, out) =>
+      done(err ? `refused: ${err.message}` : (out as Array<{ address: string }>).map((a) => a.address).join(","))))
+
+  it("answers only the addresses that pass; a name with none is refused, naming why", async () => {
+    assert.strictEqual(await resolve(["93.184.215.14", "127.0.0.1", "10.0.0.5"]), "93.184.215.14")
+    assert.strictEqual(await resolve(["169.254.169.254"]), "refused: hooks.example.com resolves to a link-local or cloud metadata address")
+    assert.strictEqual(await resolve(["::1", "fd00::1"]), "refused: hooks.example.com resolves to a loopback address")
+    assert.strictEqual(await resolve(["127.0.0.1"], true), "127.0.0.1")
   })
 })
