@@ -105,8 +105,8 @@ for (const [store, open] of serverOnEachStore) {
     // The import's budget: 60 s on SQLite. On PostgreSQL every feature's create is ~20 round trips (the
     // Projects service's, unchanged), 15-35 ms each on the shared test machine: its figure is printed
     // and held to a looser bound.
-    const importBudgetMs = store === "SQLite" ? 60_000 : 240_000
-    it("5,000 features in UTM 32N: previewed in ≤ 5 s, imported within the budget with progress throughout and /health prompt", { timeout: 400_000 }, async () => {
+    const importBudgetMs = store === "SQLite" ? 60_000 : 300_000
+    it("5,000 features in UTM 32N: previewed in ≤ 5 s, imported within the budget with progress throughout and /health prompt", { timeout: 480_000 }, async () => {
       const { api, token } = await account("enterprise")
       const broken = [17, 2_500, 4_999]
       const zip = standsZip(5_000, { broken })

@@ -212,7 +212,7 @@ export const readGeoPackage = async (bytes: Uint8Array, limits: ImportLimits): P
           const label = featureLabel(i++, name, tables.length > 1 ? table : undefined)
           if (Number(length) > MAX_GEOMETRY_BYTES) throw new FileProblem(`${label}: the geometry has ${Number(length)} bytes; at most ${MAX_GEOMETRY_BYTES} are read`)
           if (blob === null || blob === undefined) {
-            features.push({ geometry: null, label })
+            features.push({ geometry: null, label, ...(readName ? { properties: { name } } : {}) })
             continue
           }
           if (!(blob instanceof Uint8Array)) throw new FileProblem(`${label}: the geometry column holds ${typeof blob}, not a geometry blob`)
@@ -223,7 +223,7 @@ export const readGeoPackage = async (bytes: Uint8Array, limits: ImportLimits): P
           } catch (e) {
             throw new FileProblem(`${label}: unreadable geometry (${e instanceof Error ? e.message : String(e)})`)
           }
-          features.push({ geometry: convert && geometry ? reprojectGeometry(geometry, convert) : geometry, label })
+          features.push({ geometry: convert && geometry ? reprojectGeometry(geometry, convert) : geometry, label, ...(readName ? { properties: { name } } : {}) })
         }
       } finally {
         stmt.free()
