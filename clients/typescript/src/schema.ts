@@ -55,6 +55,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a GIS file's features as projects (a job)
+         * @description Requires the `projects:write` permission.
+         *
+         *     The body is the file, as for `POST /v1/projects/import` (raw, or the `file` part of a `multipart/form-data` form). The file is read at once, off the event loop; the answer is 202 with the import, whose projects are then created in the background: follow it with `GET /v1/imports/{import_id}` (progress, per-feature results, totals), stop it with `POST /v1/imports/{import_id}/cancel`; `import.completed` is emitted when it ends. `mode=per_feature` (the default): each feature becomes its own project as by `POST /v1/projects` (validation, overlaps, plan limits, `project.created`), named from `name_field` and described from `description_field`; a refused feature stores nothing and is listed with its problems. `mode=merge`: every polygon of the file one project. `dry_run=true`: a preview (status `completed`, results `valid` or `refused`), nothing else stored. A file that cannot be read answers 422 with every problem; one whose valid features would take the account past its plan's hectares, or past its plan's requests per day (one per feature), answers 403 and nothing is stored; while an import of the account runs, another answers 429. Docs: docs/gis.md, "Bulk imports".
+         */
+        post: operations["postImports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/imports/{import_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import's status, progress and per-feature results
+         * @description Requires the `projects:read` permission.
+         *
+         *     Results come in file order, `results_per_page` at a time (default 100, at most 1,000): pass `next_results_after` as `results_after` for the next page. An import whose server stopped while it ran is `failed`, with the reason in `error`.
+         */
+        get: operations["getImportsByImportId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/imports/{import_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a running import
+         * @description Requires the `projects:write` permission.
+         *
+         *     The feature at hand is finished; the projects created stay, the features not reached are not imported. An import that has ended already answers 409 CONFLICT.
+         */
+        post: operations["postImportsByImportIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/export": {
         parameters: {
             query?: never;
@@ -207,6 +273,92 @@ export interface paths {
         get: operations["getProjectsByProjectIdOverlaps"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_id}/boundaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a project's boundary versions, newest first
+         * @description Requires the `projects:read` permission.
+         *
+         *     Every change of the project's boundary (create, update, file import, dashboard, version restore) is a numbered version: who made it (`changed_by`), when, how (`via`, and the file's format), and the hectares before and after. Listed without the boundaries themselves; walk pages with `cursor=<meta.next_cursor>`. The newest 50 versions are kept.
+         */
+        get: operations["getProjectsByProjectIdBoundaries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_id}/boundaries/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one boundary version, with its boundary (GeoJSON)
+         * @description Requires the `projects:read` permission.
+         */
+        get: operations["getProjectsByProjectIdBoundariesByVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_id}/boundaries/{version}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export one boundary version as GeoJSON, KML, zipped Shapefile or GeoPackage
+         * @description Requires the `projects:read` permission.
+         *
+         *     The project with this version's boundary and hectares, as `GET /v1/projects/{project_id}/export` writes a project (`format=geojson`, the default, `kml`, `shapefile` or `geopackage`), named `<slug>-v<version>`.
+         */
+        get: operations["getProjectsByProjectIdBoundariesByVersionExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_id}/boundaries/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a project's boundary back to a version's
+         * @description Requires the `projects:write` permission.
+         *
+         *     A boundary update as by `PUT /v1/projects/{project_id}` with the version's boundary: the plan's hectares, the overlap comparison (`overlaps`, 409 under `overlap_policy: reject`) and `project.updated` apply, and the restore becomes a new version (`via: version_restore`, `restored_from`). Answers the project.
+         */
+        post: operations["postProjectsByProjectIdBoundariesByVersionRestore"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1243,6 +1395,38 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "import.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * import.completed event
+         * @description Canopy's own event: a bulk import (`POST /v1/imports`) ended — completed, failed or cancelled — with its totals (not sent for a preview).
+         *
+         *     Canopy POSTs each event to every enabled webhook subscribed to its type (or to `*`), as JSON, and retries with
+         *     backoff until the receiver answers 2xx. Each request is signed twice:
+         *
+         *     - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the **raw request body** keyed by the webhook's secret
+         *       (its UTF-8 bytes). Recompute it over the bytes you received (before parsing) and compare in constant time.
+         *     - Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` over
+         *       `<webhook-id>.<webhook-timestamp>.<raw body>`, so the Standard Webhooks libraries verify it; reject
+         *       timestamps more than 5 minutes old to stop replays.
+         *
+         *     `X-Service-Event-Id` and `X-Service-Event-Type` name the event; the same event id is sent again on retries and
+         *     redeliveries, so receivers can drop duplicates. Answer 2xx quickly and do the work afterwards.
+         */
+        post: operations["webhookImportCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1472,6 +1656,139 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        ImportFeatureResult: {
+            /** @description The feature's place in the file, from 0 */
+            position: number;
+            /** @description How the file names the feature, e.g. `feature 3 "North block"` */
+            feature: string;
+            /**
+             * @description `created`: its project is `project_id`; `refused`: nothing was stored, see `problems`; `valid` (a preview): it would be created
+             * @enum {string}
+             */
+            outcome: "created" | "refused" | "valid";
+            /** @description The project's name (given, or that it would have) */
+            name: string | null;
+            project_id: string | null;
+            area_hectares: number | null;
+            /** @description Why the feature was refused: the validator's path and message, naming the feature */
+            problems: ({
+                field: string;
+                message: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
+        };
+        Import: {
+            id: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed" | "cancelled";
+            /** @enum {string} */
+            mode: "per_feature" | "merge";
+            /** @description A preview: the results say what an import would do; nothing was stored */
+            dry_run: boolean;
+            file: {
+                name: string | null;
+                format: string | null;
+                source_crs: string | null;
+            } & {
+                [key: string]: unknown;
+            };
+            progress: {
+                /** @description Features read from the file */
+                features_read: number;
+                /** @description Features dealt with so far */
+                done: number;
+                created: number;
+                refused: number;
+            } & {
+                [key: string]: unknown;
+            };
+            totals: {
+                features: number;
+                created: number;
+                refused: number;
+                /** @description Hectares of the projects created (a preview: that would be) */
+                hectares: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description Why the import failed, when it did */
+            error: string | null;
+            /** @description Per-feature results in file order, a page at a time */
+            results: components["schemas"]["ImportFeatureResult"][];
+            /** @description Pass as `results_after` for the next page of results; null at the end */
+            next_results_after: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            completed_at: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        BoundaryChangedBy: {
+            /** @description api_key, service_token, oauth, member (the dashboard) or system (an operator) */
+            kind: string;
+            user_id: string | null;
+            credential_id: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        BoundaryVersionSummary: {
+            /** @description 1, 2, 3… per project, in the order the boundary changed */
+            version: number;
+            project_id: string;
+            /** @description The project's hectares before this change */
+            area_hectares_before: number;
+            /** @description The project's hectares after it (this version's boundary) */
+            area_hectares_after: number;
+            /**
+             * @description How the change came in: create (POST /v1/projects), import (POST /v1/projects/import), update (PUT /v1/projects/{id}), boundary_file (PUT /v1/projects/{id}/boundary), dashboard, dashboard_file (the dashboard's upload), version_restore, or initial (the boundary the project had before its history began)
+             * @enum {string}
+             */
+            via: "initial" | "create" | "import" | "update" | "boundary_file" | "dashboard" | "dashboard_file" | "version_restore";
+            /** @description The file's format when the boundary came from a file */
+            file_format: string | null;
+            /** @description The version a version_restore brought back */
+            restored_from: number | null;
+            changed_by: components["schemas"]["BoundaryChangedBy"] | null;
+            /** Format: date-time */
+            created_at: string;
+        } & {
+            [key: string]: unknown;
+        };
+        BoundaryVersion: {
+            /** @description 1, 2, 3… per project, in the order the boundary changed */
+            version: number;
+            project_id: string;
+            /** @description The project's hectares before this change */
+            area_hectares_before: number;
+            /** @description The project's hectares after it (this version's boundary) */
+            area_hectares_after: number;
+            /**
+             * @description How the change came in: create (POST /v1/projects), import (POST /v1/projects/import), update (PUT /v1/projects/{id}), boundary_file (PUT /v1/projects/{id}/boundary), dashboard, dashboard_file (the dashboard's upload), version_restore, or initial (the boundary the project had before its history began)
+             * @enum {string}
+             */
+            via: "initial" | "create" | "import" | "update" | "boundary_file" | "dashboard" | "dashboard_file" | "version_restore";
+            /** @description The file's format when the boundary came from a file */
+            file_format: string | null;
+            /** @description The version a version_restore brought back */
+            restored_from: number | null;
+            changed_by: components["schemas"]["BoundaryChangedBy"] | null;
+            /** Format: date-time */
+            created_at: string;
+            geometry: (components["schemas"]["GeoJsonPolygon"] | components["schemas"]["GeoJsonMultiPolygon"]) | null;
+            bbox: [
+                number,
+                number,
+                number,
+                number
+            ] | null;
+        } & {
+            [key: string]: unknown;
+        };
         Asset: {
             id: string;
             project_id: string;
@@ -1627,7 +1944,7 @@ export interface components {
         Event: {
             id: string;
             /** @enum {string} */
-            type: "project.created" | "project.updated" | "project.deleted" | "project.archived" | "project.restored" | "asset.created" | "asset.updated" | "asset.deleted" | "asset.status_changed" | "member.invited" | "member.joined" | "member.updated" | "member.removed" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.paid" | "invoice.failed" | "usage.threshold_reached" | "usage.limit_exceeded" | "project.overlap_detected" | "webhook.test";
+            type: "project.created" | "project.updated" | "project.deleted" | "project.archived" | "project.restored" | "asset.created" | "asset.updated" | "asset.deleted" | "asset.status_changed" | "member.invited" | "member.joined" | "member.updated" | "member.removed" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.paid" | "invoice.failed" | "usage.threshold_reached" | "usage.limit_exceeded" | "project.overlap_detected" | "import.completed" | "webhook.test";
             /** Format: date-time */
             created_at: string;
             /** @description The event's subject (project, asset, member, …) as of the event */
@@ -1826,6 +2143,35 @@ export interface components {
             overlaps: components["schemas"]["ProjectOverlap"][];
             /** @description False when not every nearby project was compared (more than 50 of them, or the time budget ran out) */
             complete: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A bulk import ended: completed, failed (with the reason) or cancelled */
+        ImportCompletedEventData: {
+            /** @description The import (`GET /v1/imports/{id}` lists its per-feature results) */
+            id: string;
+            /** @enum {string} */
+            status: "completed" | "failed" | "cancelled";
+            /** @enum {string} */
+            mode: "per_feature" | "merge";
+            file: {
+                name: string | null;
+                format: string | null;
+                source_crs: string | null;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description Features read from the file */
+            features: number;
+            /** @description Projects created */
+            created: number;
+            /** @description Features refused (nothing stored for them) */
+            refused: number;
+            /** @description Hectares of the projects created */
+            hectares: number;
+            /** @description Why the import failed, when it did */
+            error: string | null;
+            completed_at: string | null;
         } & {
             [key: string]: unknown;
         };
@@ -2395,6 +2741,154 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postImports: {
+        parameters: {
+            query?: {
+                mode?: "per_feature" | "merge";
+                name_field?: string;
+                description_field?: string;
+                dry_run?: "true" | "false";
+                name?: string;
+            };
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are not kept (the key may be retried).
+                 * @example 3f1c2e9a-5b7d-4e08-9a61-2c4b8d0f7e15
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file itself (at most 5 MiB, the API's body limit), with its media type; or a `multipart/form-data` form with the file as its one file part named `file` (its file name and media type are the hints then). The content decides the format, a media type or file extension of another family than the content is a problem. Docs: docs/gis.md. */
+        requestBody: {
+            content: {
+                "application/geo+json": string;
+                "application/json": string;
+                "application/vnd.google-earth.kml+xml": string;
+                "application/vnd.google-earth.kmz": string;
+                "application/zip": string;
+                "application/geopackage+sqlite3": string;
+                "multipart/form-data": {
+                    /** @description The GIS file (exactly one file part) */
+                    file: string;
+                    /** @description `POST /v1/projects/import` only: the new project's name, when the `name` query parameter is not given (ignored by `PUT /v1/projects/{project_id}/boundary`) */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Import"];
+                        meta: components["schemas"]["ResponseMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getImportsByImportId: {
+        parameters: {
+            query?: {
+                results_after?: number;
+                results_per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The import's id */
+                import_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Import"];
+                        meta: components["schemas"]["ResponseMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postImportsByImportIdCancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are not kept (the key may be retried).
+                 * @example 3f1c2e9a-5b7d-4e08-9a61-2c4b8d0f7e15
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The import's id */
+                import_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Import"];
+                        meta: components["schemas"]["ResponseMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
@@ -3098,6 +3592,248 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getProjectsByProjectIdBoundaries: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The project's id */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BoundaryVersionSummary"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getProjectsByProjectIdBoundariesByVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id */
+                project_id: string;
+                /** @description The version's id */
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BoundaryVersion"];
+                        meta: components["schemas"]["ResponseMeta"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getProjectsByProjectIdBoundariesByVersionExport: {
+        parameters: {
+            query?: {
+                format?: "geojson" | "kml" | "shapefile" | "geopackage";
+            };
+            header?: never;
+            path: {
+                /** @description The project's id */
+                project_id: string;
+                /** @description The version's id */
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `attachment; filename="<slug or projects>.<geojson|kml|zip|gpkg>"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/geo+json": {
+                        /** @constant */
+                        type: "FeatureCollection";
+                        features: {
+                            /** @constant */
+                            type: "Feature";
+                            id: string;
+                            geometry: components["schemas"]["GeoJsonPolygon"] | components["schemas"]["GeoJsonMultiPolygon"] | null;
+                            properties: {
+                                id: string;
+                                name: string;
+                                slug: string;
+                                description: string | null;
+                                /** @enum {string} */
+                                status: "active" | "archived" | "draft";
+                                area_hectares: number;
+                                /** Format: date-time */
+                                created_at?: string;
+                                /** Format: date-time */
+                                updated_at?: string;
+                            };
+                        }[];
+                    };
+                    "application/vnd.google-earth.kml+xml": string;
+                    "application/zip": string;
+                    "application/geopackage+sqlite3": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postProjectsByProjectIdBoundariesByVersionRestore: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: for 24 hours, a request with the same key (per account), method, path and body gets the first response again (status, body and headers, with `Idempotent-Replayed: true`) without the work being redone. The same key with another method, path or body is refused with 422 VALIDATION_ERROR; while the first request with a key is still at work, others get 409 CONFLICT with Retry-After. Responses with status 5xx or 429 are not kept (the key may be retried).
+                 * @example 3f1c2e9a-5b7d-4e08-9a61-2c4b8d0f7e15
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The project's id */
+                project_id: string;
+                /** @description The version's id */
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "proj_9f2c1a7b4e",
+                     *         "name": "Redwood Creek restoration",
+                     *         "slug": "redwood-creek-restoration",
+                     *         "description": null,
+                     *         "geometry": {
+                     *           "type": "Polygon",
+                     *           "coordinates": [
+                     *             [
+                     *               [
+                     *                 -122.5,
+                     *                 37.7
+                     *               ],
+                     *               [
+                     *                 -122.4,
+                     *                 37.7
+                     *               ],
+                     *               [
+                     *                 -122.4,
+                     *                 37.8
+                     *               ],
+                     *               [
+                     *                 -122.5,
+                     *                 37.8
+                     *               ],
+                     *               [
+                     *                 -122.5,
+                     *                 37.7
+                     *               ]
+                     *             ]
+                     *           ]
+                     *         },
+                     *         "area_hectares": 9790.1234,
+                     *         "bbox": [
+                     *           -122.5,
+                     *           37.7,
+                     *           -122.4,
+                     *           37.8
+                     *         ],
+                     *         "status": "active",
+                     *         "created_at": "2026-01-05T10:00:00.000Z",
+                     *         "updated_at": "2026-01-05T10:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_1a2b3c4d5e",
+                     *         "timestamp": "2026-01-05T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Project"];
+                        meta: components["schemas"]["ResponseMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getTilesByZByXByYMvt: {
         parameters: {
             query?: never;
@@ -3716,7 +4452,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events: ("project.created" | "project.updated" | "project.deleted" | "project.archived" | "project.restored" | "asset.created" | "asset.updated" | "asset.deleted" | "asset.status_changed" | "member.invited" | "member.joined" | "member.updated" | "member.removed" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.paid" | "invoice.failed" | "usage.threshold_reached" | "usage.limit_exceeded" | "project.overlap_detected" | "*")[];
+                    events: ("project.created" | "project.updated" | "project.deleted" | "project.archived" | "project.restored" | "asset.created" | "asset.updated" | "asset.deleted" | "asset.status_changed" | "member.invited" | "member.joined" | "member.updated" | "member.removed" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.paid" | "invoice.failed" | "usage.threshold_reached" | "usage.limit_exceeded" | "project.overlap_detected" | "import.completed" | "*")[];
                     secret?: string;
                     description?: string | null;
                     enabled?: boolean;
@@ -3802,7 +4538,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("project.created" | "project.updated" | "project.deleted" | "project.archived" | "project.restored" | "asset.created" | "asset.updated" | "asset.deleted" | "asset.status_changed" | "member.invited" | "member.joined" | "member.updated" | "member.removed" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.paid" | "invoice.failed" | "usage.threshold_reached" | "usage.limit_exceeded" | "project.overlap_detected" | "*")[];
+                    events?: ("project.created" | "project.updated" | "project.deleted" | "project.archived" | "project.restored" | "asset.created" | "asset.updated" | "asset.deleted" | "asset.status_changed" | "member.invited" | "member.joined" | "member.updated" | "member.removed" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.paid" | "invoice.failed" | "usage.threshold_reached" | "usage.limit_exceeded" | "project.overlap_detected" | "import.completed" | "*")[];
                     description?: string | null;
                     enabled?: boolean;
                 } & {
@@ -5517,6 +6253,72 @@ export interface operations {
                     /** @constant */
                     type?: "project.overlap_detected";
                     data?: components["schemas"]["ProjectOverlapDetectedEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookImportCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret> */
+                "X-Service-Signature": string;
+                /** @description The event's id (stable across retries) */
+                "X-Service-Event-Id": string;
+                /** @description The event's type */
+                "X-Service-Event-Type": string;
+                /** @description Standard Webhooks: the event's id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: seconds since the epoch when sent */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of id.timestamp.body> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_s229rws6d8r1ef7w2kxqaqtfwj",
+                 *       "type": "import.completed",
+                 *       "created_at": "2026-01-05T03:00:00.000Z",
+                 *       "data": {
+                 *         "id": "imp_7m2k9q4xw1c8n5r3t6v0b2d4fh",
+                 *         "status": "completed",
+                 *         "mode": "per_feature",
+                 *         "file": {
+                 *           "name": "stands-2026.zip",
+                 *           "format": "shapefile",
+                 *           "source_crs": "ETRS89 / UTM zone 32N"
+                 *         },
+                 *         "features": 412,
+                 *         "created": 409,
+                 *         "refused": 3,
+                 *         "hectares": 2315.0417,
+                 *         "error": null,
+                 *         "completed_at": "2026-01-05T04:00:00.000Z"
+                 *       },
+                 *       "account": {
+                 *         "id": "acc_cnyzgxahr83pt8h0fdr7mjgxtx",
+                 *         "name": "Redwood Trust"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "import.completed";
+                    data?: components["schemas"]["ImportCompletedEventData"];
                 };
             };
         };
