@@ -237,6 +237,7 @@ const (
 	EventUsageThresholdReached  = "usage.threshold_reached"
 	EventUsageLimitExceeded     = "usage.limit_exceeded"
 	EventProjectOverlapDetected = "project.overlap_detected"
+	EventImportCompleted        = "import.completed"
 )
 
 // Event is the envelope of an event, as delivered to webhooks and listed by GET /events.

@@ -66,6 +66,7 @@ EventType = Literal[
     "usage.threshold_reached",
     "usage.limit_exceeded",
     "project.overlap_detected",
+    "import.completed",
     "*",
 ]
 
