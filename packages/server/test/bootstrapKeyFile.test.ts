@@ -2,14 +2,15 @@
  * `canopy serve --bootstrap-if-empty` under a service manager (stderr is not a terminal, so it
  * ends up in a log): the admin key goes to a file only the user running the server can read
  * (0600), never to stderr, which names the file. A file or link already at that path is replaced,
- * never written through.
+ * never written through. On a terminal (a pseudo-terminal from util-linux `script`), the key is
+ * shown once as well.
  */
 import { afterAll, assert, describe, it } from "@effect/vitest"
-import type { ChildProcess } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { startServeProcess } from "./harness.ts"
+import { canopyBin, startServeProcess } from "./harness.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "canopy-keyfile-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -71,3 +72,24 @@ describe("the bootstrap key file", () => {
     assert.isFalse(existsSync(join(dir, "canopy-admin-key")) && readFileSync(join(dir, "canopy-admin-key"), "utf8").trim() === env.key(planted))
   }, 60_000)
 })
+
+describe("on a terminal", () => {
+  it("the key is shown once on the terminal, and written to the file as well", async () => {
+    const db = join(dir, "tty.db")
+    const command = [process.execPath, canopyBin, "serve", "--port", "0", "--db", db, "--bootstrap-if-empty", "--no-dispatcher"].join(" ")
+    const child = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["pipe", "pipe", "pipe"], detached: true })
+    let out = ""
+    child.stdout!.on("data", (d) => (out += d))
+    try {
+      for (let i = 0; i < 300 && !/try it[\s\S]*projects/.test(out); i++) await new Promise((r) => setTimeout(r, 100))
+      const key = readFileSync(join(dir, "canopy-admin-key"), "utf8").trim()
+      assert.match(key, /^cnp_key_\w+$/)
+      assert.include(out, `  ${key}`, out)
+      assert.include(out, `curl -H "Authorization: Bearer ${key}"`)
+    } finally {
+      process.kill(-child.pid!, "SIGTERM")
+      await exited(child)
+    }
+  }, 60_000)
+})
+
