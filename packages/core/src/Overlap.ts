@@ -74,11 +74,18 @@ const polygonsOf = (g: Geometry.Boundary, grid?: number): Array<Array<Array<[num
     rings.map((ring) => ring.map((p) => [at(p[0]), at(p[1])] as [number, number])))
 }
 
+let lastKeyed: string | undefined
+let lastKey = ""
+
 /**
  * The key stores keep beside a stored boundary text (its SHA-256, hex): fixed-size, so that
  * duplicates are found without comparing texts; equal keys are taken as equal texts.
  */
-export const boundaryKey = (text: string): string => createHash("sha256").update(text).digest("hex")
+export const boundaryKey = (text: string): string => {
+  // A write asks for its own boundary's key two or three times (each comparison, then its insert).
+  if (text !== lastKeyed) lastKey = createHash("sha256").update(text).digest("hex"), lastKeyed = text
+  return lastKey
+}
 
 /** Whether two boxes share at least one point. */
 export const boxesMeet = (a: Geometry.BBox, b: Geometry.BBox): boolean =>
