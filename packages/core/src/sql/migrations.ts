@@ -369,14 +369,17 @@ export const migrations = {
   ]),
   // Each project's boundary key (`Overlap.boundaryKey`, SHA-256 of its text), so that a write finds
   // the neighbours storing its very boundary by a 64-character column rather than their texts.
-  // Existing boundaries are keyed here, 500 at a time.
+  // Existing boundaries are keyed here, 500 projects at a time in id order (by the primary key).
   "16_boundary_keys": Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* sql.unsafe(`alter table projects add column boundary_key text`)
-    for (;;) {
-      const rows = yield* sql<{ id: string; geometry: string }>`select id, geometry from projects where geometry is not null and boundary_key is null limit 500`
+    for (let after = ""; ;) {
+      const rows = yield* sql<{ id: string; geometry: string | null }>`select id, geometry from projects where id > ${after} order by id limit 500`
       if (rows.length === 0) break
-      for (const r of rows) yield* sql`update projects set boundary_key = ${boundaryKey(String(r.geometry))} where id = ${r.id}`
+      for (const r of rows) {
+        if (r.geometry !== null) yield* sql`update projects set boundary_key = ${boundaryKey(String(r.geometry))} where id = ${r.id}`
+      }
+      after = String(rows[rows.length - 1]!.id)
     }
   })
 }
