@@ -2,7 +2,7 @@
  * The forester's dashboard in headless Chromium: the project list (filter, search, sort, next
  * page), a project page with its boundary and assets drawn by MapLibre, lifecycle and asset
  * actions (POST-redirect-GET, confirmations), a viewer seeing no write forms, axe-core on every
- * page, the overview map with 10,000 projects (time to first render), and a configured basemap.
+ * page, the overview map with 10,000 projects (time to first render, one request for the count and the view), and a configured basemap.
  * Screenshots go to .test-results/screenshots/.
  */
 import { Principal } from "@canopy/core"
@@ -435,16 +435,19 @@ describe("the forester's dashboard in headless Chromium", () => {
     await v.context.close()
   })
 
-  it("the overview map draws 10,000 projects, loaded in bounded batches, fitted to their bounds", async () => {
+  it("the overview map draws 10,000 projects with one bounded request for the count, fitted to the largest projects", async () => {
     const a = await account()
     const started = Date.now()
-    // 100 × 100 projects over Central Europe
+    // 100 × 100 projects over Central Europe, and one tiny plot far away: not among the largest, so
+    // outside the initial view, but counted (and drawn by the tiles when the map goes there)
     for (let i = 0; i < 10_000; i++) {
       await server.canopy.projects.create(a.system, { name: `Plot ${i}`, geometry: square(5 + (i % 100) * 0.15, 45 + Math.floor(i / 100) * 0.1, 2 + (i % 13)) })
     }
-    console.log(`seeded 10,000 projects in ${Date.now() - started} ms`)
+    await server.canopy.projects.create(a.system, { name: "Far plot", geometry: square(-60, -10, 0.1) })
+    console.log(`seeded 10,001 projects in ${Date.now() - started} ms`)
     const { context, errors, page } = await signedIn(a.owner, "owner password!")
-    const batchesBefore = server.logs.filter((l) => l.path === "/dashboard/map/projects.json").length
+    const extentRequests = () => server.logs.filter((l) => l.path === "/dashboard/map/extent.json").length
+    const before = extentRequests()
     const t0 = Date.now()
     await page.goto(`${server.url}/dashboard/map`)
     await mapDrawn(page, 120_000)
@@ -455,21 +458,33 @@ describe("the forester's dashboard in headless Chromium", () => {
       const b = map.getBounds()
       return { west: b.getWest(), east: b.getEast(), south: b.getSouth(), north: b.getNorth(), rendered: map.queryRenderedFeatures({ layers: ["projects-fill", "projects-points"] }).length }
     })
-    console.log(`overview map, 10,000 projects: first render ${Math.round(stats.firstRenderMs)} ms after navigation; all ${stats.features} loaded and drawn in ${wall} ms (${stats.batches} batches)`)
+    console.log(`overview map, 10,001 projects: first render ${Math.round(stats.firstRenderMs)} ms after navigation; drawn in ${wall} ms (${stats.batches} request)`)
     assert.isNull(stats.error)
-    assert.strictEqual(stats.features, 10_000)
-    assert.strictEqual(stats.batches, 10, "1,000 projects a request")
-    assert.strictEqual(server.logs.filter((l) => l.path === "/dashboard/map/projects.json").length - batchesBefore, 10)
+    assert.strictEqual(stats.features, 10_001, "the exact total")
+    assert.strictEqual(stats.batches, 1)
+    assert.strictEqual(extentRequests() - before, 1, "one request a view")
+    assert.strictEqual(await page.textContent("#map-status"), "10,001 projects on the map")
     assert.isBelow(stats.firstRenderMs, 15_000, "first render within 15 s")
     assert.isBelow(wall, 60_000)
-    assert.isTrue(view.west <= 5 && view.east >= 19.9 && view.south <= 45 && view.north >= 54.9, `fitted to every project: ${JSON.stringify(view)}`)
+    assert.isTrue(view.west <= 5 && view.east >= 19.85 && view.south <= 45 && view.north >= 54.9, `fitted around the projects: ${JSON.stringify(view)}`)
+    assert.isTrue(view.west > -60 && view.south > -10, `the far small plot is not among the largest: ${JSON.stringify(view)}`)
     assert.isAtLeast(view.rendered, 500, "the tiles' points are drawn (the 500 largest of a tile)")
     await page.screenshot({ path: join(shots, "overview-10000.png") })
     assert.deepStrictEqual(await axe(page), [], "overview map")
     assert.deepStrictEqual(errors.filter((e) => /Content Security Policy|Refused/i.test(e)), [])
-    // a batch is bounded and needs a session
-    const anon = await fetch(`${server.url}/dashboard/map/projects.json`)
+    await page.reload()
+    await mapDrawn(page, 120_000)
+    assert.strictEqual(extentRequests() - before, 2, "one more on the next view")
+
+    // the answer: the exact count and the box of the largest projects; it needs a session
+    const cookies = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ")
+    const answer = await (await fetch(`${server.url}/dashboard/map/extent.json`, { headers: { cookie: cookies } })).json() as { count: number; extent: Array<number> }
+    assert.strictEqual(answer.count, 10_001)
+    const [w, s, e, n] = answer.extent
+    assert.isTrue(w! >= 5 && w! < 5.01 && s! >= 45 && s! < 45.01 && e! > 19.85 && e! < 19.9 && n! > 54.9 && n! < 55, JSON.stringify(answer.extent))
+    const anon = await fetch(`${server.url}/dashboard/map/extent.json`)
     assert.strictEqual(anon.status, 401)
+    assert.match(((await anon.json()) as { error: string }).error, /sign in/)
     await context.close()
   }, 600_000)
 

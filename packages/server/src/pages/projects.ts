@@ -7,9 +7,10 @@
  * Boundaries are never parsed here: a project's geometry is embedded as the stored JSON text
  * (`RawJson.text`) in a JSON data block, `<` escaped. The overview draws the account's vector
  * tiles (`/dashboard/map/tile`, the API's `GET /v1/tiles/{z}/{x}/{y}.mvt` through the session:
- * boundaries, or points where a tile holds too many), and loads the projects' boxes in bounded
- * batches (`/dashboard/map/projects.json`, 1,000 a request, each walked with the API's cursor)
- * for the view's extent and the count.
+ * boundaries, or points where a tile holds too many), and makes one bounded request for the
+ * count and the initial view (`/dashboard/map/extent.json`): the account's project total and the
+ * union of the boxes of its 1,000 largest projects. The view fits the largest projects; the tiles
+ * draw all of them.
  */
 import { Assets, boundaryChangeVia, type Canopy, ProjectOverlaps, Projects, RawJson, Schemas } from "@canopy/core"
 import { Effect, Exit, Result } from "effect"
@@ -70,7 +71,8 @@ const apiQuery = (q: Record<string, string>): Record<string, string> => {
   const m = /^\s*(-?[0-9.]+)\s*[,; ]\s*(-?[0-9.]+)\s*$/.exec(point)
   return { ...rest, intersects: m ? JSON.stringify({ type: "Point", coordinates: [Number(m[1]), Number(m[2])] }) : point }
 }
-const BATCH_PAGES = 10
+/** API pages of 100 the overview's extent reads: the boxes of the 1,000 largest projects. */
+const EXTENT_PAGES = 10
 
 export const projectPages = (shell: Shell, site: Site, options: MapOptions = {}) => {
   const { current, form, layout, run } = shell
@@ -217,28 +219,31 @@ ${upload}${edit}<section id="assets" aria-labelledby="assets-h"><h2 id="assets-h
 <p id="map-status" role="status" aria-live="polite">Loading projects…</p>
 <div id="map" role="region" aria-label="Map of the account's projects"></div>
 <p>Each project is drawn with its boundary, coloured by status (green active, amber draft, grey archived); where an area holds too many to draw, as dots at their centres — zoom in to see their boundaries. Select one to open it. <a href="${escape(site.path("/dashboard/projects"))}">The same projects as a list</a>.</p>
-${mapConfig({ mode: "overview", features: site.path("/dashboard/map/projects.json"), tiles: `${site.path("/dashboard/map/tile")}?z={z}&x={x}&y={y}`, projectUrl: `${site.path("/dashboard/project")}?id=` })}`, mapPage)
+${mapConfig({ mode: "overview", extent: site.path("/dashboard/map/extent.json"), tiles: `${site.path("/dashboard/map/tile")}?z={z}&x={x}&y={y}`, projectUrl: `${site.path("/dashboard/project")}?id=` })}`, mapPage)
 
-  /** A batch of the overview: up to 1,000 projects as `[id, name, status, area, bbox]`, and the cursor of the next. */
-  const batch = async (req: ApiRequest, me: Me): Promise<ApiResponse> => {
-    const start = req.query.get("cursor") ?? undefined
+  /**
+   * The overview's count and initial view: the account's project total (the list's exact total)
+   * and `[w, s, e, n]`, the union of the boxes of at most the 1,000 largest projects (null when
+   * none has a boundary). Ten API pages by area, largest first, without the boundaries' text.
+   */
+  const extent = async (me: Me): Promise<ApiResponse> => {
     const exit = await run(Effect.gen(function*() {
       const projects = yield* Projects
-      const rows: Array<readonly [string, string, string, number, unknown]> = []
-      let cursor = start
-      for (let i = 0; i < BATCH_PAGES; i++) {
-        const page = yield* projects.list(me.principal, { per_page: "100", ...(cursor ? { cursor } : {}) }, { boundaries: false })
-        for (const p of page.data) rows.push([p.id, p.name, p.status, p.area_hectares, p.bbox])
+      let box: ReadonlyArray<number> | null = null
+      let count = 0
+      let cursor: string | undefined
+      for (let i = 0; i < EXTENT_PAGES; i++) {
+        const page = yield* projects.list(me.principal, { per_page: "100", sort: "area_hectares", order: "desc", ...(cursor ? { cursor } : {}) }, { boundaries: false })
+        if (i === 0) count = page.meta.total
+        for (const p of page.data) box = unionBox(box, p.bbox)
         cursor = page.meta.next_cursor ?? undefined
         if (!cursor) break
       }
-      return { data: rows, next: cursor ?? null }
+      return { count, extent: box }
     }))
-    if (Exit.isFailure(exit)) {
-      const n = failure(exit)
-      return { status: 400, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" }, body: JSON.stringify({ error: n.text }) }
-    }
-    return { status: 200, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" }, body: JSON.stringify(exit.value) }
+    const headers = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" }
+    if (Exit.isFailure(exit)) return { status: 500, headers, body: JSON.stringify({ error: failure(exit).text }) }
+    return { status: 200, headers, body: JSON.stringify(exit.value) }
   }
 
   const signedIn = (handler: (req: ApiRequest, me: Me) => ApiResponse | Promise<ApiResponse>) => async (req: ApiRequest): Promise<ApiResponse> => {
@@ -285,9 +290,9 @@ ${mapConfig({ mode: "overview", features: site.path("/dashboard/map/projects.jso
     "GET /dashboard/projects": signedIn(list),
     "GET /dashboard/project": signedIn(project),
     "GET /dashboard/map": signedIn(overview),
-    "GET /dashboard/map/projects.json": async (req: ApiRequest): Promise<ApiResponse> => {
+    "GET /dashboard/map/extent.json": async (req: ApiRequest): Promise<ApiResponse> => {
       const me = await current(req)
-      return me ? batch(req, me) : { status: 401, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" }, body: JSON.stringify({ error: "Your session has ended; sign in again." }) }
+      return me ? extent(me) : { status: 401, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" }, body: JSON.stringify({ error: "Your session has ended; sign in again." }) }
     },
     "GET /dashboard/map/tile": async (req: ApiRequest): Promise<ApiResponse> => {
       const me = await current(req)

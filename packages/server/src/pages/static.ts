@@ -160,8 +160,8 @@ map.on("load", async () => {
     return
   }
   // Overview: the account's vector tiles (boundaries coloured by status; dots where a tile holds too
-  // many); the projects' boxes, loaded in bounded batches, give the view's extent and the count.
-  let count = 0
+  // many) draw every project; one bounded request gives the count and the initial view, which fits
+  // the largest projects.
   const colour = ["match", ["get", "status"], "active", "#2f7d4a", "draft", "#b8860b", "#777"]
   map.on("error", (e) => console.error("map: " + (e.error && e.error.message)))
   map.addSource("tiles", { type: "vector", tiles: [location.origin + config.tiles], minzoom: 0, maxzoom: 15 })
@@ -176,32 +176,21 @@ map.on("load", async () => {
     })
     pointer(layer)
   }
-  let bounds = null
-  let next = config.features
   try {
-    while (next) {
-      const r = await fetch(next, { credentials: "same-origin", headers: { accept: "application/json" } })
-      if (!r.ok) throw new Error("the projects could not be loaded (" + r.status + ")")
-      const page = await r.json()
-      for (const row of page.data) {
-        if (!row[4]) continue
-        count++
-        bounds = union(bounds, row[4])
-      }
-      stats.features = count
-      stats.batches++
-      if (stats.batches === 1) { fit(bounds); firstRender() }
-      const status = document.getElementById("map-status")
-      if (status) status.textContent = count.toLocaleString("en-US") + " projects on the map" + (page.next ? " (loading more…)" : "")
-      next = page.next ? config.features + "?cursor=" + encodeURIComponent(page.next) : null
-    }
-    fit(bounds)
+    const r = await fetch(config.extent, { credentials: "same-origin", headers: { accept: "application/json" } })
+    if (!r.ok) throw new Error("the projects could not be counted (" + r.status + ")")
+    const overview = await r.json()
+    stats.features = overview.count
+    stats.batches = 1
+    fit(overview.extent)
+    const status = document.getElementById("map-status")
+    if (status) status.textContent = overview.count.toLocaleString("en-US") + " project" + (overview.count === 1 ? "" : "s") + " on the map"
   } catch (e) {
     stats.error = String(e.message || e)
     const status = document.getElementById("map-status")
-    if (status) status.textContent = "Not every project could be loaded: " + stats.error
+    if (status) status.textContent = "The projects could not be counted: " + stats.error
   }
-  if (stats.batches === 0) firstRender()
+  firstRender()
   stats.done = true
 })
 `
