@@ -15,9 +15,10 @@
  * default 3; the sizes in turn, the order reversed every other round) opens a fresh browser context
  * (cold caches, MapLibre's files included) already signed in, and:
  * 1. first render: navigation start → the first `idle` of the map after it has been fitted to the
- *    first batch of projects (the page's own `window.canopyMapStats.firstRenderMs`), with the tiles
- *    requested before it; then waits until every batch of projects is loaded and the map is idle
- *    (`BENCH_MAP_TIMEOUT` seconds at most, default 900);
+ *    extent of the largest projects (one request, `/dashboard/map/extent.json`, which also gives the
+ *    count; the page's own `window.canopyMapStats.firstRenderMs`), with the tiles requested before
+ *    it; then waits until the page is done and the map is idle (`BENCH_MAP_TIMEOUT` seconds at most,
+ *    default 900);
  * 2. three views, each with the tile source added anew under a new URL (so no tile comes from a
  *    cache): a dense region (the Pacific Northwest region of the data: a sixth of the projects),
  *    zoom 12 over a base project and its stacked replicas, and the world (zoom 1); time from the
@@ -42,7 +43,7 @@ import { big, extendSqlite, seedBase } from "./scale/seed.ts"
 const BASE_SIZE = 1_000
 const SIZES = (process.env.BENCH_MAP_SIZE ?? "100000").split(",").map((s) => Number(s.trim())).filter((n) => n > 0)
 const ROUNDS = Number(process.env.BENCH_MAP_ROUNDS ?? 3)
-/** Seconds to wait for every batch of projects to load (10 list pages of 100 each). */
+/** Seconds to wait for the page's count and extent (one request: 10 list pages of 100). */
 const LOAD_TIMEOUT_S = Number(process.env.BENCH_MAP_TIMEOUT ?? 900)
 const OWNER = { email: "map-owner@example.com", password: "map owner password!" }
 
@@ -108,14 +109,14 @@ interface TileLog { readonly url: string; readonly start: number; readonly serve
 /** One step's figures in one round. */
 interface Step { readonly ms: number; readonly tiles: ReadonlyArray<TileLog> }
 
-/** One round on one size: the steps by label, and how long every batch of projects took to load. */
+/** One round on one size: the steps by label, and how long the page took to be done (count and extent loaded). */
 interface Round {
   readonly steps: Map<string, Step>
-  readonly allLoadedMs: number
+  readonly doneMs: number
   readonly features: number
-  readonly batches: number
-  /** Milliseconds after navigation: MapLibre's script received, the first batch of boxes asked for and received, the first tile requested. */
-  readonly timeline: { readonly maplibre: number; readonly batchAsked: number; readonly firstBatch: number; readonly firstTile: number }
+  readonly requests: number
+  /** Milliseconds after navigation: MapLibre's script received, the extent asked for and received, the first tile requested. */
+  readonly timeline: { readonly maplibre: number; readonly extentAsked: number; readonly extentReceived: number; readonly firstTile: number }
 }
 
 /** Records every finished tile request of the page (MapLibre's worker's requests included). */
@@ -192,9 +193,9 @@ const round = async (browser: Browser, url: string, storageState: Awaited<Return
     const timeOrigin = await page.evaluate(() => performance.timeOrigin)
     const first = (await stats(page)).firstRenderMs!
     await page.waitForFunction(() => (globalThis as unknown as { canopyMapStats: Stats }).canopyMapStats.done, undefined, { timeout: LOAD_TIMEOUT_S * 1000, polling: 100 })
-    const allLoadedMs = await page.evaluate(() => performance.now())
+    const doneMs = await page.evaluate(() => performance.now())
     const s = await stats(page)
-    if (s.error) throw new Error(`the map's projects did not load: ${s.error}`)
+    if (s.error) throw new Error(`the map's count and extent did not load: ${s.error}`)
     await page.evaluate(() => new Promise<void>((resolve) => {
       const map = (globalThis as unknown as { canopyMap: { loaded: () => boolean; once: (e: string, f: () => void) => void } }).canopyMap
       if (map.loaded()) resolve()
@@ -213,12 +214,12 @@ const round = async (browser: Browser, url: string, storageState: Awaited<Return
     const received = await page.evaluate(() => {
       const entries = performance.getEntriesByType("resource") as unknown as Array<{ name: string; startTime: number; responseEnd: number }>
       const find = (part: string) => entries.find((e) => e.name.includes(part))
-      return { maplibre: find("maplibre-gl.mjs")?.responseEnd ?? Number.NaN, batchAsked: find("projects.json")?.startTime ?? Number.NaN, firstBatch: find("projects.json")?.responseEnd ?? Number.NaN }
+      return { maplibre: find("maplibre-gl.mjs")?.responseEnd ?? Number.NaN, extentAsked: find("extent.json")?.startTime ?? Number.NaN, extentReceived: find("extent.json")?.responseEnd ?? Number.NaN }
     })
     const firstTile = Math.min(...logged.map((t) => t.start)) - timeOrigin
     const steps = new Map<string, Step>()
     for (const [label, from, to, took] of windows) steps.set(label, { ms: took, tiles: logged.filter((t) => t.start >= from - 1 && t.start <= to) })
-    return { steps, allLoadedMs, features: s.features, batches: s.batches, timeline: { ...received, firstTile } }
+    return { steps, doneMs, features: s.features, requests: s.batches, timeline: { ...received, firstTile } }
   } finally {
     await context.close()
   }
@@ -246,12 +247,12 @@ const figures = (rounds: ReadonlyArray<Round>, label: string): Figures => {
 }
 
 const printSize = (size: number, fileMiB: number, rounds: ReadonlyArray<Round>, base: ReadonlyArray<Round> | undefined) => {
-  const loaded = median(rounds.map((r) => r.allLoadedMs))
-  say(`  ${fmt(size)} projects (file ${fmt(fileMiB)} MiB): every project's box loaded in ${fmt(loaded / 1000, 1)} s` +
-    ` (${fmt(rounds[0]!.batches)} batches, ${fmt(rounds[0]!.features)} projects; ${base ? ratio(loaded, median(base.map((r) => r.allLoadedMs))) : "base"})`)
+  const done = median(rounds.map((r) => r.doneMs))
+  say(`  ${fmt(size)} projects (file ${fmt(fileMiB)} MiB): count and extent loaded, page done in ${fmt(done / 1000, 1)} s` +
+    ` (${fmt(rounds[0]!.requests)} request, ${fmt(rounds[0]!.features)} projects counted; ${base ? ratio(done, median(base.map((r) => r.doneMs))) : "base"})`)
   const at = (f: (t: Round["timeline"]) => number) => fmt(median(rounds.map((r) => f(r.timeline))))
-  say(`    before the first render (ms after navigation): MapLibre's script received ${at((t) => t.maplibre)}, the first batch of boxes asked for ${at((t) => t.batchAsked)}` +
-    ` and received ${at((t) => t.firstBatch)},` +
+  say(`    before the first render (ms after navigation): MapLibre's script received ${at((t) => t.maplibre)}, the extent asked for ${at((t) => t.extentAsked)}` +
+    ` and received ${at((t) => t.extentReceived)},` +
     ` the first tile requested ${at((t) => t.firstTile)}`)
   say(`    ${"step".padEnd(34)} ${"ms".padStart(7)} ${"×1k".padStart(7)} ${"tiles".padStart(7)} ${"KiB".padStart(7)} ${"×1k".padStart(7)} ${"max KiB".padStart(7)} ` +
     `${"srv p50".padStart(7)} ${"×1k".padStart(7)} ${"srv max".padStart(7)} ${"points".padStart(6)}`)
