@@ -11,9 +11,9 @@
  *
  * `SOAK_MINUTES` (default 10), `SOAK_RATE` requests/s offered (default 40), `SOAK_ACCOUNTS`
  * (default 20), `SOAK_ENGINES` (default `sqlite,postgres`), `SOAK_EVENT_RETENTION_MINUTES`
- * (default 5: the server keeps settled events that long and runs its maintenance every minute,
- * so a soak of minutes shows what 30 days of retention does over months). Creates and deletes are
- * balanced, so the live population stays about constant and so should the disk. The events stored
+ * (default 5: the server keeps settled events and delivery logs that long and runs its
+ * maintenance every minute, so a soak of minutes shows what 30 days of retention does over months).
+ * Creates and deletes are balanced, so the live population stays about constant and so should the disk. The events stored
  * are read every minute, before retention can remove them, so "exactly once" covers all of them.
  */
 import { postgresStorage } from "@canopy/adapter-postgres"

@@ -11,7 +11,9 @@ const database = where.startsWith("postgres://") ? { databaseUrl: where } : { db
 // Rate limiting runs on every request; the limits are high enough that the load is never refused.
 const big = { requestsPerMinute: 10_000_000, requestsPerDay: null, hectares: 1e12, members: 1_000, apiRequestsPerPeriod: 1e12 }
 // The soak shortens event retention and runs the maintenance more often (BENCH_EVENT_RETENTION_MS, BENCH_MAINTENANCE_MS).
-const retention = process.env.BENCH_EVENT_RETENTION_MS ? { eventRetentionMs: Number(process.env.BENCH_EVENT_RETENTION_MS) } : {}
+const retention = process.env.BENCH_EVENT_RETENTION_MS
+  ? { eventRetentionMs: Number(process.env.BENCH_EVENT_RETENTION_MS), deliveryLogRetentionMs: Number(process.env.BENCH_EVENT_RETENTION_MS) }
+  : {}
 const maintenance = process.env.BENCH_MAINTENANCE_MS ? { maintenanceEveryMs: Number(process.env.BENCH_MAINTENANCE_MS) } : {}
 const running = await serve({
   port: 0, ...database, log: false, dispatcher: process.env.BENCH_DISPATCHER === "0" ? false : maintenance,

@@ -21,6 +21,8 @@ export interface SettingsShape {
   readonly deliveryLeaseMs: number
   /** How long settled events are kept (ms); default `Delivery.EVENT_RETENTION_MS` (30 days). */
   readonly eventRetentionMs: number
+  /** How long delivery log entries are kept (ms); default `Delivery.LOG_RETENTION_MS` (30 days). */
+  readonly deliveryLogRetentionMs: number
 }
 
 /** The defaults. */
@@ -31,7 +33,8 @@ export const defaults: SettingsShape = {
   lastUsedResolutionMs: 60_000,
   deliveryTimeoutMs: Delivery.TIMEOUT_MS,
   deliveryLeaseMs: 30_000,
-  eventRetentionMs: Delivery.EVENT_RETENTION_MS
+  eventRetentionMs: Delivery.EVENT_RETENTION_MS,
+  deliveryLogRetentionMs: Delivery.LOG_RETENTION_MS
 }
 
 /** The settings service; a reference with the defaults, so providing it is optional. */

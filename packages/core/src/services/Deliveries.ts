@@ -70,7 +70,7 @@ export class Deliveries extends Context.Service<Deliveries, {
   readonly redeliver: (principal: Principal, webhookId: string, logId: string) => Fx<Schemas.DeliveryLog>
   /** The account's events, newest first, for consumers catching up. */
   readonly listEvents: (principal: Principal, query?: unknown) => Fx<ListResult<Events.Envelope>>
-  /** Removes log entries past the retention period; answers how many. */
+  /** Removes log entries past `Settings.deliveryLogRetentionMs`; answers how many. */
   readonly purgeLogs: Effect.Effect<number, StorageError>
   /** Removes events past `Settings.eventRetentionMs` (none of their deliveries pending), with their deliveries; answers how many. */
   readonly purgeEvents: Effect.Effect<number, StorageError>
@@ -196,8 +196,10 @@ const make = (storage: StorageShape, sender: Sender["Service"]) => {
       return { data: page.rows.map((e) => JSON.parse(e.payload) as Events.Envelope), meta: listMeta(page, w, (e) => e.created_at) }
     }),
 
-    purgeLogs: Effect.flatMap(Time.nowMillis, (now) =>
-      inBatches(storage.outbox.purgeLogs(new Date(now - Delivery.LOG_RETENTION_MS).toISOString(), PURGE_BATCH), PURGE_BATCH, PURGE_BATCHES)),
+    purgeLogs: Effect.gen(function*() {
+      const before = new Date((yield* Time.nowMillis) - (yield* Settings).deliveryLogRetentionMs).toISOString()
+      return yield* inBatches(storage.outbox.purgeLogs(before, PURGE_BATCH), PURGE_BATCH, PURGE_BATCHES)
+    }),
     purgeEvents: Effect.gen(function*() {
       const before = new Date((yield* Time.nowMillis) - (yield* Settings).eventRetentionMs).toISOString()
       return yield* inBatches(storage.outbox.purgeEvents(before, PURGE_BATCH), PURGE_BATCH, PURGE_BATCHES)
