@@ -13,8 +13,9 @@
  * (default 20), `SOAK_ENGINES` (default `sqlite,postgres`), `SOAK_EVENT_RETENTION_MINUTES`
  * (default 5: the server keeps settled events and delivery logs that long and runs its
  * maintenance every minute, so a soak of minutes shows what 30 days of retention does over months).
- * Creates and deletes are balanced, so the live population stays about constant and so should the disk. The events stored
- * are read every minute, before retention can remove them, so "exactly once" covers all of them.
+ * Creates and deletes are balanced, so the live population stays about constant and so should
+ * the disk. The events stored are read every minute, before retention can remove them, so
+ * "exactly once" covers all of them.
  */
 import { postgresStorage } from "@canopy/adapter-postgres"
 import { sqliteStorage } from "@canopy/adapter-sqlite"
