@@ -38,11 +38,14 @@ export interface HttpWindow {
   readonly p50: number
   readonly p99: number
   readonly max: number
-  /** Answers that were not 201, by status. */
+  /** Answers that were not 201, by status (0: none within 30 s, or the connection failed). */
   readonly refused: ReadonlyMap<number, number>
   /** The largest overlap report among the answers (its `overlaps.overlaps` length). */
   readonly overlapsMax: number
 }
+
+/** A post not answered within this long counts as refused (status 0). */
+const TIMEOUT_MS = 30_000
 
 interface Sample { readonly due: number; readonly ms: number; readonly status: number; readonly overlaps: number }
 
@@ -58,12 +61,15 @@ const windowsOf = (samples: ReadonlyArray<Sample>, start: number, windowMs: numb
     }
   })
 
-/** Posts project `n` (from `body(n)`); answers its status, latency and overlap report length. */
+/** Posts one body; answers its status (0: no answer within `TIMEOUT_MS`, or the connection failed), latency and overlap report length. */
 const post = async (url: string, token: string, body: string, agent: Agent, due: number): Promise<Sample> => {
-  const a = await call(`${url}/v1/projects`, { method: "POST", token, body, agent })
-  let overlaps = 0
-  if (a.status === 201) overlaps = (JSON.parse(a.body) as { overlaps?: { overlaps?: Array<unknown> } }).overlaps?.overlaps?.length ?? 0
-  return { due, ms: performance.now() - due, status: a.status, overlaps }
+  try {
+    const a = await call(`${url}/v1/projects`, { method: "POST", token, body, agent, timeoutMs: TIMEOUT_MS })
+    const overlaps = a.status === 201 ? (JSON.parse(a.body) as { overlaps?: { overlaps?: Array<unknown> } }).overlaps?.overlaps?.length ?? 0 : 0
+    return { due, ms: performance.now() - due, status: a.status, overlaps }
+  } catch {
+    return { due, ms: performance.now() - due, status: 0, overlaps: 0 }
+  }
 }
 
 /** Options shared by both loads: the server, its admin key, the request body of the n-th post, length and window. */
