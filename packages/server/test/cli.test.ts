@@ -28,7 +28,8 @@ const startServe = (args: Array<string>) => startServeProcess(args)
 
 const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
 
-describe("canopy CLI", () => {
+// Each case spawns the CLI several times in turn (about a second each, several on a busy machine).
+describe("canopy CLI", { timeout: 90_000 }, () => {
   it("--help on every command", () => {
     const top = canopy("--help")
     assert.strictEqual(top.code, 0)
