@@ -331,6 +331,10 @@ def main(url: str, token: str, free_token: str) -> None:
     half = east["area_hectares"] / 2
     check(shared["project_id"] == west["id"] and shared["name"] == west["name"], f"overlap names the west square: {shared}")
     check(shared["overlap_hectares"] > 0 and abs(shared["overlap_hectares"] - half) <= half * 0.01, f"about {half:.1f} ha shared: {shared}")
+    listed = list(client.projects.overlaps_all(east["id"], per_page=1))
+    check([(o["project_id"], o["overlap_hectares"]) for o in listed] == [(west["id"], shared["overlap_hectares"])],
+          f"GET overlaps of east lists west with its hectares: {listed}")
+    check([o["project_id"] for o in client.projects.overlaps(west["id"])] == [east["id"]], "GET overlaps of west lists east")
     check("overlaps" not in client.projects.get(east["id"]), "a read carries no overlaps")
     check("overlaps" not in client.projects.update(east["id"], description="renamed only"), "a write without a boundary carries no overlaps")
     detected = [
@@ -415,6 +419,52 @@ def main(url: str, token: str, free_token: str) -> None:
         "intersects": hits,
         "rejected_status": refused.status, "events": len(detected),
     }
+
+    step("boundaries")
+    moved = client.projects.create(f"History {run}", geometry=rect(52.0, -10.0, 0.01))
+    grown = client.projects.update(moved["id"], geometry=rect(52.0, -10.0, 0.02))
+    check(grown["area_hectares"] > moved["area_hectares"] * 3, f"the boundary grew: {grown['area_hectares']}")
+    versions = list(client.boundaries.list_all(moved["id"], per_page=1))
+    check(sorted(v["version"] for v in versions) == [1, 2], f"two versions: {versions}")
+    first = next(v for v in versions if v["version"] == 1)
+    check(first["area_hectares_after"] == moved["area_hectares"] and first["via"] == "create", f"version 1: {first}")
+    check("geometry" not in first, "a listed version carries no boundary")
+    old = client.boundaries.get(moved["id"], 1)
+    check(old["geometry"] == moved["geometry"] and old["area_hectares_after"] == moved["area_hectares"], f"version 1's boundary: {old}")
+    back = client.boundaries.restore(moved["id"], 1)
+    check(back["area_hectares"] == moved["area_hectares"] and back["geometry"] == moved["geometry"], f"restored: {back}")
+    latest = client.boundaries.list(moved["id"])
+    restored = [v for v in latest if v["version"] == 3]
+    check(len(restored) == 1 and restored[0]["via"] == "version_restore" and restored[0]["restored_from"] == 1,
+          f"the restore is version 3: {list(latest)}")
+    missing = expect_raises(NotFoundError, lambda: client.boundaries.get(moved["id"], 99), "an unknown version")
+    steps["boundaries"] = {"versions": len(latest), "restored_from": restored[0]["restored_from"], "missing_status": missing.status}
+
+    step("imports")
+    collection = {"type": "FeatureCollection", "features": [
+        {"type": "Feature", "properties": {"title": f"Imported {run} {i}"}, "geometry": rect(53.0 + i * 0.1, -10.0, 0.01)}
+        for i in range(2)
+    ]}
+    file = json.dumps(collection).encode("utf-8")
+    preview = client.imports.create(file, dry_run=True, name_field="title")
+    check(preview["dry_run"] is True and preview["status"] == "completed", f"a preview: {preview}")
+    check([r["outcome"] for r in preview["results"]] == ["valid", "valid"] and preview["totals"]["created"] == 0,
+          f"the preview's results: {preview['results']}")
+    check(not [p for p in client.projects.list_all(search=f"Imported {run}")], "a preview stores no project")
+    started = client.imports.create(file, name_field="title")
+    job = started
+    deadline = time.monotonic() + 30
+    while job["status"] == "running" and time.monotonic() < deadline:
+        time.sleep(0.1)
+        job = client.imports.get(started["id"])
+    check(job["status"] == "completed" and job["totals"]["created"] == 2 and job["totals"]["refused"] == 0, f"the import: {job}")
+    names = sorted(r["name"] or "" for r in job["results"])
+    check(names == [f"Imported {run} 0", f"Imported {run} 1"], f"named from name_field: {names}")
+    for r in job["results"]:
+        check(r["project_id"] is not None and client.projects.get(r["project_id"])["area_hectares"] == r["area_hectares"],
+              f"the imported project exists: {r}")
+    ended = expect_raises(ConflictError, lambda: client.imports.cancel(started["id"]), "cancelling an ended import")
+    steps["imports"] = {"preview": preview["status"], "created": job["totals"]["created"], "cancel_status": ended.status}
 
     step("webhook_delete")
     client.webhooks.delete(hook["id"])

@@ -16,9 +16,13 @@ from canopy_serve import CanopyServe
 from canopy import (
     Account,
     Asset,
+    BoundaryVersion,
+    BoundaryVersionSummary,
     DeliveryLog,
     ErrorDetail,
     Event,
+    Import,
+    ImportFeatureResult,
     ListMeta,
     Member,
     OverlapReport,
@@ -51,6 +55,10 @@ CASES: List[Tuple[str, Tuple[str, ...], Any]] = [
     ("ProjectOverlapDetectedEventData", (), ProjectOverlapEventData),
     ("Verification", (), TokenInfo),
     ("ListMeta", (), ListMeta),
+    ("BoundaryVersionSummary", (), BoundaryVersionSummary),
+    ("BoundaryVersion", (), BoundaryVersion),
+    ("Import", (), Import),
+    ("ImportFeatureResult", (), ImportFeatureResult),
     ("Error", ("error", "details"), ErrorDetail),
 ]
 

@@ -10,7 +10,7 @@ from scenario import run_scenario
 STEPS = [
     "auth_verify", "account", "webhook_create", "create", "get", "webhook_verify", "webhook_manage",
     "list_all_pages", "update", "archive_restore_delete", "not_found", "validation_error", "assets",
-    "members", "events", "overlaps", "webhook_delete", "network_error_retry", "server_error_retry", "rate_limit_retry",
+    "members", "events", "overlaps", "boundaries", "imports", "webhook_delete", "network_error_retry", "server_error_retry", "rate_limit_retry",
 ]
 
 
@@ -30,6 +30,8 @@ class ScenarioTest(unittest.TestCase):
         self.assertEqual(steps["network_error_retry"]["retries"], 2)
         self.assertEqual(steps["server_error_retry"]["attempts"], 3)
         self.assertGreaterEqual(steps["rate_limit_retry"]["retries"], 1)
+        self.assertEqual(steps["boundaries"], {"versions": 3, "restored_from": 1, "missing_status": 404})
+        self.assertEqual(steps["imports"], {"preview": "completed", "created": 2, "cancel_status": 409})
 
 
 if __name__ == "__main__":

@@ -154,8 +154,10 @@ class Transport:
         *,
         query: Optional[Mapping[str, QueryValue]] = None,
         body: Optional[Mapping[str, Any]] = None,
+        content: Optional[Tuple[bytes, str]] = None,
         idempotency_key: Optional[str] = None,
     ) -> Response:
+        """One logical request: ``body`` is sent as JSON, ``content`` as ``(bytes, media type)``."""
         method = method.upper()
         url = self.base_url + path
         if query:
@@ -171,6 +173,8 @@ class Transport:
         if body is not None:
             data = json.dumps(body, separators=(",", ":")).encode("utf-8")
             headers["Content-Type"] = "application/json"
+        elif content is not None:
+            data, headers["Content-Type"] = content
         key: Optional[str] = None
         if method == "POST":
             # One key per logical POST, reused by its retries: the server replays instead of redoing.

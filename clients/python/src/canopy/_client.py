@@ -8,7 +8,7 @@ import urllib.request
 from typing import Callable, Optional
 
 from ._base import RetryInfo, Transport
-from ._resources import AccountResource, Assets, Auth, Events, Members, Projects, UsageResource, Webhooks
+from ._resources import AccountResource, Assets, Auth, Boundaries, Events, Imports, Members, Projects, UsageResource, Webhooks
 
 __all__ = ["Canopy", "DEFAULT_BASE_URL"]
 
@@ -75,6 +75,8 @@ class Canopy:
         self.webhooks = Webhooks(self._transport)
         self.events = Events(self._transport)
         self.auth = Auth(self._transport)
+        self.boundaries = Boundaries(self._transport)
+        self.imports = Imports(self._transport)
 
     @property
     def base_url(self) -> str:

@@ -1,5 +1,6 @@
 """Resource namespaces: ``client.projects``, ``client.assets``, ``client.members``, ``client.account``,
-``client.usage``, ``client.webhooks``, ``client.events``, ``client.auth``.
+``client.usage``, ``client.webhooks``, ``client.events``, ``client.auth``, ``client.boundaries``,
+``client.imports``.
 
 Methods answer the ``data`` of the API's envelope (a ``TypedDict``), a :class:`~canopy.Page` for lists,
 or ``None`` for ``204 No Content``. In ``update`` methods an argument left out is not sent, and
@@ -16,18 +17,22 @@ from ._base import NOT_GIVEN, NotGiven, Page, Response, Transport
 from ._types import (
     Account,
     Asset,
+    BoundaryVersion,
+    BoundaryVersionSummary,
     DeliveryLog,
     Event,
+    Import,
     ListMeta,
     Member,
     Project,
+    ProjectOverlap,
     QueryValue,
     TokenInfo,
     Usage,
     Webhook,
 )
 
-__all__ = ["Projects", "Assets", "Members", "AccountResource", "UsageResource", "Webhooks", "Events", "Auth"]
+__all__ = ["Projects", "Assets", "Members", "AccountResource", "UsageResource", "Webhooks", "Events", "Auth", "Boundaries", "Imports"]
 
 Geometry = Mapping[str, Any]
 
@@ -203,6 +208,19 @@ class Projects(_Resource):
 
     def restore(self, project_id: str, *, idempotency_key: Optional[str] = None) -> Project:
         return cast(Project, self._post(f"/projects/{_seg(project_id)}/restore", None, idempotency_key))
+
+    def overlaps(
+        self, project_id: str, *, page: Optional[int] = None, per_page: Optional[int] = None, cursor: Optional[str] = None,
+    ) -> Page[ProjectOverlap]:
+        """One page of the account's other active and draft projects sharing area with this one,
+        with the shared hectares, by name. A page may hold fewer rows than ``per_page``, even none,
+        while ``has_more`` is true: walk it by cursor (``auto_paging_iter``, :meth:`overlaps_all`)."""
+        query: Dict[str, QueryValue] = {"page": page, "per_page": per_page, "cursor": cursor}
+        return cast(Page[ProjectOverlap], self._list(f"/projects/{_seg(project_id)}/overlaps", query))
+
+    def overlaps_all(self, project_id: str, *, per_page: Optional[int] = 100) -> Iterator[ProjectOverlap]:
+        """Every project sharing area with this one, fetching pages (by cursor) as the iteration goes."""
+        return self.overlaps(project_id, per_page=per_page).auto_paging_iter()
 
     def delete(self, project_id: str) -> None:
         """Deletes an archived project (an active one is refused with :class:`~canopy.ConflictError`)."""
@@ -427,6 +445,70 @@ class Events(_Resource):
         per_page: Optional[int] = 100,
     ) -> Iterator[Event]:
         return self.list(type=type, created_after=created_after, created_before=created_before, per_page=per_page).auto_paging_iter()
+
+
+class Boundaries(_Resource):
+    """A project's boundary history: every change is a numbered version (the newest 50 are kept)."""
+
+    def list(
+        self, project_id: str, *, page: Optional[int] = None, per_page: Optional[int] = None, cursor: Optional[str] = None,
+    ) -> Page[BoundaryVersionSummary]:
+        """One page of versions (who, when, how, hectares before and after), without the boundaries."""
+        query: Dict[str, QueryValue] = {"page": page, "per_page": per_page, "cursor": cursor}
+        return cast(Page[BoundaryVersionSummary], self._list(f"/projects/{_seg(project_id)}/boundaries", query))
+
+    def list_all(self, project_id: str, *, per_page: Optional[int] = 100) -> Iterator[BoundaryVersionSummary]:
+        """Every version, fetching pages (by cursor) as the iteration goes."""
+        return self.list(project_id, per_page=per_page).auto_paging_iter()
+
+    def get(self, project_id: str, version: int) -> BoundaryVersion:
+        """One version, with its boundary."""
+        return cast(BoundaryVersion, self._get(f"/projects/{_seg(project_id)}/boundaries/{_seg(str(version))}"))
+
+    def restore(self, project_id: str, version: int, *, idempotency_key: Optional[str] = None) -> Project:
+        """Sets the boundary back to a version's (a boundary update: plan limits and overlaps apply,
+        and the restore becomes a new version); answers the project."""
+        path = f"/projects/{_seg(project_id)}/boundaries/{_seg(str(version))}/restore"
+        return cast(Project, self._post(path, None, idempotency_key))
+
+
+class Imports(_Resource):
+    """Bulk imports: a GIS file's features become projects, in the background."""
+
+    def create(
+        self,
+        file: bytes,
+        *,
+        content_type: str = "application/geo+json",
+        mode: Optional[str] = None,
+        name_field: Optional[str] = None,
+        description_field: Optional[str] = None,
+        dry_run: Optional[bool] = None,
+        name: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+    ) -> Import:
+        """Sends the file (its bytes, with its media type: GeoJSON, KML, KMZ, zipped Shapefile or
+        GeoPackage); answers the import, ``running`` (or ``completed`` for ``dry_run=True``, a
+        preview that stores nothing). Follow it with :meth:`get`. ``mode`` is ``per_feature`` (the
+        default: each feature its own project, named from ``name_field``) or ``merge`` (one project
+        named ``name``). A file that cannot be read raises :class:`~canopy.ValidationError`."""
+        query: Dict[str, QueryValue] = {
+            "mode": mode, "name_field": name_field, "description_field": description_field,
+            "dry_run": dry_run, "name": name,
+        }
+        resp = self._t.request("POST", "/imports", query=query, content=(file, content_type), idempotency_key=idempotency_key)
+        return cast(Import, _data(resp))
+
+    def get(self, import_id: str, *, results_after: Optional[int] = None, results_per_page: Optional[int] = None) -> Import:
+        """Status, progress, totals and a page of per-feature results (pass ``next_results_after``
+        as ``results_after`` for the next page)."""
+        query: Dict[str, QueryValue] = {"results_after": results_after, "results_per_page": results_per_page}
+        return cast(Import, self._get(f"/imports/{_seg(import_id)}", query))
+
+    def cancel(self, import_id: str, *, idempotency_key: Optional[str] = None) -> Import:
+        """Stops a running import (the projects created stay); one that has ended raises
+        :class:`~canopy.ConflictError`."""
+        return cast(Import, self._post(f"/imports/{_seg(import_id)}/cancel", None, idempotency_key))
 
 
 class Auth(_Resource):

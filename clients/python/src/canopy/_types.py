@@ -33,6 +33,16 @@ __all__ = [
     "OverlapEventProject",
     "ProjectOverlapEventData",
     "TokenInfo",
+    "BoundaryChangedBy",
+    "BoundaryVersionSummary",
+    "BoundaryVersion",
+    "ImportStatus",
+    "ImportMode",
+    "ImportFile",
+    "ImportProgress",
+    "ImportTotals",
+    "ImportFeatureResult",
+    "Import",
     "ListMeta",
     "EventType",
 ]
@@ -269,6 +279,97 @@ class TokenInfo(TypedDict):
     permissions: List[str]
     account_id: str
     expires_at: Optional[str]
+
+
+class BoundaryChangedBy(TypedDict):
+    #: ``api_key``, ``service_token``, ``oauth``, ``member`` (the dashboard) or ``system``.
+    kind: str
+    user_id: Optional[str]
+    credential_id: Optional[str]
+
+
+class BoundaryVersionSummary(TypedDict):
+    """One change of a project's boundary (``boundaries.list``), without the boundary itself."""
+
+    #: 1, 2, 3... per project, in the order the boundary changed.
+    version: int
+    project_id: str
+    area_hectares_before: float
+    area_hectares_after: float
+    #: ``initial``, ``create``, ``import``, ``update``, ``boundary_file``, ``dashboard``,
+    #: ``dashboard_file`` or ``version_restore``.
+    via: str
+    file_format: Optional[str]
+    #: The version a ``version_restore`` brought back.
+    restored_from: Optional[int]
+    changed_by: Optional[BoundaryChangedBy]
+    created_at: str
+
+
+class BoundaryVersion(BoundaryVersionSummary):
+    """One version of a project's boundary (``boundaries.get``), with its geometry."""
+
+    geometry: Optional[Geometry]
+    bbox: Optional[List[float]]
+
+
+ImportStatus = Literal["running", "completed", "failed", "cancelled"]
+ImportMode = Literal["per_feature", "merge"]
+
+
+class ImportFile(TypedDict):
+    name: Optional[str]
+    format: Optional[str]
+    source_crs: Optional[str]
+
+
+class ImportProgress(TypedDict):
+    features_read: int
+    #: Features dealt with so far.
+    done: int
+    created: int
+    refused: int
+
+
+class ImportTotals(TypedDict):
+    features: int
+    created: int
+    refused: int
+    #: Hectares of the projects created (a preview: that would be).
+    hectares: float
+
+
+class ImportFeatureResult(TypedDict):
+    #: The feature's place in the file, from 0.
+    position: int
+    feature: str
+    #: ``created``, ``refused`` (see ``problems``) or ``valid`` (a preview: it would be created).
+    outcome: Literal["created", "refused", "valid"]
+    name: Optional[str]
+    project_id: Optional[str]
+    area_hectares: Optional[float]
+    problems: List[ErrorDetail]
+
+
+class Import(TypedDict):
+    """A bulk import (``imports.create``): its projects are created in the background."""
+
+    id: str
+    status: ImportStatus
+    mode: ImportMode
+    #: A preview: the results say what an import would do; nothing was stored.
+    dry_run: bool
+    file: ImportFile
+    progress: ImportProgress
+    totals: ImportTotals
+    error: Optional[str]
+    #: Per-feature results in file order, a page at a time.
+    results: List[ImportFeatureResult]
+    #: Pass as ``results_after`` to ``imports.get`` for the next page of results; None at the end.
+    next_results_after: Optional[int]
+    created_at: str
+    updated_at: str
+    completed_at: Optional[str]
 
 
 class _ListMetaBase(TypedDict):
