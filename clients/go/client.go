@@ -52,6 +52,10 @@ type Client struct {
 	Webhooks *WebhooksService
 	Events   *EventsService
 	Auth     *AuthService
+	// Boundaries is a project's boundary history.
+	Boundaries *BoundariesService
+	// Imports are bulk imports of GIS files.
+	Imports *ImportsService
 }
 
 // Option configures a Client.
@@ -136,6 +140,8 @@ func NewClient(apiKey string, opts ...Option) *Client {
 	c.Webhooks = &WebhooksService{c}
 	c.Events = &EventsService{c}
 	c.Auth = &AuthService{c}
+	c.Boundaries = &BoundariesService{c}
+	c.Imports = &ImportsService{c}
 	return c
 }
 
@@ -197,6 +203,12 @@ type ResponseMeta struct {
 	Timestamp string `json:"timestamp"`
 }
 
+// rawBody is a request body sent as it is, with its media type (a file), instead of as JSON.
+type rawBody struct {
+	data        []byte
+	contentType string
+}
+
 // do sends one logical request (with its retries) and decodes the body's data into out (nil: ignore
 // the body). query may be nil; body is JSON-encoded when not nil.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body interface{}, out interface{}, opts []RequestOption) error {
@@ -236,7 +248,10 @@ func (c *Client) send(ctx context.Context, method, path string, query url.Values
 		o(&cfg)
 	}
 	var payload []byte
-	if body != nil {
+	contentType := "application/json"
+	if file, ok := body.(rawBody); ok {
+		payload, contentType = file.data, file.contentType
+	} else if body != nil {
 		var err error
 		if payload, err = json.Marshal(body); err != nil {
 			return nil, fmt.Errorf("canopy: %s %s: encoding the request body: %w", method, path, err)
@@ -270,7 +285,7 @@ func (c *Client) send(ctx context.Context, method, path string, query url.Values
 			req.ContentLength = int64(len(payload))
 			p := payload
 			req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(p)), nil }
-			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Content-Type", contentType)
 		}
 		req.Header.Set("Authorization", "Bearer "+c.apiKey)
 		req.Header.Set("Accept", "application/json")

@@ -42,6 +42,10 @@ var driftCases = []struct {
 	{"ProjectOverlapDetectedEventData", ProjectOverlapEventData{}},
 	{"Verification", TokenInfo{}},
 	{"ListMeta", ListMeta{}},
+	{"BoundaryVersionSummary", BoundaryVersionSummary{}},
+	{"BoundaryVersion", BoundaryVersion{}},
+	{"Import", Import{}},
+	{"ImportFeatureResult", ImportFeatureResult{}},
 	{"Error", errorBody{}},
 }
 

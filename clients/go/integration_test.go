@@ -455,6 +455,7 @@ func TestLiveServerScenario(t *testing.T) {
 			data.Overlaps[0].OverlapHectares != o.OverlapHectares || !data.Complete || data.Project.AreaHectares != east.AreaHectares {
 			t.Fatalf("%d project.overlap_detected events; data for %s = %+v", len(events), east.ID, data)
 		}
+		checkOverlapLists(ctx, t, client, west, east, o.OverlapHectares)
 
 		// the bbox filter: a box touching only one square, one touching both, one touching none
 		ids := func(b BBox) []string {
@@ -569,6 +570,9 @@ func TestLiveServerScenario(t *testing.T) {
 			t.Fatalf("a boundary apart under reject = %+v, %v", apart, err)
 		}
 	})
+
+	t.Run("boundary history", func(t *testing.T) { checkBoundaryHistory(ctx, t, client) })
+	t.Run("bulk import", func(t *testing.T) { checkBulkImport(ctx, t, client) })
 
 	t.Run("429 retried after Retry-After", func(t *testing.T) {
 		limitedNoRetry := NewClient(srv.limitedKey, WithBaseURL(srv.base), WithMaxRetries(0))
