@@ -198,6 +198,7 @@ const onGrownFile = async (dir: string) => {
   }
 }
 
+/** `npm run bench -- writes`: the parts the header lists, in a temporary directory removed at the end. */
 export const run = async () => {
   const dir = mkdtempSync(join(tmpdir(), "canopy-bench-writes-"))
   try {
