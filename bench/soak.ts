@@ -105,7 +105,7 @@ interface Sample { readonly route: string; readonly ms: number; readonly ok: boo
 
 /** One engine's soak. */
 const soak = async (engine: string, storage: StorageProvider, where: string, sizes: () => Promise<{ db: number; wal: number }>,
-  storedEvents: (since: string) => Promise<Array<string>>) => {
+  storedEvents: (since: string) => Promise<Array<string>>, tableSizes?: () => Promise<Map<string, number>>) => {
   const receiver = await startReceiver()
   const accounts = await seed(storage)
   let nextCell = ACCOUNTS * SEED_PROJECTS_PER_ACCOUNT
@@ -123,6 +123,7 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
     return { status: res.statusCode, json: text ? JSON.parse(text) as { data?: { id?: string } } : undefined }
   }
   const since = new Date().toISOString()
+  let firstTables: Map<string, number> | undefined
   // Every event stored since the start, read each minute (retention removes them after minutes).
   const storedIds = new Set<string>()
   let collecting = Promise.resolve()
@@ -246,6 +247,7 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
           }
           perMinute.push({ routes, ...m, ...disk })
           const k = perMinute.length
+          if (k === 1 && tableSizes) void tableSizes().then((t) => { firstTables = t })
           console.log(`  minute ${k}: ${rows.length} requests; RSS ${mb(m.rss)}, heap ${mb(m.heap)}, loop lag p99 ${m.lagP99.toFixed(1)} ms, outbox ${m.backlog}, db ${mb(disk.db)}, wal ${mb(disk.wal)}`)
           for (const [route, f] of [...routes].sort()) console.log(`    ${route.padEnd(34)} n=${String(f.n).padStart(5)}  p50 ${f.p50.toFixed(1).padStart(7)} ms  p99 ${f.p99.toFixed(1).padStart(7)} ms`)
         })
@@ -308,6 +310,12 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
     const a = mean(firstM.map(f)), b = mean(lastM.map(f))
     console.log(`      ${label.padEnd(38)} ${mb(a).padStart(10)} → ${mb(b).padStart(10)}  ${(b / a).toFixed(2)}×${flag(b / a)}`)
   }
+  if (tableSizes && firstTables) {
+    // What grew, table by table (and index by index), from the end of the first minute to the end.
+    const last = await tableSizes()
+    const grown = [...last].map(([name, bytes]) => [name, bytes - (firstTables!.get(name) ?? 0)] as const).sort((a, b) => b[1] - a[1]).slice(0, 8)
+    console.log(`    grown since minute 1: ${grown.map(([name, d]) => `${name} ${d >= 0 ? "+" : ""}${mb(d)}`).join(", ")}`)
+  }
   child.kill("SIGTERM")
   await new Promise((r) => child.once("exit", r))
   await agent.close()
@@ -324,6 +332,14 @@ export const run = async () => {
         const db = new Database(file, { readonly: true })
         try {
           return (db.prepare("select id from events where created_at >= ?").all(since) as Array<{ id: string }>).map((r) => r.id)
+        } finally {
+          db.close()
+        }
+      }, async () => {
+        const db = new Database(file, { readonly: true })
+        try {
+          const rows = db.prepare("select name, sum(pgsize) as bytes from dbstat group by name").all() as Array<{ name: string; bytes: number }>
+          return new Map(rows.map((r) => [r.name, r.bytes]))
         } finally {
           db.close()
         }
