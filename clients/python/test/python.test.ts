@@ -226,7 +226,7 @@ describe("Python client: scenario against a live canopy serve", () => {
     expect(Object.keys(result.steps)).toEqual([
       "auth_verify", "account", "webhook_create", "create", "get", "webhook_verify", "webhook_manage",
       "list_all_pages", "update", "archive_restore_delete", "not_found", "validation_error", "assets",
-      "members", "events", "overlaps", "webhook_delete", "network_error_retry", "server_error_retry", "rate_limit_retry"
+      "members", "events", "overlaps", "boundaries", "imports", "webhook_delete", "network_error_retry", "server_error_retry", "rate_limit_retry"
     ])
   })
 

@@ -451,19 +451,19 @@ def main(url: str, token: str, free_token: str) -> None:
     check([r["outcome"] for r in preview["results"]] == ["valid", "valid"] and preview["totals"]["created"] == 0,
           f"the preview's results: {preview['results']}")
     check(not [p for p in client.projects.list_all(search=f"Imported {run}")], "a preview stores no project")
-    started = client.imports.create(file, name_field="title")
-    job = started
+    created_import = client.imports.create(file, name_field="title")
+    job = created_import
     deadline = time.monotonic() + 30
     while job["status"] == "running" and time.monotonic() < deadline:
         time.sleep(0.1)
-        job = client.imports.get(started["id"])
+        job = client.imports.get(created_import["id"])
     check(job["status"] == "completed" and job["totals"]["created"] == 2 and job["totals"]["refused"] == 0, f"the import: {job}")
     names = sorted(r["name"] or "" for r in job["results"])
     check(names == [f"Imported {run} 0", f"Imported {run} 1"], f"named from name_field: {names}")
     for r in job["results"]:
         check(r["project_id"] is not None and client.projects.get(r["project_id"])["area_hectares"] == r["area_hectares"],
               f"the imported project exists: {r}")
-    ended = expect_raises(ConflictError, lambda: client.imports.cancel(started["id"]), "cancelling an ended import")
+    ended = expect_raises(ConflictError, lambda: client.imports.cancel(created_import["id"]), "cancelling an ended import")
     steps["imports"] = {"preview": preview["status"], "created": job["totals"]["created"], "cancel_status": ended.status}
 
     step("webhook_delete")
