@@ -7,16 +7,15 @@
  */
 import { Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { mkdirSync, readFileSync } from "node:fs"
-import { createRequire } from "node:module"
+import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { inject } from "vitest"
 import { launchChromium } from "./chromium.ts"
+import { mapDrawn, seriousViolations as axe, signedIn as signInAs } from "./dashboardBrowser.ts"
 import { client, startTestServer, type TestServer } from "./harness.ts"
 
 const shots = join(process.cwd(), ".test-results", "screenshots")
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
 
 /** A rectangle from (w, s) to (e, n). */
 const rect = (w: number, s: number, e: number, n: number) => ({ type: "Polygon", coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] })
@@ -36,44 +35,7 @@ afterAll(async () => {
 })
 
 /** A browser page signed in as `email`; console errors (CSP refusals among them) are collected. */
-const signedIn = async (email: string, password: string) => {
-  const context = await browser.newContext()
-  const page = await context.newPage()
-  const errors: Array<string> = []
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text())
-  })
-  page.on("pageerror", (e) => errors.push(String(e)))
-  await page.goto(`${server.url}/dashboard`)
-  await page.fill("#email", email)
-  await page.fill("#password", password)
-  await Promise.all([page.waitForEvent("load"), page.click("button[type=submit]")])
-  return { context, page, errors }
-}
-
-/** axe-core's serious and critical violations on the current page. */
-const axe = async (page: Page) => {
-  await page.evaluate(axeSource)
-  const found = await page.evaluate(async () => {
-    const r = await (globalThis as unknown as { axe: { run: (o: unknown) => Promise<{ violations: Array<{ id: string; impact: string }> }> } })
-      .axe.run({ resultTypes: ["violations"] })
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact }))
-  })
-  return found.filter((v) => v.impact === "serious" || v.impact === "critical")
-}
-
-/** Waits until the map has drawn its data and is idle (its tiles loaded). */
-const mapDrawn = async (page: Page) => {
-  await page.waitForFunction(() => {
-    const w = globalThis as unknown as { canopyMapStats?: { done: boolean; firstRenderMs: number | null } }
-    return w.canopyMapStats?.done === true && w.canopyMapStats.firstRenderMs !== null
-  }, undefined, { timeout: 60_000 })
-  await page.evaluate(() => new Promise<void>((resolve) => {
-    const map = (globalThis as unknown as { canopyMap: { once: (e: string, f: () => void) => void; triggerRepaint: () => void } }).canopyMap
-    map.once("idle", () => resolve())
-    map.triggerRepaint()
-  }))
-}
+const signedIn = (email: string, password: string) => signInAs(browser, server.url, email, password)
 
 /** The overlap table's rows as shown: name, link, hectares. */
 const listed = (page: Page) => page.$$eval("#overlaps-table tbody tr", (trs) => trs.map((tr) => ({
