@@ -14,41 +14,18 @@ import * as Schemas from "../Schemas.ts"
 import { Settings } from "../Settings.ts"
 import { type ClaimedDelivery, type DeliveryLogRow, Storage, type StorageError, type StorageShape } from "../Storage.ts"
 import * as Time from "../Time.ts"
-import * as WebhookTarget from "../WebhookTarget.ts"
 import { decode, inBatches, type ListResult, listMeta, window } from "./common.ts"
 import { PURGE_BATCH, PURGE_BATCHES } from "./Sessions.ts"
 import { emit } from "./Outbox.ts"
 import { cancelAndLog, logResource } from "./Webhooks.ts"
 
-/** Sends one HTTP request for a delivery. The server provides a hardened one (SSRF guard on resolved addresses). */
+/**
+ * Sends one HTTP request for a delivery. By default `WebhookSender`, which checks every address a
+ * webhook's host name resolves to; the server passes its own, on undici.
+ */
 export class Sender extends Context.Service<Sender, {
   readonly send: (request: Delivery.OutgoingRequest) => Effect.Effect<Delivery.AttemptResult>
-}>()("canopy/Sender") {
-  /** A sender on the platform's `fetch`: redirects are failures; only the URL as written is checked. */
-  static readonly fetch = Layer.succeed(this, {
-    send: (request) => Effect.gen(function*() {
-      const settings = yield* Settings
-      const started = performance.now()
-      const blocked = WebhookTarget.problems(request.url, { allowInsecure: settings.allowInsecureWebhooks })
-      if (blocked.length > 0) return { kind: "error" as const, errorClass: "blocked" as const, message: `URL ${blocked[0]}`, durationMs: 0 }
-      return yield* Effect.promise(async (): Promise<Delivery.AttemptResult> => {
-        try {
-          const res = await fetch(request.url, {
-            method: "POST", headers: request.headers, body: request.body, redirect: "manual", signal: AbortSignal.timeout(request.timeoutMs)
-          })
-          await res.body?.cancel()
-          return {
-            kind: "response", status: res.status, durationMs: Math.round(performance.now() - started),
-            retryAfterSeconds: Delivery.parseRetryAfter(res.headers.get("retry-after") ?? undefined, Date.now())
-          }
-        } catch (e) {
-          const timeout = (e as { name?: string }).name === "TimeoutError"
-          return { kind: "error", errorClass: timeout ? "timeout" : "network", message: timeout ? `no answer within ${request.timeoutMs} ms` : "network error", durationMs: Math.round(performance.now() - started) }
-        }
-      })
-    })
-  })
-}
+}>()("canopy/Sender") {}
 
 type Fx<A> = Effect.Effect<A, DomainError | StorageError>
 
