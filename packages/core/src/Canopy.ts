@@ -84,6 +84,24 @@ export interface Canopy {
   readonly projects: { readonly [K in keyof Projects["Service"]]: P<Projects["Service"][K]> }
   readonly assets: { readonly [K in keyof Assets["Service"]]: P<Assets["Service"][K]> }
   readonly members: { readonly [K in keyof Members["Service"]]: P<Members["Service"][K]> }
+  /**
+   * A project's boundary versions (`GET /v1/projects/{id}/boundary/versions` and below): `list`
+   * newest first without their boundaries, `get` one with its boundary, `restore` one as a
+   * boundary update that becomes a version of its own; answers the project.
+   */
+  readonly boundaryHistory: { readonly [K in keyof BoundaryHistory["Service"]]: P<BoundaryHistory["Service"][K]> }
+  /** The projects sharing area with a project, in name order (`GET /v1/projects/{id}/overlaps`). */
+  readonly overlaps: { readonly list: P<ProjectOverlaps["Service"]["list"]> }
+  /**
+   * Bulk imports of features already read (the server reads files off its event loop first):
+   * `start` checks the plan's limits and answers the job at once, creating the projects in the
+   * background; `get` its progress and per-feature results; `cancel` stops it.
+   */
+  readonly imports: {
+    readonly start: P<Imports["Service"]["start"]>
+    readonly get: P<Imports["Service"]["get"]>
+    readonly cancel: P<Imports["Service"]["cancel"]>
+  }
   readonly webhooks: { readonly [K in keyof Webhooks["Service"]]: P<Webhooks["Service"][K]> }
   readonly oauth: {
     readonly register: P<OAuthServer["Service"]["register"]>
@@ -162,7 +180,10 @@ export const createCanopy = async (options: CreateCanopyOptions): Promise<Canopy
   return {
     projects: wrap(Projects, ["create", "list", "get", "update", "archive", "restore", "delete"]),
     assets: wrap(Assets, ["list", "get", "create", "update", "delete"]),
-    members: wrap(Members, ["list", "invite", "accept", "update", "remove", "principalFor"]),
+    members: wrap(Members, ["list", "invite", "accept", "update", "remove", "passwordLink", "principalFor"]),
+    boundaryHistory: wrap(BoundaryHistory, ["list", "get", "restore"]),
+    overlaps: wrap(ProjectOverlaps, ["list"]),
+    imports: wrap(Imports, ["start", "get", "cancel"]),
     webhooks: wrap(Webhooks, ["create", "list", "get", "update", "delete", "logs"]),
     deliveries: wrap(Deliveries, ["test", "redeliver", "listEvents"]),
     oauth: wrap(OAuthServer, ["register", "list", "rotateSecret", "remove", "update"]),
