@@ -2,7 +2,7 @@
  * A throwaway PgBouncer in transaction mode in front of a test PostgreSQL, on a free loopback port
  * with a generated configuration in a temporary folder (Debian's `pgbouncer`, which `.ci/run`
  * installs). PgBouncer refuses to run as root: as root it runs as the `postgres` user the embedded
- * server already runs as. Its settings are the ones README's "Operating it" recommends.
+ * server already runs as. Its settings are the ones docs/operating.md recommends.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { once } from "node:events"

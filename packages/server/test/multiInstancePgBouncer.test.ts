@@ -1,6 +1,6 @@
 /**
  * Two `canopy serve` processes on one PostgreSQL through PgBouncer in transaction mode, with the
- * settings README's "Operating it" gives: statements unnamed (PgBouncer before 1.21 cannot keep
+ * settings docs/operating.md gives: statements unnamed (PgBouncer before 1.21 cannot keep
  * named ones across transactions) and the statement timeout left to the database role. The same
  * cases as straight to PostgreSQL (`multiInstanceCases.ts`).
  */
