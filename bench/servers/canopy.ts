@@ -18,7 +18,7 @@ const maintenance = process.env.BENCH_MAINTENANCE_MS ? { maintenanceEveryMs: Num
 const running = await serve({
   port: 0, ...database, log: false, dispatcher: process.env.BENCH_DISPATCHER === "0" ? false : maintenance,
   // As `canopy serve` does: the geometry workers start with the server, not with the first large boundary.
-  geometry: { prewarm: true },
+  geometry: { prewarm: true, ...(process.env.BENCH_GEOMETRY_THRESHOLD ? { threshold: Number(process.env.BENCH_GEOMETRY_THRESHOLD) } : {}) },
   // /metrics to anyone on loopback: the star benchmark reads the server's own event-loop delay there.
   metrics: "public",
   settings: { plans: { free: big, pro: big, enterprise: big }, allowInsecureWebhooks: true, ...retention }

@@ -65,8 +65,17 @@ class Collector {
   }
 }
 
+/** Whether a value is a well-formed position inside the coordinate ranges (no allocation: the common case). */
+const isGoodPosition = (value: unknown): boolean => {
+  if (!Array.isArray(value) || (value.length !== 2 && value.length !== 3)) return false
+  const lon = value[0], lat = value[1]
+  if (typeof lon !== "number" || typeof lat !== "number" || !(lon >= -180 && lon <= 180 && lat >= -90 && lat <= 90)) return false
+  return value.length === 2 || (typeof value[2] === "number" && Number.isFinite(value[2]))
+}
+
 /** Checks one position; a likely latitude/longitude swap gets a hint. */
 const checkPosition = (c: Collector, value: unknown, path: Path): value is Position => {
+  if (isGoodPosition(value)) return true
   if (!Array.isArray(value)) return c.add(path, `must be a position [longitude, latitude], got ${describe(value)}`), false
   if (value.length < 2 || value.length > 3) {
     return c.add(path, `must have 2 numbers [longitude, latitude] (or 3 with altitude), got ${value.length}`), false
@@ -94,11 +103,23 @@ const checkPosition = (c: Collector, value: unknown, path: Path): value is Posit
   return ok
 }
 
+/** How many distinct positions a ring has, counted up to 3 (all a ring needs). */
+const distinctUpTo3 = (positions: Ring): number => {
+  const a = positions[0]!
+  let b: Position | undefined
+  for (const p of positions) {
+    if (p[0] === a[0] && p[1] === a[1]) continue
+    if (b === undefined) b = p
+    else if (p[0] !== b[0] || p[1] !== b[1]) return 3
+  }
+  return b === undefined ? 1 : 2
+}
+
 /** Structural checks of one ring; returns whether the ring can go on to topology checks. */
 const checkRing = (c: Collector, ring: unknown, path: Path): ring is Ring => {
   if (!Array.isArray(ring)) return c.add(path, `must be an array of positions, got ${describe(ring)}`), false
   let ok = true
-  for (let i = 0; i < ring.length; i++) ok = checkPosition(c, ring[i], [...path, i]) && ok
+  for (let i = 0; i < ring.length; i++) if (!isGoodPosition(ring[i])) ok = checkPosition(c, ring[i], [...path, i]) && ok
   if (!ok) return false
   const positions = ring as Ring
   if (positions.length < 4) {
@@ -110,9 +131,9 @@ const checkRing = (c: Collector, ring: unknown, path: Path): ring is Ring => {
     c.add(path, `ring is not closed: the last position must equal the first [${first[0]}, ${first[1]}]`)
     ok = false
   }
-  const distinct = new Set(positions.map((p) => `${p[0]},${p[1]}`))
-  if (distinct.size < 3) {
-    c.add(path, `a linear ring needs at least 3 distinct positions, got ${distinct.size}`)
+  const distinct = distinctUpTo3(positions)
+  if (distinct < 3) {
+    c.add(path, `a linear ring needs at least 3 distinct positions, got ${distinct}`)
     ok = false
   }
   for (let i = 0; i + 1 < positions.length; i++) {

@@ -2,8 +2,9 @@
  * The server's `GeometryCheck`: boundaries of `threshold` positions (and rings) or more are
  * validated and measured in worker threads, so that the event loop keeps answering while one is checked.
  *
- * - Small boundaries (the usual case) stay inline: below ~1,000 positions (and rings) a check costs
- *   a few milliseconds, less than the trip to a worker. So do boundaries over the 100,000-position
+ * - Small boundaries (the usual case) stay inline: below 2,000 positions (and rings) a check costs
+ *   about a millisecond a thousand positions once compiled (a few ms in the worst shapes), less than
+ *   the trip to a worker and back with a packed copy. So do boundaries over the 100,000-position
  *   cap, which the validator rejects at once.
  * - A check that overruns its time budget (default 1.5 s) is abandoned: the worker is terminated
  *   (and replaced when needed) and the answer is the 422 `GeometryCheck.tooComplex`. Nothing runs
@@ -28,7 +29,7 @@ import { type Answer, type BodyAnswer, bodyTransfer, pack, type Ready, type Requ
 export interface GeometryPoolOptions {
   /** Worker threads; default: the machine's available parallelism minus one (the event loop's), at least 1. */
   readonly workers?: number
-  /** Boundaries with fewer positions, rings and polygons (together) are checked inline; default 1,000. */
+  /** Boundaries with fewer positions, rings and polygons (together) are checked inline; default 2,000. */
   readonly threshold?: number
   /** Most time one check may run in a worker, in milliseconds; default 1,500. */
   readonly budgetMs?: number
@@ -47,7 +48,7 @@ export interface GeometryPoolOptions {
 
 /** The defaults. */
 export const defaults = {
-  threshold: 1_000,
+  threshold: 2_000,
   budgetMs: 1_500,
   queuedPositionsPerWorker: 400_000,
   niceness: 10
@@ -144,10 +145,14 @@ export const measuredInline = (a: RawJson.RawJson, b: RawJson.RawJson): number |
   }
 }
 
+/** Validations of a synthetic ring run at start, a few per turn of the loop, before real boundaries come. */
+const WARM_CHECKS = 200
+
 /**
  * Runs the inline measure's first `SHARED_INLINE_WARM_AFTER` measures on two small synthetic rings
  * (a 200-gon and a 24-gon on one circle), five per turn of the loop (a few ms at first), so that a prewarmed
- * server's first real comparisons run compiled, with the full inline budget.
+ * server's first real comparisons run compiled, with the full inline budget; and as many inline
+ * validations of the 200-gon (the first, interpreted, cost ~50 ms for 1,000 positions; compiled, ~0.5 ms).
  */
 const warmInline = () => {
   const ring = (vertices: number, turn: number) => {
@@ -156,9 +161,12 @@ const warmInline = () => {
   }
   const outline = ring(200, 0)
   const stand = ring(24, 0.1)
+  const outlineValue = outline.value()
+  let checks = 0
   const step = () => {
     for (let k = 0; k < 5 && inlineMeasures < SHARED_INLINE_WARM_AFTER; k++) measuredInline(outline, stand)
-    if (inlineMeasures < SHARED_INLINE_WARM_AFTER) setImmediate(step).unref()
+    for (let k = 0; k < 5 && checks < WARM_CHECKS; k++, checks++) GeometryCheck.evaluate(outlineValue)
+    if (inlineMeasures < SHARED_INLINE_WARM_AFTER || checks < WARM_CHECKS) setImmediate(step).unref()
   }
   setImmediate(step).unref()
 }
