@@ -2,6 +2,7 @@
 import { Effect } from "effect"
 import * as S from "../Storage.ts"
 import { boundaryKey, boxesMeet } from "../Overlap.ts"
+import { cellOf, FINEST } from "../TileGrid.ts"
 import { clone, type Ctx, owned, page } from "./common.ts"
 
 export const projects = (db: Ctx): S.ProjectsShape => ({
@@ -53,6 +54,19 @@ export const projects = (db: Ctx): S.ProjectsShape => ({
         }
       }
       return found
+    }),
+    cells: (accountId, level, lo, hi, limit) => db.locked(() => {
+      // Counted on each read: the memory store serves tests and small accounts.
+      const shift = 4 ** (FINEST - level)
+      const found = new Map<number, { projects: number; units: number }>()
+      for (const p of db.t.projects.values()) {
+        if (p.account_id !== accountId || p.bbox === null) continue
+        const cell = Math.floor(cellOf(p.bbox) / shift)
+        if (cell < lo || cell > hi) continue
+        const c = found.get(cell) ?? { projects: 0, units: 0 }
+        found.set(cell, { projects: c.projects + 1, units: c.units + Math.round(p.area_hectares * 10_000) })
+      }
+      return [...found].sort(([a], [b]) => a - b).slice(0, limit).map(([cell, c]) => ({ cell, projects: c.projects, hectares: c.units / 10_000 }))
     }),
     stats: (accountId) => db.locked(() => {
       const s = { active: 0, archived: 0, draft: 0 }

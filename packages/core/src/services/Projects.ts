@@ -15,7 +15,8 @@ import { RawJson } from "../RawJson.ts"
 import { authorize, type Principal } from "../Principal.ts"
 import * as Schemas from "../Schemas.ts"
 import * as Slug from "../Slug.ts"
-import { type ProjectQuery, type ProjectRow, Storage, type StorageShape } from "../Storage.ts"
+import { type ProjectQuery, type ProjectRow, Storage, type StorageShape, type ZoomCell } from "../Storage.ts"
+import * as TileGrid from "../TileGrid.ts"
 import { conflictOnDuplicate, decode, type ListResult, listMeta, type ListWindow, window } from "./common.ts"
 import { record as recordBoundary } from "./boundaryChange.ts"
 import { emit, nowIso } from "./Outbox.ts"
@@ -74,6 +75,13 @@ export class Projects extends Context.Service<Projects, {
   readonly archive: (principal: Principal, id: string) => Effect.Effect<Schemas.Project, ProjectsError>
   readonly restore: (principal: Principal, id: string) => Effect.Effect<Schemas.Project, ProjectsError>
   readonly delete: (principal: Principal, id: string) => Effect.Effect<void, ProjectsError>
+  /**
+   * The zoom grid's cells within tile z/x/y (`TileGrid`, at `TileGrid.levelFor(z)`: at most 64 × 64)
+   * with their projects and hectares, as the store keeps them: the map's clusters, whose cost
+   * follows the cells, not the projects in them.
+   */
+  readonly zoomCells: (principal: Principal, tile: { readonly z: number; readonly x: number; readonly y: number }) =>
+    Effect.Effect<{ readonly level: number; readonly cells: ReadonlyArray<ZoomCell> }, ProjectsError>
 }>()("canopy/Projects") {
   static readonly layer = Layer.effect(this, Effect.map(Storage, (storage) => make(storage)))
 }
@@ -364,6 +372,13 @@ const make = (storage: StorageShape) => {
       const deadline = yield* writeDeadline
       yield* authorize(principal, "projects.restore")
       return yield* change(principal, id, { _tag: "Restore" }, () => ({}), (_, after) => countedOf({ ...after, status: "active" }), deadline)
+    }),
+
+    zoomCells: Effect.fn("Projects.zoomCells")(function*(principal, { z, x, y }) {
+      yield* authorize(principal, "projects.list")
+      const level = TileGrid.levelFor(z)
+      const { lo, hi } = TileGrid.cellRange(z, x, y, level)
+      return { level, cells: yield* storage.projects.cells(principal.account_id, level, lo, hi, 4 ** TileGrid.CELLS_BELOW) }
     }),
 
     delete: Effect.fn("Projects.delete")(function*(principal, id) {

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { boundaryKey } from "../Overlap.ts"
 import type { RawJson } from "../RawJson.ts"
 import * as S from "../Storage.ts"
+import { cellOf } from "../TileGrid.ts"
 import { fromDb } from "./codec.ts"
 import { type Context, type Fragment, onUnique, orStorage } from "./common.ts"
 
@@ -17,6 +18,9 @@ const likeContains = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 /** The stored key of a boundary (`Overlap.boundaryKey`), beside its text; null without one. */
 const keyOf = (geometry: RawJson | null | undefined) => (geometry ? boundaryKey(geometry.text) : null)
+
+/** The stored zoom-grid cell of a box (`TileGrid.cellOf`, counted in `zoom_cells` by triggers); null without one. */
+const zoomCellOf = (bbox: S.ProjectRow["bbox"]) => (bbox ? cellOf(bbox) : null)
 
 export const projects = (c: Context): S.ProjectsShape => {
   const { sql, dialect, one, all, count, affected, planned, insert, patchRow, orderBy, keyset, page, totals } = c
@@ -148,10 +152,15 @@ export const projects = (c: Context): S.ProjectsShape => {
 
   return {
     projects: {
-      insert: (row) => onUnique("project", "slug")(Effect.asVoid(insert("projects", { ...row, boundary_key: keyOf(row.geometry) }))),
+      insert: (row) =>
+        onUnique("project", "slug")(Effect.asVoid(insert("projects", { ...row, boundary_key: keyOf(row.geometry), zoom_cell: zoomCellOf(row.bbox) }))),
       get: (accountId, id) => one("projects", sql`select * from projects where account_id = ${accountId} and id = ${id}`),
       update: (accountId, id, patch) =>
-        onUnique("project", "slug")(Effect.map(patchRow("projects", patch.geometry === undefined ? patch : { ...patch, boundary_key: keyOf(patch.geometry) },
+        onUnique("project", "slug")(Effect.map(patchRow("projects", {
+          ...patch,
+          ...(patch.geometry === undefined ? {} : { boundary_key: keyOf(patch.geometry) }),
+          ...(patch.bbox === undefined ? {} : { zoom_cell: zoomCellOf(patch.bbox) })
+        },
           sql.and([sql`account_id = ${accountId}`, sql`id = ${id}`])),
           (r) => fromDb<S.ProjectRow>("projects", r[0]))),
       delete: (accountId, id) =>
@@ -192,6 +201,11 @@ export const projects = (c: Context): S.ProjectsShape => {
             boundary_key: String(r.boundary_key ?? "")
           }))))
       },
+      cells: (accountId, level, lo, hi, limit) =>
+        orStorage(Effect.map(
+          sql`select cell, projects, area from zoom_cells where account_id = ${accountId} and level = ${level}
+            and cell >= ${lo} and cell <= ${hi} order by cell limit ${limit}`,
+          (rows) => rows.map((r) => ({ cell: Number(r.cell), projects: Number(r.projects), hectares: Number(r.area) / 10_000 })))),
       stats: (accountId) =>
         Effect.map(totals(accountId), (t) => ({
           active: t.active, archived: t.archived, draft: t.draft, hectares: (t.areaActive + t.areaDraft) / 10_000

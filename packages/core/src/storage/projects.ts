@@ -80,6 +80,14 @@ export interface BoxNeighbour {
   readonly boundary_key: string
 }
 
+/** A cell of the zoom grid (`TileGrid`) with its projects: those whose box's centre lies in it. */
+export interface ZoomCell {
+  /** Its Morton key at its level. */
+  readonly cell: number
+  readonly projects: number
+  readonly hectares: number
+}
+
 /** Project counts and hectares of one account. */
 export interface ProjectStats {
   readonly active: number
@@ -112,6 +120,12 @@ export interface ProjectsShape {
       readonly limit: number
       readonly sameBoundary?: string | undefined
     }) => Fx<ReadonlyArray<BoxNeighbour>>
+    /**
+     * The account's non-empty cells at `level` (one of `TileGrid.LEVELS`) with keys from `lo` to
+     * `hi`, in key order: counts kept by the store with every project write, so that the cost
+     * follows the cells read (at most `limit`), not the projects in them.
+     */
+    readonly cells: (accountId: string, level: number, lo: number, hi: number, limit: number) => Fx<ReadonlyArray<ZoomCell>>
   }
 
   readonly assets: {

@@ -15,6 +15,7 @@ import { meteringCases } from "./storage/metering.ts"
 import { outboxCases } from "./storage/outbox.ts"
 import { projectsCases } from "./storage/projects.ts"
 import { spatialCases } from "./storage/spatial.ts"
+import { zoomCellsCases } from "./storage/zoomCells.ts"
 
 /** Registers the storage contract's cases for a store. */
 export const storageSuite = (name: string, storageLayer: Layer.Layer<Storage, unknown>) =>
@@ -22,6 +23,7 @@ export const storageSuite = (name: string, storageLayer: Layer.Layer<Storage, un
     contractCases(it)
     projectsCases(it)
     spatialCases(it)
+    zoomCellsCases(it)
     boundaryHistoryCases(it)
     identityCases(it)
     outboxCases(it)

@@ -1,13 +1,17 @@
 /**
  * Vector tiles of an account's projects (docs/decisions.md, "Vector tiles"): one Mapbox Vector
  * Tile per z/x/y, with a `projects` layer (each boundary clipped to the tile and simplified for
- * its zoom) or, where the tile would hold too much, a `projects_points` layer (the centres of the
- * largest projects' boxes). Candidates come from the project list's `bbox` filter (the spatial
- * index) without their boundaries' text, so a tile costs what it shows; the ETag is a digest of
- * those candidates (ids and `updated_at`), so any write to a project of the tile changes it and a
- * revalidation (`If-None-Match`) is answered before any boundary is read.
+ * its zoom); where the tile would hold too many, a `projects_points` layer (the centres of the
+ * largest projects' boxes); and where it would hold more than a points tile, a `projects_clusters`
+ * layer (the zoom grid's cells with their projects, counted by the store with every write). The
+ * grid's cells under the tile decide: at most 64 × 64 of them are read, so a dense region costs
+ * what its cells do, not its projects. Otherwise candidates come from the project list's `bbox`
+ * filter (the spatial index) without their boundaries' text, so a tile costs what it shows. The
+ * ETag is a digest of what was read (the candidates' ids and `updated_at`, or the cells' counts),
+ * so a write changing the tile changes it and a revalidation (`If-None-Match`) is answered before
+ * any boundary is read.
  */
-import { Principal, Projects, RawJson, type Canopy, type Schemas } from "@canopy/core"
+import { Principal, Projects, RawJson, TileGrid, type Canopy, type Schemas, type Storage } from "@canopy/core"
 import { geoJSONToTile, type GeoJSONVTTile } from "@maplibre/geojson-vt"
 import { fromGeojsonVt } from "@maplibre/vt-pbf"
 import { Cause, Effect, Exit } from "effect"
@@ -31,7 +35,7 @@ export const MAX_BOUNDARIES = 200
  */
 export const MAX_BOUNDARY_TEXT = 1024 * 1024
 
-/** Most points a fallback tile holds: the largest projects of the tile first. */
+/** Most points a fallback tile holds: the largest projects of the tile first. Past it the tile holds clusters. */
 export const MAX_POINTS = 500
 
 /** The tile's grid, in tile units, and the margin read and drawn around it (as MapLibre's own sources). */
@@ -45,7 +49,7 @@ const PAGE = 100
 const READ_CONCURRENCY = 4
 
 /** Part of every ETag: a change of what a tile holds or how it is drawn changes every ETag. */
-const FORMAT = "tiles-1"
+const FORMAT = "tiles-2"
 
 /** A tile's coordinates, checked. */
 export interface TileAddress {
@@ -82,8 +86,8 @@ export const tileBox = ({ x, y, z }: TileAddress): readonly [number, number, num
   ]
 }
 
-/** What a tile shows: its projects as boundaries, or (too many, or too heavy) as points. */
-export type TileMode = "boundaries" | "points"
+/** What a tile shows: its projects as boundaries, as points (too many, or too heavy), or as clusters (more). */
+export type TileMode = "boundaries" | "points" | "clusters"
 
 /** A tile: its ETag and, read only when pulled, its bytes. */
 export interface Tile {
@@ -102,11 +106,13 @@ interface Read {
 
 const properties = (p: Schemas.Project) => ({ id: p.id, name: p.name, status: p.status, area_hectares: p.area_hectares })
 
-const digest = (address: TileAddress, mode: TileMode, rows: ReadonlyArray<Schemas.Project>) => {
+const digest = (address: TileAddress, mode: TileMode, lines: ReadonlyArray<string>) => {
   const h = createHash("sha256").update(`${FORMAT}/${address.z}/${address.x}/${address.y}/${mode}`)
-  for (const p of rows) h.update(`\n${p.id} ${p.updated_at}`)
+  for (const line of lines) h.update(`\n${line}`)
   return `"${h.digest("base64url").slice(0, 32)}"`
 }
+
+const versions = (rows: ReadonlyArray<Schemas.Project>) => rows.map((p) => `${p.id} ${p.updated_at}`)
 
 const encode = (layers: Record<string, GeoJSON.FeatureCollection>, { x, y, z }: TileAddress): Uint8Array => {
   const tiles: Record<string, GeoJSONVTTile> = {}
@@ -118,23 +124,44 @@ const encode = (layers: Record<string, GeoJSON.FeatureCollection>, { x, y, z }: 
   return fromGeojsonVt(tiles, { version: 2, extent: EXTENT })
 }
 
-/** The fallback: each project as its box's centre. */
+/** The fallback: each project as its box's centre (a cluster of one). */
 const pointsOf = (rows: ReadonlyArray<Schemas.Project>): GeoJSON.FeatureCollection => ({
   type: "FeatureCollection",
   features: rows.flatMap((p) => {
     const b = p.bbox
-    return b ? [{ type: "Feature" as const, properties: properties(p), geometry: { type: "Point" as const, coordinates: [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] } }] : []
+    return b ? [{ type: "Feature" as const, properties: { ...properties(p), count: 1 }, geometry: { type: "Point" as const, coordinates: [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] } }] : []
   })
 })
 
+/** The dense fallback: each cell of the zoom grid as its centre, with its projects and hectares. */
+const clustersOf = (level: number, cells: ReadonlyArray<Storage.ZoomCell>): GeoJSON.FeatureCollection => ({
+  type: "FeatureCollection",
+  features: cells.map((c) => ({
+    type: "Feature" as const,
+    properties: { count: c.projects, area_hectares: Math.round(c.hectares * 100) / 100 },
+    geometry: { type: "Point" as const, coordinates: [...TileGrid.cellCentre(level, c.cell)] }
+  }))
+})
+
 /**
- * The tile of `address` for the principal's account: permission first (`projects:read`), then at
- * most `MAX_POINTS` candidates from the spatial index, largest first, without boundary text.
+ * The tile of `address` for the principal's account: permission first (`projects:read`), then the
+ * zoom grid's cells under it (at most 64 × 64); past `MAX_POINTS` projects under it, those cells
+ * are the tile; otherwise at most `MAX_POINTS` candidates from the spatial index, largest first,
+ * without boundary text.
  */
 export const tile = (principal: Principal.Principal, address: TileAddress): Effect.Effect<Tile, unknown, Canopy.Services> =>
   Effect.gen(function*() {
     yield* Principal.authorize(principal, "projects.list")
     const projects = yield* Projects
+    const { level, cells } = yield* projects.zoomCells(principal, address)
+    const under = cells.reduce((n, c) => n + c.projects, 0)
+    // The cells lie within the tile while their level is finer than its zoom (every zoom to 17).
+    if (level > address.z && under > MAX_POINTS) {
+      return {
+        etag: digest(address, "clusters", cells.map((c) => `${c.cell} ${c.projects} ${c.hectares}`)), mode: "clusters", projects: under,
+        bytes: Effect.sync(() => encode({ projects_clusters: clustersOf(level, cells) }, address))
+      } satisfies Tile
+    }
     const bbox = tileBox(address).join(",")
     const rows: Array<Schemas.Project> = []
     let cursor: string | undefined
@@ -150,12 +177,12 @@ export const tile = (principal: Principal.Principal, address: TileAddress): Effe
     } while (cursor && rows.length < wanted)
     if (rows.length > MAX_BOUNDARIES) {
       return {
-        etag: digest(address, "points", rows), mode: "points", projects: rows.length,
+        etag: digest(address, "points", versions(rows)), mode: "points", projects: rows.length,
         bytes: Effect.sync(() => encode({ projects_points: pointsOf(rows) }, address))
       } satisfies Tile
     }
     return {
-      etag: digest(address, "boundaries", rows), mode: "boundaries", projects: rows.length,
+      etag: digest(address, "boundaries", versions(rows)), mode: "boundaries", projects: rows.length,
       bytes: Effect.gen(function*() {
         // Boundaries are read in the candidates' order (largest first), a few at once, until the text
         // read passes twice the cap; which are read, and so drawn, depends on the rows alone (the ETag holds).
@@ -255,7 +282,10 @@ export const openapiResponses = (commonHeaders: Record<string, unknown>) => {
       description: "The tile (without layers when no project meets it)",
       headers: {
         ...commonHeaders, ...etag,
-        "X-Tile-Mode": { description: "`boundaries` (the `projects` layer) or `points` (the `projects_points` layer)", schema: { type: "string", enum: ["boundaries", "points"] } }
+        "X-Tile-Mode": {
+          description: "`boundaries` (the `projects` layer), `points` (the `projects_points` layer) or `clusters` (the `projects_clusters` layer)",
+          schema: { type: "string", enum: ["boundaries", "points", "clusters"] }
+        }
       },
       content: { [MVT_MEDIA_TYPE]: { schema: { type: "string", contentMediaType: MVT_MEDIA_TYPE } } }
     },
