@@ -1,9 +1,13 @@
 /** Boundary versions in memory. */
+import { RawJson } from "../RawJson.ts"
 import * as S from "../Storage.ts"
 import type { Ctx } from "./common.ts"
 
 /** A copy of a version (its boundary's `RawJson` is immutable: shared, never cloned). */
 const copy = <R extends S.BoundaryVersionSummary>(v: R): R => ({ ...v, bbox: v.bbox && [...v.bbox] })
+
+/** The boundary of a version appended without a copy: the project's current one (see the contract's `append`). */
+const CURRENT = RawJson.of("current boundary")
 
 const keyOf = (projectId: string, version: number) => `${projectId}|${String(version).padStart(10, "0")}`
 
@@ -17,13 +21,22 @@ export const boundaryHistory = (db: Ctx): S.BoundaryHistoryShape => {
   return {
     boundaryVersions: {
       append: (row) => db.locked(() => {
-        db.t.boundaryVersions.set(keyOf(row.project_id, row.version), copy(row))
+        db.t.boundaryVersions.set(keyOf(row.project_id, row.version), copy({ ...row, geometry: row.geometry === undefined ? CURRENT : row.geometry }))
         db.t.boundaryVersions.delete(keyOf(row.project_id, row.version - S.MAX_BOUNDARY_VERSIONS))
+      }),
+      supersede: (accountId, projectId, version, geometry) => db.locked(() => {
+        const v = db.t.boundaryVersions.get(keyOf(projectId, version))
+        if (v && v.account_id === accountId && v.geometry === CURRENT) db.t.boundaryVersions.set(keyOf(projectId, version), { ...v, geometry })
       }),
       latest: (accountId, projectId) => db.locked(() => versionsOf(accountId, projectId)[0]?.version),
       get: (accountId, projectId, version) => db.locked(() => {
         const v = db.t.boundaryVersions.get(keyOf(projectId, version))
-        return v && v.account_id === accountId ? copy(v) : undefined
+        if (!v || v.account_id !== accountId) return undefined
+        if (v.geometry !== CURRENT) return copy(v)
+        // Not copied: the project's boundary while this is its newest version.
+        const newest = versionsOf(accountId, projectId)[0]?.version === version
+        const project = db.t.projects.get(projectId)
+        return copy({ ...v, geometry: newest && project?.account_id === accountId ? project.geometry : null })
       }),
       list: (accountId, projectId, q) => db.locked(() => {
         const all = versionsOf(accountId, projectId)

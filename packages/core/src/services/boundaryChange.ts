@@ -33,7 +33,8 @@ export const record = (storage: StorageShape, principal: Principal, before: Proj
   Effect.gen(function*() {
     const source = yield* ChangeVia
     if (textOf(before) === textOf(after) && source?.restored_from === undefined) return
-    const latest = yield* storage.boundaryVersions.latest(after.account_id, after.id)
+    // A new project has no history yet: nothing to read.
+    const latest = before ? yield* storage.boundaryVersions.latest(after.account_id, after.id) : undefined
     let version = (latest ?? 0) + 1
     const base = { account_id: after.account_id, project_id: after.id, file_format: null, restored_from: null }
     if (latest === undefined && before?.geometry) {
@@ -43,8 +44,11 @@ export const record = (storage: StorageShape, principal: Principal, before: Proj
       })
       version++
     }
+    // The newest version's boundary is the project's own, stored once (in the project row); the
+    // one it replaces gets its copy now.
+    if (latest !== undefined) yield* storage.boundaryVersions.supersede(after.account_id, after.id, latest, before?.geometry ?? null)
     yield* storage.boundaryVersions.append({
-      ...base, version, geometry: after.geometry, bbox: after.bbox,
+      ...base, version, bbox: after.bbox,
       area_hectares_before: before?.area_hectares ?? 0, area_hectares_after: after.area_hectares,
       via: source?.via ?? (before ? "update" : "create"), file_format: source?.file_format ?? null, restored_from: source?.restored_from ?? null,
       actor_kind: principal.kind, user_id: principal.user_id, credential_id: principal.credential_id, created_at: yield* nowIso

@@ -20,6 +20,11 @@ const summaryOf = (r: Row): S.BoundaryVersionSummary => ({
   created_at: String(r.created_at)
 })
 
+/** A version's own "no boundary", told apart from a version without a copy (SQL null). */
+const NO_BOUNDARY = "null"
+/** The column's value: the text, `NO_BOUNDARY`, or null for the project's current boundary (not copied). */
+const stored = (g: RawJson | null | undefined) => (g === undefined ? null : g === null ? NO_BOUNDARY : g.text)
+
 export const boundaryHistory = (c: Context): S.BoundaryHistoryShape => {
   const { sql, count } = c
   const ofProject = (accountId: string, projectId: string) => sql`account_id = ${accountId} and project_id = ${projectId}`
@@ -28,7 +33,7 @@ export const boundaryHistory = (c: Context): S.BoundaryHistoryShape => {
       append: (row) =>
         orStorage(Effect.gen(function*() {
           yield* sql`insert into boundary_versions ${sql.insert({
-            ...row, geometry: row.geometry?.text ?? null, bbox: json(row.bbox)
+            ...row, geometry: stored(row.geometry), bbox: json(row.bbox)
           })}`
           const expired = row.version - S.MAX_BOUNDARY_VERSIONS
           if (expired >= 1) yield* sql`delete from boundary_versions where ${ofProject(row.account_id, row.project_id)} and version = ${expired}`
@@ -38,11 +43,23 @@ export const boundaryHistory = (c: Context): S.BoundaryHistoryShape => {
           sql`select version from boundary_versions where ${ofProject(accountId, projectId)} order by version desc limit 1`,
           (rows) => (rows[0] ? Number(rows[0].version) : undefined)
         )),
+      supersede: (accountId, projectId, version, geometry) =>
+        orStorage(Effect.asVoid(sql`update boundary_versions set geometry = ${stored(geometry)}
+          where ${ofProject(accountId, projectId)} and version = ${version} and geometry is null`)),
       get: (accountId, projectId, version) =>
-        orStorage(Effect.map(
-          sql`select * from boundary_versions where ${ofProject(accountId, projectId)} and version = ${version}`,
-          (rows) => rows[0] && { ...summaryOf(rows[0]), geometry: rows[0].geometry == null ? null : new RawJson(String(rows[0].geometry)) }
-        )),
+        orStorage(Effect.gen(function*() {
+          const [row] = yield* sql`select * from boundary_versions where ${ofProject(accountId, projectId)} and version = ${version}`
+          if (!row) return undefined
+          let text = row.geometry == null ? null : String(row.geometry)
+          // Not copied: the project's current boundary, when this is its newest version (an older
+          // one without a copy is a history written before copies were deferred: no boundary).
+          if (text === null) {
+            const [newer] = yield* sql`select 1 as x from boundary_versions where ${ofProject(accountId, projectId)} and version > ${version} limit 1`
+            const [project] = newer ? [] : yield* sql`select geometry from projects where account_id = ${accountId} and id = ${projectId}`
+            text = project?.geometry == null ? null : String(project.geometry)
+          }
+          return { ...summaryOf(row), geometry: text === null || text === NO_BOUNDARY ? null : new RawJson(text) }
+        })),
       list: (accountId, projectId, q) =>
         Effect.gen(function*() {
           const below = q.before === undefined ? sql`` : sql`and version < ${q.before}`

@@ -5,6 +5,7 @@
  * page at a time on (account, project, version).
  */
 import { Schema } from "effect"
+import type { RawJson } from "../RawJson.ts"
 import { BBoxColumn, type Fx, RawJsonColumn, Timestamp } from "./common.ts"
 
 /** How a boundary change came in (docs/decisions.md, "Boundary history"). */
@@ -39,6 +40,9 @@ export const BoundaryVersionRow = Schema.Struct({
 })
 export type BoundaryVersionRow = typeof BoundaryVersionRow.Type
 
+/** A version to store: `geometry` absent means the project's current boundary (see `append`). */
+export type NewBoundaryVersion = Omit<BoundaryVersionRow, "geometry"> & { readonly geometry?: BoundaryVersionRow["geometry"] }
+
 /** A version as lists read it: everything but the boundary's text (which can weigh megabytes). */
 export type BoundaryVersionSummary = Omit<BoundaryVersionRow, "geometry">
 
@@ -47,9 +51,17 @@ export interface BoundaryHistoryShape {
   readonly boundaryVersions: {
     /**
      * Stores a version and removes the project's version `MAX_BOUNDARY_VERSIONS` older (one row at
-     * most: the cost does not grow with the history). Call inside the change's transaction.
+     * most: the cost does not grow with the history). Call inside the change's transaction. A row
+     * without `geometry` is the project's current boundary, not copied: `get` reads it from the
+     * project row until `supersede` gives the version its own (so a create writes its boundary once).
      */
-    readonly append: (row: BoundaryVersionRow) => Fx<void>
+    readonly append: (row: NewBoundaryVersion) => Fx<void>
+    /**
+     * Gives the project's newest version, appended without its boundary, the boundary the project
+     * had (`geometry`, null for none) before the write that replaces it; nothing when the version
+     * has its own. Call inside that write's transaction, before appending the next version.
+     */
+    readonly supersede: (accountId: string, projectId: string, version: number, geometry: RawJson | null) => Fx<void>
     /** The project's newest version number, through the key's index; undefined when it has none. */
     readonly latest: (accountId: string, projectId: string) => Fx<number | undefined>
     readonly get: (accountId: string, projectId: string, version: number) => Fx<BoundaryVersionRow | undefined>

@@ -111,4 +111,39 @@ export const boundaryHistoryCases = (it: Vitest.MethodsNonLive<Storage>): void =
       assert.strictEqual(yield* s.boundaryVersions.latest(a.id, p.id), 1)
       assert.isUndefined(yield* s.boundaryVersions.get(a.id, p.id, 2))
     }))
+
+  it.effect("boundary versions: the newest, stored without a copy, reads the project's boundary; supersede gives it its own", () =>
+    Effect.gen(function*() {
+      const s = yield* Storage
+      const a = yield* newAccountRow(s)
+      const square = (side: number) => RawJson.of({ type: "Polygon", coordinates: [[[0, 0], [side, 0], [side, side], [0, side], [0, 0]]] })
+      const p = projectRow(a.id, { geometry: square(1) })
+      yield* s.projects.insert(p)
+      const { geometry: _, ...first } = versionRow(a.id, p.id, 1)
+      yield* s.boundaryVersions.append(first)
+      assert.strictEqual((yield* s.boundaryVersions.get(a.id, p.id, 1))?.geometry?.text, square(1).text)
+      // The boundary changes to 2, then is cleared: each write first gives the newest its own copy.
+      yield* s.transaction(Effect.gen(function*() {
+        yield* s.projects.update(a.id, p.id, { geometry: square(2) })
+        yield* s.boundaryVersions.supersede(a.id, p.id, 1, square(1))
+        yield* s.boundaryVersions.append({ ...first, version: 2 })
+      }))
+      yield* s.transaction(Effect.gen(function*() {
+        yield* s.projects.update(a.id, p.id, { geometry: null })
+        yield* s.boundaryVersions.supersede(a.id, p.id, 2, square(2))
+        yield* s.boundaryVersions.append({ ...first, version: 3 })
+      }))
+      const texts = yield* Effect.forEach([1, 2, 3], (v) => Effect.map(s.boundaryVersions.get(a.id, p.id, v), (r) => r?.geometry?.text ?? null))
+      assert.deepStrictEqual(texts, [square(1).text, square(2).text, null])
+      // Set again: the cleared version keeps "no boundary" once superseded; a version with its own
+      // copy is never overwritten; another account reads nothing.
+      yield* s.projects.update(a.id, p.id, { geometry: square(4) })
+      yield* s.boundaryVersions.supersede(a.id, p.id, 3, null)
+      yield* s.boundaryVersions.append({ ...first, version: 4 })
+      yield* s.boundaryVersions.supersede(a.id, p.id, 2, square(3))
+      const again = yield* Effect.forEach([2, 3, 4], (v) => Effect.map(s.boundaryVersions.get(a.id, p.id, v), (r) => r?.geometry?.text ?? null))
+      assert.deepStrictEqual(again, [square(2).text, null, square(4).text])
+      const other = yield* newAccountRow(s)
+      assert.isUndefined(yield* s.boundaryVersions.get(other.id, p.id, 4))
+    }))
 }
