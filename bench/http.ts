@@ -152,7 +152,7 @@ export const run = async () => {
         { label: "canopy, PostgreSQL, 2 servers", urls: onPg, seed: canopyDb.seed, base: "floor, PostgreSQL, 2 servers" }
       )
       // Two more Canopy processes on the same database through PgBouncer in transaction mode,
-      // with the settings README's "Operating it" gives (when pgbouncer is installed).
+      // with the settings docs/operating.md gives (when pgbouncer is installed).
       bouncer = await startPgBouncer(postgres.url, { poolSize: 20 }).catch((e: unknown) => void console.log(`  (no PgBouncer row: ${String(e).split("\n")[0]})`))
       if (bouncer) {
         const env = { BENCH_DISPATCHER: "0", CANOPY_PG_PREPARED_STATEMENTS: "off" }

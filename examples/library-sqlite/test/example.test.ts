@@ -20,10 +20,10 @@ describe("example: Canopy as a library on SQLite", () => {
     }
   })
 
-  it("is the snippet the README shows, word for word", () => {
-    const readme = readFileSync(join(root, "../../README.md"), "utf8")
-    const snippet = /```ts\n(import \{ ConflictError, createCanopy \}[\s\S]*?)```/.exec(readme)?.[1]
-    assert.isDefined(snippet, "README has the library snippet")
+  it("is the snippet docs/embedding.md shows, word for word", () => {
+    const guide = readFileSync(join(root, "../../docs/embedding.md"), "utf8")
+    const snippet = /```ts\n(import \{ ConflictError, createCanopy \}[\s\S]*?)```/.exec(guide)?.[1]
+    assert.isDefined(snippet, "docs/embedding.md has the library snippet")
     assert.strictEqual(snippet!.replace('process.argv[2] ?? "canopy.db"', '"canopy.db"'), readFileSync(main, "utf8").replace('process.argv[2] ?? "canopy.db"', '"canopy.db"'))
   })
 })
