@@ -7,6 +7,7 @@ const only = process.argv[2]
 if (!only || only === "geometry") geometry()
 if (!only || only === "http") await http()
 if (!only || only === "webhooks") await webhooks()
+if (only === "httpapi") await (await import("./httpapi.ts")).run() // the HTTP stack comparison: only when asked for
 if (only === "scale") await (await import("./scale.ts")).run() // heavy: only when asked for
 if (only === "writes") await (await import("./writes.ts")).run() // minutes: only when asked for
 if (only === "soak") await (await import("./soak.ts")).run() // minutes: only when asked for
