@@ -15,6 +15,7 @@ import {
 import { Effect, Exit, Result } from "effect"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
 import { ACTION_FORM, cookies, domainError, escape, formRefused, page, readForm, redirect, same, setCookie, signInForm, SMALL_FORM } from "./html.ts"
+import { importPages } from "./imports.ts"
 import { type MapOptions, type Outcome, projectAction, projectPages } from "./projects.ts"
 import { backPath, can, failure, makeShell, type Me, number, PRE_CSRF, SESSION, time } from "./shell.ts"
 import type { Site } from "./site.ts"
@@ -179,6 +180,7 @@ ${can(principal, "members.invite") ? f("invite", `<label for="inv-email">Email</
   return {
     ...staticRoutes(),
     ...projectPages(shell, site, mapOptions),
+    ...importPages(shell, site),
 
     "GET /dashboard": async (req: ApiRequest): Promise<ApiResponse> => {
       const me = await current(req)

@@ -145,11 +145,11 @@ export const makeShell = (canopy: CanopyClient, site: Site) => {
       `<button type="submit"${options.confirm ? " class=\"danger\"" : ""}${options.label ? ` aria-label="${escape(options.label)}"` : ""}>${escape(button)}</button></form>`
 
   /** A dashboard page: navigation, the one-time notice (cleared as it is shown), then `body`. */
-  const layout = (req: ApiRequest, me: Me, active: "account" | "projects" | "map", title: string, body: string, options: PageOptions = {}): ApiResponse => {
+  const layout = (req: ApiRequest, me: Me, active: "account" | "projects" | "map" | "imports", title: string, body: string, options: PageOptions = {}): ApiResponse => {
     const notice = decodeNotice(cookies(req)[NOTICE])
     const link = (key: typeof active, path: string, label: string) =>
       `<a href="${escape(site.path(path))}"${key === active ? " aria-current=\"page\"" : ""}>${label}</a>`
-    const html = `${SHELL_STYLE}<header class="top"><nav aria-label="Dashboard">${link("account", "/dashboard", "Account")}${link("projects", "/dashboard/projects", "Projects")}${link("map", "/dashboard/map", "Map")}</nav>
+    const html = `${SHELL_STYLE}<header class="top"><nav aria-label="Dashboard">${link("account", "/dashboard", "Account")}${link("projects", "/dashboard/projects", "Projects")}${link("map", "/dashboard/map", "Map")}${link("imports", "/dashboard/imports", "Imports")}</nav>
 <div>Signed in as ${escape(me.who)} ${form(me, "/dashboard")("sign_out", "", "Sign out", { inline: true })}</div></header>
 <main>${notice ? noticeHtml(notice) : ""}${body}</main>`
     return page(200, title, html, notice ? { "set-cookie": setCookie(NOTICE, "", { secure: site.secure(req), path: site.basePath, maxAgeS: 0 }) } : {}, {
