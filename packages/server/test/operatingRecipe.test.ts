@@ -25,7 +25,7 @@ const HOST = "canopy.example.com"
 const CLIENT_ADDRESS = "127.0.0.3"
 
 /** The nginx server block of docs/operating.md (the fenced block after its marker comment). */
-export const nginxBlock = (markdown: string): string => {
+const nginxBlock = (markdown: string): string => {
   const m = /<!-- nginx-canopy -->\s*```nginx\n([\s\S]*?)```/.exec(markdown)
   if (!m) throw new Error("docs/operating.md has no nginx block after <!-- nginx-canopy -->")
   return m[1]!
