@@ -91,6 +91,13 @@ describe("the numbers in docs/ are the code's", () => {
     says(operating, `200 only while the database answers within ${READY_TIMEOUT_MS / 1000} s`)
   })
 
+  it("every benchmark bench/run.ts knows is listed in CONTRIBUTING.md", () => {
+    const names = [...read("bench/run.ts").matchAll(/only === "(\w+)"/g)].map((m) => m[1]!)
+    expect(names.length).toBeGreaterThan(5)
+    const contributing = doc("CONTRIBUTING.md")
+    for (const name of names) says(contributing, `- **${name}** —`)
+  })
+
   it("the clients' retries and timeouts", () => {
     const ts = {
       retries: fromSource("clients/typescript/src/client.ts", /maxRetries: options\.maxRetries \?\? (\d+)/),
