@@ -20,7 +20,8 @@ const running = await serve({
   // As `canopy serve` does: the geometry workers start with the server, not with the first large boundary.
   geometry: { prewarm: true, ...(process.env.BENCH_GEOMETRY_THRESHOLD ? { threshold: Number(process.env.BENCH_GEOMETRY_THRESHOLD) } : {}) },
   // /metrics to anyone on loopback: the star benchmark reads the server's own event-loop delay there.
-  metrics: "public",
+  // BENCH_METRICS=0: none (nor the per-operation timing behind it), as a server without /metrics.
+  metrics: process.env.BENCH_METRICS === "0" ? false : "public",
   settings: { plans: { free: big, pro: big, enterprise: big }, allowInsecureWebhooks: true, ...retention }
 })
 process.stdout.write(`${running.port}\n`)
