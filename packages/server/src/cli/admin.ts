@@ -5,15 +5,13 @@ import { Members, Plans, Principal } from "@canopy/core"
 import { Effect } from "effect"
 import { parseArgs } from "node:util"
 import { loadPostgres, loadSqlite } from "../storageLoader.ts"
-import { accountOf, bootstrap, common, httpUrl, linkBase, list, print, publicUrlOf, setPasswordUrl, storageOf, UsageError, withCanopy } from "./common.ts"
+import { accountOf, bootstrap, httpUrl, linkBase, list, print, publicUrlOf, setPasswordUrl, storageOf, UsageError, withCanopy } from "./common.ts"
 import { HELP } from "./help.ts"
+import { optionsOf } from "./reference.ts"
 
 export const adminCommands: Record<string, (argv: Array<string>) => Promise<void>> = {
   async init(argv) {
-    const { values } = parseArgs({ args: argv, options: {
-      ...common, email: { type: "string" }, name: { type: "string" }, "account-name": { type: "string" }, plan: { type: "string" },
-      "public-url": { type: "string" }
-    } })
+    const { values } = parseArgs({ args: argv, options: optionsOf("init") })
     if (values.help) return void console.log(HELP.init)
     if (!values.email) throw new UsageError("--email is required")
     const base = publicUrlOf(values) ?? linkBase(undefined, httpUrl(process.env.HOST || "127.0.0.1", process.env.PORT || 8080))
@@ -33,7 +31,7 @@ export const adminCommands: Record<string, (argv: Array<string>) => Promise<void
   backup: (argv) => backupCommand(argv),
 
   async account(argv) {
-    const { positionals, values } = parseArgs({ args: argv, options: common, allowPositionals: true })
+    const { positionals, values } = parseArgs({ args: argv, options: optionsOf("account"), allowPositionals: true })
     if (values.help) return void console.log(HELP.account)
     const [sub, plan] = positionals
     if (sub !== "set-plan" || !plan) throw new UsageError("expected: canopy account set-plan PLAN")
@@ -45,7 +43,7 @@ export const adminCommands: Record<string, (argv: Array<string>) => Promise<void
   },
 
   async migrate(argv) {
-    const { values } = parseArgs({ args: argv, options: common })
+    const { values } = parseArgs({ args: argv, options: optionsOf("migrate") })
     if (values.help) return void console.log(HELP.migrate)
     const where = storageOf(values)
     const ran = await Effect.runPromise(where.databaseUrl ? (await loadPostgres()).migrate({ url: where.databaseUrl }) : (await loadSqlite()).migrate({ filename: where.db }))
@@ -59,9 +57,7 @@ export const adminCommands: Record<string, (argv: Array<string>) => Promise<void
  * database anyway; the link is printed, never stored in clear.
  */
 const ownerCommand = async (argv: Array<string>) => {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: {
-    ...common, email: { type: "string" }, "public-url": { type: "string" }
-  } })
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: optionsOf("owner") })
   if (values.help) return void console.log(HELP.owner)
   if (positionals[0] !== "reset-password" || positionals.length > 1) throw new UsageError("expected: canopy owner reset-password")
   const base = publicUrlOf(values) ?? linkBase(undefined, httpUrl(process.env.HOST || "127.0.0.1", process.env.PORT || 8080))
@@ -84,7 +80,7 @@ const ownerCommand = async (argv: Array<string>) => {
 
 /** `canopy backup`: the online backup of a SQLite file. */
 const backupCommand = async (argv: Array<string>) => {
-  const { values } = parseArgs({ args: argv, options: { ...common, to: { type: "string" } } })
+  const { values } = parseArgs({ args: argv, options: optionsOf("backup") })
   if (values.help) return void console.log(HELP.backup)
   if (!values.to) throw new UsageError("--to FILE is required")
   const where = storageOf(values)
@@ -94,9 +90,7 @@ const backupCommand = async (argv: Array<string>) => {
 }
 
 const credentialCommand = async (kind: "api_key" | "service_token", name: "keys" | "service-tokens", argv: Array<string>) => {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: {
-    ...common, name: { type: "string" }, permissions: { type: "string" }, ...(kind === "service_token" ? { "ip-allowlist": { type: "string" } } : {})
-  } })
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: optionsOf(name) })
   if (values.help) return void console.log(HELP[name])
   const [sub, id] = positionals
   await withCanopy(storageOf(values), async (canopy) => {

@@ -1,21 +1,11 @@
 /**
- * What the commands share: the common options, the usage error, the database a command works on,
+ * What the commands share: the usage error, the database a command works on,
  * settings from the environment, links printed for the operator, and output.
  */
 import { Accounts, createCanopy, type CanopyClient } from "@canopy/core"
 import { Effect } from "effect"
-import type { ParseArgsConfig } from "node:util"
 import { parsePublicUrl } from "../pages/site.ts"
 import { storageFor } from "../server.ts"
-
-/** Options every command takes. */
-export const common = {
-  db: { type: "string" },
-  "database-url": { type: "string" },
-  account: { type: "string" },
-  json: { type: "boolean", default: false },
-  help: { type: "boolean", short: "h", default: false }
-} as const satisfies ParseArgsConfig["options"]
 
 /** A usage error: printed with the command's help, exit code 2. */
 export class UsageError extends Error {}

@@ -1,104 +1,105 @@
 /**
- * The help text of every command, in one place: `canopy --help`, `canopy <command> --help` and
- * the usage errors print from here.
+ * `canopy --help`, `canopy <command> --help` (also printed with a usage error) and the command
+ * line reference docs/cli.md, all rendered from the table in `reference.ts`.
  */
-import { Permissions, Plans } from "@canopy/core"
+import { COMMANDS, type Command, type EnvironmentVariable, type Flag, OVERVIEW, POSTGRES_ENVIRONMENT } from "./reference.ts"
 
-export const HELP: Record<string, string> = {
-  main: `canopy — forest project management service
+const WIDTH = 100
+const INDENT = 30
 
-Usage: canopy <command> [options]
-
-Commands:
-  serve             run the HTTP API (and the webhook delivery loop)
-  worker            run only the webhook delivery loop
-  init              create an account, its owner and an admin API key
-  owner             issue a new set-password link for a locked-out owner
-  keys              create, list or revoke API keys
-  service-tokens    create, list or revoke service tokens
-  account           change an account's plan
-  migrate           apply pending database migrations
-  backup            copy a live SQLite database to a new file (online backup)
-
-Every command works on the SQLite file --db (default $CANOPY_DB or ./canopy.db), or on PostgreSQL
-with --database-url postgres://… (or $DATABASE_URL). Only init, serve and migrate create a missing
-SQLite file; the others (worker, owner, keys, service-tokens, account) say "no database at PATH".
-
-Run "canopy <command> --help" for a command's options.`,
-  serve: `Usage: canopy serve [--port 8080] [--host 127.0.0.1] [--db ./canopy.db | --database-url URL]
-                    [--public-url https://canopy.example.com] [--trusted-proxies 10.0.0.1,10.1.0.0/16]
-                    [--allow-insecure-webhooks] [--bootstrap-if-empty [--bootstrap-key-file PATH]] [--email owner@example.com]
-                    [--account-name "My Forest Account"] [--no-dispatcher]
-                    [--cors-origins https://app.example.com,http://localhost:5173]
-                    [--basemap-url https://tile.openstreetmap.org/{z}/{x}/{y}.png] [--pg-pool-size 10]
-
-Serves the v1 API on the SQLite file --db, or on PostgreSQL with --database-url postgres://…
-(or DATABASE_URL). --public-url is the address clients use: the OAuth issuer, links in pages and
-the session cookie's Secure flag (https) derive from it, never from a request's Host. Without it,
-only requests to localhost/127.0.0.1/[::1] get an OAuth issuer and absolute links (development).
-A public URL with a path (https://example.com/canopy) also serves Canopy under that path.
---trusted-proxies: proxies whose X-Forwarded-For, -Proto and -Host are believed.
---cors-origins: origins whose browser pages may call the API and the OAuth token endpoint (exact
-origins, comma-separated, or *; never with credentials); public OAuth applications add their own.
---pg-pool-size: connections this process's PostgreSQL pool may open (default $CANOPY_PG_POOL_SIZE
-or 10); every server and worker has its own pool, so instances × pool size must stay under
-PostgreSQL's max_connections less its reserve (or put PgBouncer in between).
-Environment: PORT, HOST, CANOPY_DB, DATABASE_URL, CANOPY_PG_POOL_SIZE, CANOPY_PUBLIC_URL, CANOPY_TRUSTED_PROXIES, CANOPY_CORS_ORIGINS,
-CANOPY_ALLOW_INSECURE_WEBHOOKS=1, CANOPY_STACK_TRACES=1 (capture stack traces, for debugging; never
-logged), CANOPY_GEOMETRY_WORKERS (threads validating large boundaries; default: CPUs - 1),
-CANOPY_GEOMETRY_BUDGET_MS (most time one boundary may take, default 1500; over it, a 422). With
---bootstrap-if-empty, an empty database gets an account (--account-name, or CANOPY_ACCOUNT_NAME;
-default "My Forest Account"), an owner (--email, or CANOPY_OWNER_EMAIL; default owner@example.com)
-and an admin key. The key is written to a new file only this user can read (mode 0600):
---bootstrap-key-file, or CANOPY_BOOTSTRAP_KEY_FILE, default canopy-admin-key next to the SQLite
-file (PostgreSQL: in the working directory); it is shown on stderr only when stderr is a terminal,
-so a service manager's log holds the file's path, never the key. The owner's set-password link
-is printed (on the public URL, else on the address listened at). SIGTERM/SIGINT finish in-flight requests, then exit. A port in use or an
-address it may not listen on: one line, exit 1.`,
-  worker: `Usage: canopy worker [--db ./canopy.db | --database-url URL] [--allow-insecure-webhooks]
-                     [--concurrency 64] [--per-endpoint 4] [--pg-pool-size 10]
-
-Delivers webhooks without serving HTTP, so delivery can scale apart from the API. Any number of
-workers (and servers) may share a database: deliveries are claimed under a lease, so no attempt is
-sent twice at once, and a crashed worker's deliveries are picked up when its lease expires. The
-SQLite file must exist (canopy init, serve or migrate create it). --pg-pool-size (or
-CANOPY_PG_POOL_SIZE): connections this worker's PostgreSQL pool may open, default 10.`,
-  init: `Usage: canopy init [--db FILE | --database-url URL] --email EMAIL [--name NAME] [--account-name NAME]
-                   [--plan ${Plans.plans.join("|")}] [--public-url URL] [--json]
-
-Creates an account, its owner and an admin API key, and prints them with the owner's one-time
-set-password link, on --public-url (or CANOPY_PUBLIC_URL; else http://HOST:PORT from the
-environment, default http://127.0.0.1:8080). With --json, prints exactly
-{ "account_id", "user_id", "api_key", "set_password_url" }.`,
-  owner: `Usage: canopy owner reset-password [--email EMAIL] [--account ID] [--db FILE | --database-url URL]
-                                   [--public-url URL] [--json]
-
-Prints a new one-time set-password link for an owner who cannot sign in (the first link expired
-or was lost, or the password is forgotten); it is valid for 7 days, and using it sets the
-password. --email picks the owner when the account has several; --account, the account when the
-database holds several. Links are built like init's (--public-url or CANOPY_PUBLIC_URL). The
-SQLite file must exist.`,
-  keys: `Usage: canopy keys create --name NAME --permissions p1,p2 [--account ID] [--db FILE] [--json]
-       canopy keys list [--account ID] [--db FILE] [--json]
-       canopy keys revoke ID [--account ID] [--db FILE]
-
-Permissions: ${Permissions.all.join(", ")}.
---account may be left out when the database holds one account. The SQLite file must exist.`,
-  "service-tokens": `Usage: canopy service-tokens create --name NAME --permissions p1,p2 [--ip-allowlist 10.0.0.0/8,1.2.3.4]
-                                   [--account ID] [--db FILE] [--json]
-       canopy service-tokens list [--account ID] [--db FILE] [--json]
-       canopy service-tokens revoke ID [--account ID] [--db FILE]`,
-  account: `Usage: canopy account set-plan ${Plans.plans.join("|")} [--account ID] [--db FILE] [--json]
-
-Changes the plan and emits subscription.updated. The SQLite file must exist.`,
-  migrate: `Usage: canopy migrate [--db FILE | --database-url URL] [--json]
-
-Applies pending migrations to the SQLite file --db, or to PostgreSQL with --database-url
-postgres://… (or DATABASE_URL), and prints what ran.`,
-  backup: `Usage: canopy backup --to FILE [--db FILE] [--json]
-
-Copies the SQLite database --db to a new file with SQLite's online backup API: consistent while
-servers keep writing, nothing stopped. Never overwrites a file; checks the copy's integrity.
-Restore by stopping the servers and putting the copy in the database's place (PostgreSQL: use
-pg_dump).`
+/** `text` in lines of at most `width` characters (a longer word keeps its own line). */
+const wrap = (text: string, width: number): Array<string> => {
+  const lines: Array<string> = []
+  let line = ""
+  for (const word of text.split(/\s+/).filter((w) => w !== "")) {
+    if (line !== "" && line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = word
+    } else line = line === "" ? word : `${line} ${word}`
+  }
+  return line === "" ? lines : [...lines, line]
 }
+
+/** A term and its text in two columns, the text wrapped under itself. */
+const entry = (term: string, text: string) => {
+  const [first = "", ...rest] = wrap(text, WIDTH - INDENT)
+  const head = `  ${term}`
+  return [
+    head.length < INDENT ? `${head.padEnd(INDENT)}${first}` : `${head}\n${" ".repeat(INDENT)}${first}`,
+    ...rest.map((l) => `${" ".repeat(INDENT)}${l}`)
+  ].join("\n")
+}
+
+/** `--name VALUE` (`-h, --help` for a flag with a short form). */
+export const flagTerm = (f: Flag) => `${f.short ? `-${f.short}, ` : ""}--${f.name}${f.value ? ` ${f.value}` : ""}`
+
+const flagText = (f: Flag) => [f.description, f.default ? `Default: ${f.default}.` : "", f.env ? `Environment: ${f.env}.` : ""].filter((s) => s !== "").join(" ")
+const variableText = (v: EnvironmentVariable) => `${v.description}${v.default ? ` Default: ${v.default}.` : ""}`
+
+/** A command's `--help`. */
+export const commandHelp = (c: Command) => [
+  c.usage.map((u, i) => `${i === 0 ? "Usage: " : "       "}canopy ${u}`).join("\n"),
+  ...c.description.map((p) => wrap(p, WIDTH).join("\n")),
+  ["Options:", ...c.flags.map((f) => entry(flagTerm(f), flagText(f)))].join("\n"),
+  ...(c.environment.length > 0 ? [["Environment:", ...c.environment.map((v) => entry(v.name, variableText(v)))].join("\n")] : [])
+].join("\n\n")
+
+/** `canopy --help`. */
+export const mainHelp = [
+  "canopy — forest project management service",
+  "Usage: canopy <command> [options]",
+  ["Commands:", ...COMMANDS.map((c) => `  ${c.name.padEnd(18)}${c.summary}`)].join("\n"),
+  ...OVERVIEW.map((p) => wrap(p, WIDTH).join("\n")),
+  ["Environment, on PostgreSQL:", ...POSTGRES_ENVIRONMENT.map((v) => entry(v.name, variableText(v)))].join("\n"),
+  "Run \"canopy <command> --help\" for a command's options; docs/cli.md has them all."
+].join("\n\n")
+
+/** The help of every command by name, and `main` for `canopy --help`. */
+export const HELP: Readonly<Record<string, string>> = {
+  main: mainHelp,
+  ...Object.fromEntries(COMMANDS.map((c) => [c.name, commandHelp(c)]))
+}
+
+/** A Markdown table cell: code spans for `code`, pipes escaped. */
+const cell = (s: string, code = false) => (s === "" ? "" : code ? `\`${s}\`` : s).replace(/\|/g, "\\|")
+
+const variablesTable = (vs: ReadonlyArray<EnvironmentVariable>) => [
+  "| Variable | Description | Default |",
+  "|---|---|---|",
+  ...vs.map((v) => `| ${cell(v.name, true)} | ${cell(v.description)} | ${cell(v.default ?? "")} |`)
+]
+
+/** docs/cli.md: the same table as Markdown. */
+export const referenceMarkdown = () => [
+  "# Command line reference",
+  "",
+  "<!-- Generated by `npm run docs:cli` from packages/server/src/cli/reference.ts, the table `canopy --help` prints; do not edit by hand. -->",
+  "",
+  "`canopy` runs the server and administers its database. Each command also prints its part of this page with `canopy <command> --help`.",
+  "",
+  ...OVERVIEW.flatMap((p) => [p, ""]),
+  "| Command | What it does |",
+  "|---|---|",
+  ...COMMANDS.map((c) => `| [\`${c.name}\`](#canopy-${c.name}) | ${cell(c.summary)} |`),
+  "",
+  ...COMMANDS.flatMap((c: Command) => [
+    `## canopy ${c.name}`,
+    "",
+    "```",
+    ...c.usage.map((u) => `canopy ${u}`),
+    "```",
+    "",
+    ...c.description.flatMap((p) => [p, ""]),
+    "| Flag | Description | Default | Environment |",
+    "|---|---|---|---|",
+    ...c.flags.map((f: Flag) => `| ${cell(flagTerm(f), true)} | ${cell(f.description)} | ${cell(f.default ?? "")} | ${cell(f.env ?? "", true)} |`),
+    "",
+    ...(c.environment.length > 0 ? ["Environment variables without a flag:", "", ...variablesTable(c.environment), ""] : [])
+  ]),
+  "## Environment on PostgreSQL",
+  "",
+  "Every command reads these when it works on PostgreSQL (--database-url or DATABASE_URL).",
+  "",
+  ...variablesTable(POSTGRES_ENVIRONMENT),
+  ""
+].join("\n")

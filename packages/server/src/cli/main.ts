@@ -1,8 +1,8 @@
 /**
  * The `canopy` command line: serve, worker, init, owner, keys, service-tokens, account, migrate, backup.
- * Configuration comes from flags, then the environment (PORT, HOST, CANOPY_DB,
- * CANOPY_TRUSTED_PROXIES, CANOPY_PUBLIC_URL, CANOPY_ALLOW_INSECURE_WEBHOOKS), then defaults.
- * The commands live in `serve.ts` and `admin.ts`, their help in `help.ts`.
+ * Configuration comes from flags, then the environment, then defaults. The commands live in
+ * `serve.ts` and `admin.ts`; their flags, defaults and variables in `reference.ts`, whose table
+ * `help.ts` renders as `--help` and as docs/cli.md.
  */
 import { CanopyError } from "@canopy/core"
 import { adminCommands } from "./admin.ts"
@@ -10,7 +10,8 @@ import { UsageError } from "./common.ts"
 import { HELP } from "./help.ts"
 import { serveCommands } from "./serve.ts"
 
-const commands: Record<string, (argv: Array<string>) => Promise<void>> = { ...serveCommands, ...adminCommands }
+/** Every command by name (`reference.ts` documents each). */
+export const commands: Record<string, (argv: Array<string>) => Promise<void>> = { ...serveCommands, ...adminCommands }
 
 /** Runs the CLI with the given arguments; resolves to the exit code. */
 export const main = async (argv: Array<string>): Promise<number> => {

@@ -12,24 +12,28 @@ import { parseCorsOrigins } from "../http/cors.ts"
 import { parseBasemapUrl } from "../pages/projects.ts"
 import { openCanopy, ownProcessDefaults, serve } from "../server.ts"
 import {
-  bootstrap, common, DEFAULT_ACCOUNT_NAME, DEFAULT_OWNER_EMAIL, deliverySettings, geometrySettings, linkBase, list, pgPoolSizeOf, publicUrlOf,
+  bootstrap, DEFAULT_ACCOUNT_NAME, DEFAULT_OWNER_EMAIL, deliverySettings, geometrySettings, linkBase, list, pgPoolSizeOf, publicUrlOf,
   setPasswordUrl, storageOf, UsageError
 } from "./common.ts"
 import { HELP } from "./help.ts"
+import { optionsOf } from "./reference.ts"
 
 /** Where `--bootstrap-if-empty` writes the admin key by default: next to the SQLite file, else in the working directory. */
 const defaultKeyFile = (where: ReturnType<typeof storageOf>) =>
   where.databaseUrl ? resolve("canopy-admin-key") : join(dirname(resolve(where.db)), "canopy-admin-key")
 
+/** Where `--bootstrap-if-empty` writes the owner's set-password link: next to the admin key's file. */
+const ownerLinkFile = (keyFile: string) => join(dirname(resolve(keyFile)), "canopy-owner-link")
+
 /**
- * Writes the admin key to a new file only its owner may read or write (0600): a file left there
- * (or a link planted there) is removed first, and the new one is created exclusively. Answers
- * true, or why it could not.
+ * Writes a secret (the admin key, the owner's link) to a new file only its owner may read or
+ * write (0600): a file left there (or a link planted there) is removed first, and the new one is
+ * created exclusively. Answers true, or why it could not.
  */
-const writeKeyFile = (path: string, key: string): true | string => {
+const writeSecretFile = (path: string, secret: string): true | string => {
   try {
     rmSync(path, { force: true })
-    writeFileSync(path, `${key}\n`, { mode: 0o600, flag: "wx" })
+    writeFileSync(path, `${secret}\n`, { mode: 0o600, flag: "wx" })
     chmodSync(path, 0o600)
     return true
   } catch (e) {
@@ -39,13 +43,7 @@ const writeKeyFile = (path: string, key: string): true | string => {
 
 export const serveCommands: Record<string, (argv: Array<string>) => Promise<void>> = {
   async serve(argv) {
-    const { values } = parseArgs({ args: argv, options: {
-      ...common, port: { type: "string" }, host: { type: "string" }, "trusted-proxies": { type: "string" }, "public-url": { type: "string" },
-      "cors-origins": { type: "string" }, "basemap-url": { type: "string" },
-      "allow-insecure-webhooks": { type: "boolean", default: false }, "bootstrap-if-empty": { type: "boolean", default: false },
-      email: { type: "string" }, "account-name": { type: "string" }, "no-dispatcher": { type: "boolean", default: false },
-      "pg-pool-size": { type: "string" }, "bootstrap-key-file": { type: "string" }
-    } })
+    const { values } = parseArgs({ args: argv, options: optionsOf("serve") })
     if (values.help) return void console.log(HELP.serve)
     ownProcessDefaults()
     const port = Number(values.port ?? process.env.PORT ?? 8080)
@@ -88,8 +86,12 @@ export const serveCommands: Record<string, (argv: Array<string>) => Promise<void
       if (count === 0) {
         const b = await bootstrap(running.canopy, { email: email ?? DEFAULT_OWNER_EMAIL, accountName: accountName ?? DEFAULT_ACCOUNT_NAME })
         const keyFile = values["bootstrap-key-file"] ?? process.env.CANOPY_BOOTSTRAP_KEY_FILE ?? defaultKeyFile(where)
-        const written = writeKeyFile(keyFile, b.api_key.token)
-        // On a terminal the key is shown once; anywhere else (a service manager's log) only where it is.
+        const written = writeSecretFile(keyFile, b.api_key.token)
+        const link = setPasswordUrl(linkBase(publicUrl, running.url), b.password_token)
+        const linkFile = ownerLinkFile(keyFile)
+        const linkWritten = writeSecretFile(linkFile, link)
+        // On a terminal the key and the link are shown once; anywhere else (a service manager's
+        // log) only the files that hold them.
         const onTerminal = process.stderr.isTTY === true
         const bearer = onTerminal ? b.api_key.token : `$(cat ${keyFile})`
         process.stderr.write([
@@ -104,8 +106,10 @@ export const serveCommands: Record<string, (argv: Array<string>) => Promise<void
             ? `canopy: admin API key written to ${keyFile} (readable by this user only); move it somewhere safe and delete the file`
             : `canopy: the admin API key could not be written to ${keyFile} (${written})${onTerminal ? "" : "; create another with canopy keys create --name admin --permissions admin"}`,
           "",
-          "canopy: the owner sets a password (once) at:",
-          `  ${setPasswordUrl(linkBase(publicUrl, running.url), b.password_token)}`,
+          ...(onTerminal ? ["canopy: the owner sets a password (once, within 7 days) at:", `  ${link}`, ""] : []),
+          linkWritten === true
+            ? `canopy: the owner's set-password link (once, within 7 days) written to ${linkFile} (readable by this user only)`
+            : `canopy: the owner's set-password link could not be written to ${linkFile} (${linkWritten})${onTerminal ? "" : "; issue another with canopy owner reset-password"}`,
           "",
           "canopy: try it:",
           `  curl -H "Authorization: Bearer ${bearer}" ${linkBase(undefined, running.url)}/v1/projects`,
@@ -124,10 +128,7 @@ export const serveCommands: Record<string, (argv: Array<string>) => Promise<void
   },
 
   async worker(argv) {
-    const { values } = parseArgs({ args: argv, options: {
-      ...common, "allow-insecure-webhooks": { type: "boolean", default: false },
-      concurrency: { type: "string" }, "per-endpoint": { type: "string" }, "pg-pool-size": { type: "string" }
-    } })
+    const { values } = parseArgs({ args: argv, options: optionsOf("worker") })
     if (values.help) return void console.log(HELP.worker)
     ownProcessDefaults()
     const where = storageOf(values)
