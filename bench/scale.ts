@@ -10,7 +10,8 @@
  * 100,000 positions are posted. `BENCH_POSTGRES=1` repeats the tables at 1,000 and 100,000 on an
  * embedded PostgreSQL (`BENCH_ONLY=postgres`: those alone, without SQLite's tables and stars);
  * `BENCH_ONLY=star`: only the stars. `BENCH_STAR_TIMEOUT` (seconds, default 60) bounds the wait for a star;
- * `BENCH_SCALE=1k` stops at 1,000 projects (a quick check of the benchmark itself).
+ * `BENCH_SCALE=1k` stops at 1,000 projects (a quick check of the benchmark itself);
+ * `BENCH_ENDPOINTS=<text>`: only the rows whose label holds it (e.g. `tile`), without the stars.
  *
  * How the data is made (bench/scale/data.ts, bench/scale/seed.ts):
  * 1. Base set, through the library: `createCanopy` + `canopy.bootstrap` (an account on the
@@ -265,31 +266,51 @@ const AMAZON_CORNER = [-70, -12, -65, -9] as const
 /**
  * Vector tiles at zooms 4–14 (request i: zoom 4 + i mod 11) over the centre of base project
  * i mod 1,000 — where its replicas stack at every size past 1,000 — so tiles of every density are
- * asked for; prepare notes the largest of the first 110 tiles, the table adds each size's p99.
+ * asked for; and every tile at zooms 4–8 meeting the densest region of the data (the Pacific
+ * Northwest: a sixth of the projects on 4° × 7°), where a tile holds thousands. Prepare notes the
+ * largest tile and how many of each mode (`X-Tile-Mode`) among the first ones; the table adds
+ * each size's p99.
  */
 const TILE_ZOOMS = 11
+const tileAt = (lon: number, latDeg: number, z: number) => {
+  const n = 2 ** z
+  const lat = latDeg * Math.PI / 180
+  return [Math.floor(((lon + 180) / 360) * n), Math.floor(((1 - Math.log(Math.tan(lat) + 1 / Math.cos(lat)) / Math.PI) / 2) * n)] as const
+}
 const tilePath = (i: number) => {
   const [x0, y0, x1, y1] = Geometry.bbox(projectGeometry(i % BASE_SIZE) as Geometry.Boundary)
   const z = 4 + (i % TILE_ZOOMS)
-  const n = 2 ** z
-  const lon = (x0 + x1) / 2, lat = ((y0 + y1) / 2) * Math.PI / 180
-  const x = Math.floor(((lon + 180) / 360) * n)
-  const y = Math.floor(((1 - Math.log(Math.tan(lat) + 1 / Math.cos(lat)) / Math.PI) / 2) * n)
+  const [x, y] = tileAt((x0 + x1) / 2, (y0 + y1) / 2, z)
   return `/v1/tiles/${z}/${x}/${y}.mvt`
 }
-const tiles: Endpoint = {
-  ...read((_, i) => tilePath(i)),
+/** The Pacific Northwest region of bench/scale/data.ts, `[west, south, east, north]`. */
+const DENSE_REGION = [-124, 42, -120, 49] as const
+const DENSE_TILES = [4, 5, 6, 7, 8].flatMap((z) => {
+  const [xw, yn] = tileAt(DENSE_REGION[0], DENSE_REGION[3], z)
+  const [xe, ys] = tileAt(DENSE_REGION[2], DENSE_REGION[1], z)
+  const out: Array<string> = []
+  for (let x = xw; x <= xe; x++) for (let y = yn; y <= ys; y++) out.push(`/v1/tiles/${z}/${x}/${y}.mvt`)
+  return out
+})
+const tileEndpoint = (path: (i: number) => string, first: number): Endpoint => ({
+  ...read((_, i) => path(i)),
   prepare: async (t) => {
     let largest = 0
-    for (let i = 0; i < 10 * TILE_ZOOMS; i++) {
-      const a = await call(`${t.url}${tilePath(i)}`, { token: t.token })
+    const modes = new Map<string, number>()
+    for (let i = 0; i < first; i++) {
+      const a = await call(`${t.url}${path(i)}`, { token: t.token })
       if (a.status !== 200) return { instead: `refused (${a.status})`, notes: [] }
       largest = Math.max(largest, a.bytes)
+      const mode = String(a.headers?.["x-tile-mode"])
+      modes.set(mode, (modes.get(mode) ?? 0) + 1)
     }
-    return { notes: [`largest tile ${fmt(largest / 1024, 1)} KiB`] }
+    return { notes: [`largest tile ${fmt(largest / 1024, 1)} KiB`, [...modes].map(([m, k]) => `${k} ${m}`).join(", ")] }
   }
-}
+})
+const tiles = tileEndpoint(tilePath, 10 * TILE_ZOOMS)
+const denseTiles = tileEndpoint((i) => DENSE_TILES[i % DENSE_TILES.length]!, DENSE_TILES.length)
 const TILES = "tile z4–14 over stacked projects"
+const DENSE = `tile z4–8 over the dense region (${DENSE_TILES.length})`
 
 /** Every endpoint of the table, in order. */
 const endpoints: ReadonlyArray<readonly [string, Endpoint]> = [
@@ -313,9 +334,14 @@ const endpoints: ReadonlyArray<readonly [string, Endpoint]> = [
   }],
   ["GET /v1/account/usage", read(() => "/v1/account/usage")],
   [TILES, tiles],
+  [DENSE, denseTiles],
   ["POST /v1/projects (1,000 vertices)", create],
   ["POST …/archive ⇄ …/restore", archive]
 ]
+
+/** `BENCH_ENDPOINTS` (a case-insensitive substring of the rows' labels, e.g. `tile`): only those rows, and no stars. */
+const ENDPOINTS = process.env.BENCH_ENDPOINTS?.toLowerCase()
+const chosen = (label: string) => ENDPOINTS === undefined || label.toLowerCase().includes(ENDPOINTS)
 
 /**
  * Measures every endpoint on every size's server: its single requests in `ROUNDS` rounds taken in
@@ -328,7 +354,7 @@ const measure = async (targets: ReadonlyArray<Target>): Promise<Array<Table>> =>
     await idle(t.url)
     t.cursor = await midCursor(t.url, t.token, t.facts.prev, t.facts.firstIds)
   }
-  for (const [label, endpoint] of endpoints) {
+  for (const [label, endpoint] of endpoints.filter(([label]) => chosen(label))) {
     const prepared = []
     for (const t of targets) prepared.push(await endpoint.prepare(t))
     const rounds = targets.map((): Array<Single> => [])
@@ -368,7 +394,7 @@ const printTable = (title: string, table: Table, reference: Table | undefined) =
     }
     const notes = [...f.notes]
     if (f.single && f.single.samples < f.single.target) notes.push(`p50 of ${f.single.samples} (slow)`)
-    if (label === TILES && f.single) notes.push(`p99 ${ms(quantile(f.single.times, 0.99))} ms`)
+    if ((label === TILES || label === DENSE) && f.single) notes.push(`p99 ${ms(quantile(f.single.times, 0.99))} ms`)
     if (f.single?.refused.size) notes.push(`sequential non-2xx: ${describeRefusals(f.single.refused)}`)
     if (f.load && f.load.non2xx + f.load.errors > 0) {
       notes.push(`load: ${fmt(f.load.non2xx)} non-2xx${f.load.refused.size ? ` (${describeRefusals(f.load.refused)})` : ""}${f.load.errors ? `, ${fmt(f.load.errors)} errors` : ""}`)
@@ -415,7 +441,7 @@ const runSqlite = async (dir: string, sizes: ReadonlyArray<number>) => {
   // the 1,000,000-project tables (gigabytes written, copied and deleted) this VM slowed even a fresh
   // server's event loop (its own 10 ms timer: p99 41 ms, where it reads 5–10 ms otherwise).
   copy(seedFile, starFile)
-  await starLag(starFile, base.token, { startServer, stopServer, say, fmt, ms, timeoutS: STAR_TIMEOUT_S })
+  if (ENDPOINTS === undefined) await starLag(starFile, base.token, { startServer, stopServer, say, fmt, ms, timeoutS: STAR_TIMEOUT_S })
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${starFile}${suffix}`, { force: true })
   if (process.env.BENCH_ONLY === "star") return
   // One file grows; each size is measured on its own copy (so one size's writes stay out of the next).

@@ -7,7 +7,14 @@ import autocannon from "autocannon"
 import { Agent, request as httpRequest } from "node:http"
 import { Worker } from "node:worker_threads"
 
-export interface Answer { readonly status: number; readonly body: string; readonly bytes: number; readonly ms: number }
+export interface Answer {
+  readonly status: number
+  readonly body: string
+  readonly bytes: number
+  readonly ms: number
+  /** The answer's headers (`call` only). */
+  readonly headers?: Readonly<Record<string, string | Array<string> | undefined>>
+}
 
 const sequentialAgent = new Agent({ keepAlive: true, maxSockets: 1 })
 
@@ -27,7 +34,7 @@ export const call = (url: string, opts: { method?: string; token?: string; body?
       res.on("data", (c: Buffer) => chunks.push(c))
       res.on("end", () => {
         const all = Buffer.concat(chunks)
-        resolve({ status: res.statusCode ?? 0, body: all.toString("utf8"), bytes: all.length, ms: performance.now() - t0 })
+        resolve({ status: res.statusCode ?? 0, body: all.toString("utf8"), bytes: all.length, ms: performance.now() - t0, headers: res.headers })
       })
       res.on("error", reject)
     })

@@ -9,11 +9,11 @@
 /** The finest level: 2^21 cells across the world (about 19 m at the equator). */
 export const FINEST = 21
 
-/** The levels whose cells the stores count. */
-export const LEVELS = [6, 9, 12, 15, 18] as const
+/** The levels whose cells the stores count: every other one, so a tile's cells are 16 × 16 to 32 × 32. */
+export const LEVELS = [5, 7, 9, 11, 13, 15, 17, 19] as const
 
-/** Most levels between a tile's zoom and its cells' level: a tile holds at most 64 × 64 cells. */
-export const CELLS_BELOW = 6
+/** Most levels between a tile's zoom and its cells' level: a tile holds at most 32 × 32 cells. */
+export const CELLS_BELOW = 5
 
 /** Web Mercator's latitude limit, where the square world ends. */
 const MAX_LAT = 85.0511287798066
@@ -68,11 +68,12 @@ export const cellRange = (z: number, x: number, y: number, level: number): { rea
   return { lo, hi: lo + span - 1 }
 }
 
-/** The centre of cell `key` at `level`, as `[longitude, latitude]`. */
-export const cellCentre = (level: number, key: number): readonly [number, number] => {
-  const [x, y] = deinterleave(key)
-  const n = 2 ** level
-  const lon = ((x + 0.5) / n) * 360 - 180
-  const lat = (Math.atan(Math.sinh(Math.PI * (1 - (2 * (y + 0.5)) / n))) * 180) / Math.PI
-  return [lon, lat]
+/**
+ * Where the centre of cell `key` at `level` lies in tile z/x/y (a coarser zoom), in tile units
+ * of `extent` from its north-west corner.
+ */
+export const cellInTile = (level: number, key: number, tile: { readonly z: number; readonly x: number; readonly y: number }, extent: number): readonly [number, number] => {
+  const [cx, cy] = deinterleave(key)
+  const across = 2 ** (level - tile.z)
+  return [Math.round(((cx + 0.5) / across - tile.x) * extent), Math.round(((cy + 0.5) / across - tile.y) * extent)]
 }

@@ -76,7 +76,7 @@ export class Projects extends Context.Service<Projects, {
   readonly restore: (principal: Principal, id: string) => Effect.Effect<Schemas.Project, ProjectsError>
   readonly delete: (principal: Principal, id: string) => Effect.Effect<void, ProjectsError>
   /**
-   * The zoom grid's cells within tile z/x/y (`TileGrid`, at `TileGrid.levelFor(z)`: at most 64 × 64)
+   * The zoom grid's cells within tile z/x/y (`TileGrid`, at `TileGrid.levelFor(z)`: at most 32 × 32)
    * with their projects and hectares, as the store keeps them: the map's clusters, whose cost
    * follows the cells, not the projects in them.
    */

@@ -4,7 +4,7 @@
  * its zoom); where the tile would hold too many, a `projects_points` layer (the centres of the
  * largest projects' boxes); and where it would hold more than a points tile, a `projects_clusters`
  * layer (the zoom grid's cells with their projects, counted by the store with every write). The
- * grid's cells under the tile decide: at most 64 × 64 of them are read, so a dense region costs
+ * grid's cells under the tile decide: at most 32 × 32 of them are read, so a dense region costs
  * what its cells do, not its projects. Otherwise candidates come from the project list's `bbox`
  * filter (the spatial index) without their boundaries' text, so a tile costs what it shows. The
  * ETag is a digest of what was read (the candidates' ids and `updated_at`, or the cells' counts),
@@ -133,19 +133,23 @@ const pointsOf = (rows: ReadonlyArray<Schemas.Project>): GeoJSON.FeatureCollecti
   })
 })
 
-/** The dense fallback: each cell of the zoom grid as its centre, with its projects and hectares. */
-const clustersOf = (level: number, cells: ReadonlyArray<Storage.ZoomCell>): GeoJSON.FeatureCollection => ({
-  type: "FeatureCollection",
-  features: cells.map((c) => ({
-    type: "Feature" as const,
-    properties: { count: c.projects, area_hectares: Math.round(c.hectares * 100) / 100 },
-    geometry: { type: "Point" as const, coordinates: [...TileGrid.cellCentre(level, c.cell)] }
+/**
+ * The dense fallback: each cell of the zoom grid as a point at its centre, with its projects and
+ * hectares, placed in tile units directly (no clipping or simplification to do).
+ */
+const encodeClusters = (level: number, cells: ReadonlyArray<Storage.ZoomCell>, address: TileAddress): Uint8Array => {
+  const features = cells.map((c) => ({
+    type: 1 as const,
+    tags: { count: c.projects, area_hectares: Math.round(c.hectares * 100) / 100 },
+    geometry: [TileGrid.cellInTile(level, c.cell, address, EXTENT) as [number, number]]
   }))
-})
+  if (features.length === 0) return fromGeojsonVt({}, { version: 2, extent: EXTENT })
+  return fromGeojsonVt({ projects_clusters: { ...address, transformed: true, features, source: null } }, { version: 2, extent: EXTENT })
+}
 
 /**
  * The tile of `address` for the principal's account: permission first (`projects:read`), then the
- * zoom grid's cells under it (at most 64 × 64); past `MAX_POINTS` projects under it, those cells
+ * zoom grid's cells under it (at most 32 × 32); past `MAX_POINTS` projects under it, those cells
  * are the tile; otherwise at most `MAX_POINTS` candidates from the spatial index, largest first,
  * without boundary text.
  */
@@ -159,7 +163,7 @@ export const tile = (principal: Principal.Principal, address: TileAddress): Effe
     if (level > address.z && under > MAX_POINTS) {
       return {
         etag: digest(address, "clusters", cells.map((c) => `${c.cell} ${c.projects} ${c.hectares}`)), mode: "clusters", projects: under,
-        bytes: Effect.sync(() => encode({ projects_clusters: clustersOf(level, cells) }, address))
+        bytes: Effect.sync(() => encodeClusters(level, cells, address))
       } satisfies Tile
     }
     const bbox = tileBox(address).join(",")

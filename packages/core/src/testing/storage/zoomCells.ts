@@ -93,7 +93,7 @@ export const zoomCellsCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       yield* check("after mapping, unmapping and deleting")
 
       // a range at a level: the cells within it only, in key order, at most `limit`
-      const level = LEVELS[LEVELS.length - 1]
+      const level = LEVELS.at(-1)!
       const all = expectedCells([...rows.values()], level)
       assert.isAbove(all.length, 3)
       const within = yield* s.projects.cells(a.id, level, all[1]!.cell, all[all.length - 2]!.cell, 1_000)
