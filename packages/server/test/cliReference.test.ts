@@ -1,13 +1,18 @@
 /**
  * One source for the command line: the table in `cli/reference.ts`. docs/cli.md is what the table
- * renders (`npm run docs:cli`); every flag in the table is accepted by its command's parser and
+ * renders (`npm run docs:cli`); the defaults it quotes are the code's; every flag in the table is accepted by its command's parser and
  * every other flag refused; the parsers define no options of their own; every environment
  * variable the code reads is in the table, and every one the table names is read.
  */
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT_MS } from "@canopy/adapter-postgres"
+import { Settings } from "@canopy/core"
 import { afterEach, assert, describe, it, vi } from "@effect/vitest"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
+import { MAX_EXPORT_BYTES } from "../src/api/gisExport.ts"
+import { DEFAULT_ACCOUNT_NAME, DEFAULT_OWNER_EMAIL } from "../src/cli/common.ts"
 import { HELP, referenceMarkdown } from "../src/cli/help.ts"
+import { defaults as geometryDefaults } from "../src/geometry/pool.ts"
 import { commands, main } from "../src/cli/main.ts"
 import { COMMANDS as TABLE, type Command, POSTGRES_ENVIRONMENT } from "../src/cli/reference.ts"
 
@@ -100,5 +105,22 @@ describe("the CLI reference", () => {
     ])
     assert.deepStrictEqual([...read].filter((n) => !documented.has(n)).sort(), [], "read by the code, missing from the table")
     assert.deepStrictEqual([...documented].filter((n) => !read.has(n)).sort(), [], "in the table, read nowhere")
+  })
+
+  it("the defaults the table quotes are the code's", () => {
+    const flag = (command: string, name: string) => COMMANDS.find((c) => c.name === command)!.flags.find((f) => f.name === name)!.default
+    const variable = (name: string) => [...COMMANDS.flatMap((c) => c.environment), ...POSTGRES_ENVIRONMENT].find((v) => v.name === name)!.default!
+    const leading = (s: string) => Number(/^\d+/.exec(s)![0])
+    assert.strictEqual(flag("serve", "pg-pool-size"), String(DEFAULT_POOL_SIZE))
+    assert.strictEqual(flag("worker", "pg-pool-size"), String(DEFAULT_POOL_SIZE))
+    assert.strictEqual(flag("serve", "email"), DEFAULT_OWNER_EMAIL)
+    assert.strictEqual(flag("serve", "account-name"), DEFAULT_ACCOUNT_NAME)
+    assert.strictEqual(flag("init", "account-name"), DEFAULT_ACCOUNT_NAME)
+    assert.strictEqual(leading(variable("CANOPY_PG_CONNECT_TIMEOUT_MS")), DEFAULT_CONNECT_TIMEOUT_MS)
+    assert.strictEqual(leading(variable("CANOPY_PG_STATEMENT_TIMEOUT_MS")), DEFAULT_STATEMENT_TIMEOUT_MS)
+    assert.strictEqual(leading(variable("CANOPY_DELIVERY_LEASE_MS")), Settings.defaults.deliveryLeaseMs)
+    assert.strictEqual(leading(variable("CANOPY_DELIVERY_TIMEOUT_MS")), Settings.defaults.deliveryTimeoutMs)
+    assert.strictEqual(leading(variable("CANOPY_GEOMETRY_BUDGET_MS")), geometryDefaults.budgetMs)
+    assert.strictEqual(leading(variable("CANOPY_EXPORT_MAX_BYTES")), MAX_EXPORT_BYTES)
   })
 })

@@ -4,7 +4,7 @@
  * their options from here (`optionsOf`), `--help` is rendered from here, and so is docs/cli.md
  * (`npm run docs:cli`), so the three cannot disagree.
  */
-import { Permissions, Plans } from "@canopy/core"
+import { Permissions, Plans, Settings } from "@canopy/core"
 
 /** A flag: `--name VALUE` (a string) or `--name` (a boolean, false unless given). */
 export interface Flag {
@@ -60,9 +60,12 @@ const linkPublicUrl = {
   description: "The address the printed set-password link starts with."
 } as const
 const delivery = [
-  { name: "CANOPY_DELIVERY_LEASE_MS", description: "How long a claimed delivery stays with its process before another may take it over.", default: "30000" },
-  { name: "CANOPY_DELIVERY_TIMEOUT_MS", description: "How long a webhook endpoint has to answer.", default: "5000" }
-] as const
+  {
+    name: "CANOPY_DELIVERY_LEASE_MS", description: "How long a claimed delivery stays with its process before another may take it over.",
+    default: String(Settings.defaults.deliveryLeaseMs)
+  },
+  { name: "CANOPY_DELIVERY_TIMEOUT_MS", description: "How long a webhook endpoint has to answer.", default: String(Settings.defaults.deliveryTimeoutMs) }
+] as const satisfies ReadonlyArray<EnvironmentVariable>
 const linkEnvironment = [
   { name: "HOST", description: "With PORT, where the printed link points when no public URL is given.", default: "127.0.0.1" },
   { name: "PORT", description: "See HOST.", default: "8080" }
