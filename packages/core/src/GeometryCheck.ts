@@ -70,10 +70,30 @@ export type Shared =
   | { readonly _tag: "Shared"; readonly hectares: number }
   | { readonly _tag: "TooComplex" }
 
-/** Measures the area two valid stored boundaries share, synchronously: what the inline check does. */
+/** Boundaries parsed for `measureShared`, by their text's object (a write's own is compared with each neighbour). */
+const parsedTexts = new WeakMap<RawJson, Geometry.Boundary>()
+const parsed = (r: RawJson): Geometry.Boundary => {
+  let g = parsedTexts.get(r)
+  if (!g) parsedTexts.set(r, g = JSON.parse(r.text) as Geometry.Boundary)
+  return g
+}
+
+/**
+ * Measures the area two valid stored boundaries share, synchronously: what the inline check does.
+ * Each text is parsed once and the larger boundary prepared once (`Overlap.sharedHectaresPrepared`),
+ * so a write compared with many neighbours reads and prepares its own boundary once; a pair whose
+ * pieces do not close goes to the clipper.
+ */
 export const measureShared = (a: RawJson, b: RawJson): Shared => {
   try {
-    return { _tag: "Shared", hectares: Overlap.sharedHectares(JSON.parse(a.text) as Geometry.Boundary, JSON.parse(b.text) as Geometry.Boundary) }
+    const ga = parsed(a), gb = parsed(b)
+    let hectares: number
+    try {
+      hectares = Overlap.sharedHectaresPrepared(ga, gb)
+    } catch {
+      hectares = Overlap.clippedHectares(ga, gb)
+    }
+    return { _tag: "Shared", hectares }
   } catch {
     // The clipper gave up on this pair: reported like a comparison out of budget (incomplete).
     return { _tag: "TooComplex" }
