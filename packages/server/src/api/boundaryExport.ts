@@ -6,7 +6,7 @@
 import { BoundaryHistory, type Canopy, type Principal, Projects } from "@canopy/core"
 import { Effect } from "effect"
 import { exportOne } from "./gisExport.ts"
-import type { FileAnswer } from "./gis.ts"
+import type { FileAnswer } from "../http/files.ts"
 
 /** The version as a file of the format `query.format` names (GeoJSON by default). */
 export const exportVersion = (

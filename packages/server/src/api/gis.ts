@@ -9,32 +9,13 @@
  */
 import { boundaryChangeVia, type Canopy, type Principal, Projects, Schemas } from "@canopy/core"
 import { Effect, Schema } from "effect"
-import { FILE_FIELD, FORM_LIMITS, readForm } from "../gis/multipart.ts"
-import { formFile, importFile, type RawBody, writeAfterRead } from "./importFile.ts"
+import { FILE_FIELD } from "../gis/multipart.ts"
+import { MULTIPART_MEDIA_TYPE } from "../http/files.ts"
+import { importFile, type RawBody, writeAfterRead } from "./importFile.ts"
 
+export type { FileAnswer, RunEffect } from "../http/files.ts"
 export { IMPORT_MEDIA_TYPES, type RawBody } from "./importFile.ts"
 export * from "./gisExport.ts"
-
-
-/** The form an import also accepts: one file part named `file` (docs/gis.md, "Endpoints"). */
-export const MULTIPART_MEDIA_TYPE = "multipart/form-data"
-
-/** Runs an effect of a route with the server's runtime after the route answered (a streamed file's later pages). */
-export type RunEffect = <A>(effect: Effect.Effect<A, unknown, Canopy.Services>) => Promise<A>
-
-/**
- * A file answer: the handler writes it as it is, with `Content-Disposition: attachment`. Either
- * the whole `body`, or a `stream` the handler starts with its runtime once the headers are known.
- */
-export interface FileAnswer {
-  readonly contentType: string
-  readonly filename: string
-  readonly body?: string
-  /** A binary file built whole (zipped Shapefile, GeoPackage): sent with its length, no charset. */
-  readonly bytes?: Uint8Array
-  readonly stream?: (run: RunEffect) => AsyncIterable<string | Uint8Array>
-  readonly headers?: Readonly<Record<string, string>>
-}
 
 /** `POST /projects/import`'s query: the new project's fields besides its boundary. */
 export const ImportProjectQuery = Schema.Struct({
@@ -49,6 +30,7 @@ export const ImportProjectQuery = Schema.Struct({
 
 type Run<A> = Effect.Effect<A, unknown, Canopy.Services>
 
+/** `POST /projects/import`: the file read (after the permission), then the project created with its boundary. */
 export const importProject = (principal: Principal.Principal, query: Readonly<Record<string, string>>, body: unknown): Run<Schemas.Project> =>
   Effect.gen(function*() {
     const read = yield* importFile(principal, { create: true }, body as RawBody)
@@ -59,104 +41,13 @@ export const importProject = (principal: Principal.Principal, query: Readonly<Re
       .pipe(boundaryChangeVia({ via: "import", file_format: read.format }))
   })
 
+/** `PUT /projects/{id}/boundary`: the project and the file read, then the boundary saved as by an update. */
 export const replaceBoundary = (principal: Principal.Principal, id: string, body: unknown): Run<Schemas.Project> =>
   Effect.gen(function*() {
     const read = yield* importFile(principal, { projectId: id }, body as RawBody)
     return yield* writeAfterRead((yield* Projects).update(principal, id, { geometry: read.geometry }))
       .pipe(boundaryChangeVia({ via: "boundary_file", file_format: read.format }))
   })
-
-// ---------------------------------------------------------------------------------------------
-// The two hooks of the request pipeline (http/input.ts, http/handler.ts) for these routes.
-
-type BodyProblem = { readonly ok: false; readonly message: string; readonly details: ReadonlyArray<{ field: string; message: string }> }
-
-/** The import's path (its query's `name` may come from the form instead). */
-const IMPORT_PATH = /\/projects\/import\/?$/
-
-
-/**
- * A route with `rawBody`: the file's bytes and media type, or the 400's message and details.
- * The body is the file itself, with one of the route's media types, or a `multipart/form-data`
- * form whose one file part (named `file`) is the file, its part's media type and file name the
- * format's hints; its other text fields are ignored but, on the import, `name`. An empty raw body
- * passes (the route looks up its project first, then the module answers "the file is empty").
- * On the import, a name is required: `?name=` or the form's `name` field.
- */
-export const rawBodyOf = (
-  accepted: ReadonlyArray<string>,
-  req: {
-    readonly headers: Readonly<Record<string, string | undefined>>
-    readonly body: Uint8Array | undefined
-    readonly path?: string
-    readonly query?: URLSearchParams
-  }
-): { readonly ok: true; readonly body: RawBody } | BodyProblem => {
-  const given = req.headers["content-type"]
-  const mediaType = (given ?? "").split(";")[0]!.trim().toLowerCase()
-  const bytes = req.body ?? new Uint8Array()
-  let body: RawBody
-  if (mediaType === MULTIPART_MEDIA_TYPE) {
-    const form = readForm(given!, bytes)
-    if (!form.ok) return { ok: false, message: form.message, details: [{ field: form.field, message: form.detail }] }
-    if (form.truncated.includes("name")) {
-      return { ok: false, message: "The multipart form's name field is too long", details: [{ field: "name", message: `must be at most ${FORM_LIMITS.fieldBytes} bytes` }] }
-    }
-    body = { ...formFile(form.file, accepted), name: form.fields.name }
-  } else {
-    if (bytes.length > 0 && !accepted.includes(mediaType)) {
-      const allowed = [...accepted, MULTIPART_MEDIA_TYPE].join(", ")
-      return {
-        ok: false,
-        message: `Content-Type must be one of ${allowed}`,
-        details: [{ field: "content-type", message: `must be one of ${allowed}, got ${given ?? "none"}` }]
-      }
-    }
-    body = { bytes, mediaType }
-  }
-  if (req.path !== undefined && IMPORT_PATH.test(req.path) && !req.query?.has("name") && body.name === undefined) {
-    return {
-      ok: false,
-      message: "Invalid query parameters",
-      details: [{ field: "query.name", message: `is required: give ?name=…${mediaType === MULTIPART_MEDIA_TYPE ? " or a form field \"name\"" : " (or send a multipart form with a name field)"}` }]
-    }
-  }
-  return { ok: true, body }
-}
-
-/**
- * A `file` envelope's answer: the file as it is, as an attachment, with the request's headers. A
- * streamed file is started with `run` (the server's runtime): chunked, no `Content-Length`.
- */
-export const fileResponse = (status: number, requestId: string, value: unknown, headers: Readonly<Record<string, string>>, run: RunEffect) => {
-  const file = value as FileAnswer
-  if (file.bytes) {
-    return {
-      status,
-      headers: {
-        ...file.headers,
-        "content-type": file.contentType,
-        "content-disposition": `attachment; filename="${file.filename}"`,
-        "x-request-id": requestId,
-        ...headers
-      },
-      body: undefined,
-      chunks: [file.bytes]
-    }
-  }
-  return {
-    status,
-    headers: {
-      ...file.headers,
-      "content-type": `${file.contentType}; charset=utf-8`,
-      "content-disposition": `attachment; filename="${file.filename}"`,
-      "x-request-id": requestId,
-      ...headers
-    },
-    body: file.stream ? undefined : file.body ?? "",
-    ...(file.stream ? { stream: file.stream(run) } : {})
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // The OpenAPI document's parts for these routes (api/openapi.ts).

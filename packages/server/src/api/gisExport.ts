@@ -16,7 +16,7 @@ import { exportPool } from "../gis/exportOffload.ts"
 import type { BinaryExportFormat } from "../gis/exportWorker.ts"
 import { MEDIA_TYPES } from "../gis/types.ts"
 import { BadRequest } from "../http/input.ts"
-import type { FileAnswer, RunEffect } from "./gis.ts"
+import type { FileAnswer, RunEffect } from "../http/files.ts"
 
 /** Media types an export answers. */
 export const EXPORT_MEDIA_TYPES: ReadonlyArray<string> = [GEOJSON_MEDIA_TYPE, KML_MEDIA_TYPE, MEDIA_TYPES.shapefile, MEDIA_TYPES.geopackage]

@@ -49,6 +49,11 @@ interface Common {
    * then a `Gis.RawBody` (its bytes and media type); another Content-Type is a 400.
    */
   readonly rawBody?: ReadonlyArray<string>
+  /**
+   * With `rawBody`: the `name` query parameter may come from a multipart form's `name` field
+   * instead, and one of the two is required (a 400 on `query.name` otherwise).
+   */
+  readonly nameFromForm?: boolean
 }
 
 /** A list's metadata as the services produce it (the pipeline adds `request_id` and `timestamp`). */
@@ -126,7 +131,7 @@ export const routes: ReadonlyArray<Route> = [
       "when the file says so. A file that cannot be read, or whose boundary is invalid, answers 422 with every problem in " +
       "`details` (the validator's path, e.g. `geometry.coordinates[0][2]`, or `file`); nothing is stored. The project is then " +
       "created as by `POST /v1/projects` (same validation, plan limits, `project.created` event, `Idempotency-Key`).",
-    status: 201, envelope: "resource", query: Gis.ImportProjectQuery, rawBody: Gis.IMPORT_MEDIA_TYPES, resource: Schemas.Project,
+    status: 201, envelope: "resource", query: Gis.ImportProjectQuery, rawBody: Gis.IMPORT_MEDIA_TYPES, nameFromForm: true, resource: Schemas.Project,
     run: ({ body, principal, query }) => Gis.importProject(principal, query, body) }),
   route({ method: "POST", path: "/imports", operation: "projects.create", tag: "Projects", summary: "Import a GIS file's features as projects (a job)",
     description: "The body is the file, as for `POST /v1/projects/import` (raw, or the `file` part of a `multipart/form-data` form). " +

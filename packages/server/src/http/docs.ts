@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { createHash } from "node:crypto"
-import type { ApiRequest, ApiResponse } from "./handler.ts"
+import type { ApiRequest, ApiResponse } from "./types.ts"
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c]!)
 

@@ -8,9 +8,9 @@
  */
 import { type CanopyClient, Errors, Ids } from "@canopy/core"
 import { Cause, Exit } from "effect"
-import { fileResponse, type RunEffect } from "../api/gis.ts"
 import type { RequestTrace } from "../observability/tracing.ts"
 import * as Docs from "./docs.ts"
+import { type FileAnswer, fileResponse, type RunEffect } from "./files.ts"
 import { keyOf, KeyUsed, keyUsedResponse, settleKey } from "./idempotency.ts"
 import { BadRequest } from "./input.ts"
 import { pipeline, type Seen } from "./pipeline.ts"
@@ -135,7 +135,7 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
       if (route.method !== "GET") options.onWrite?.()
       if (route.envelope === "empty") return settle({ status: route.status, headers: { "x-request-id": requestId, ...limitHeaders }, body: undefined })
       if (route.envelope === "file") {
-        const file = fileResponse(route.status, requestId, exit.value, limitHeaders, runLater)
+        const file = fileResponse(route.status, requestId, exit.value as FileAnswer, limitHeaders, runLater)
         // A file with an ETag the client already holds: 304, and a streamed body is never started.
         const headers: Readonly<Record<string, string | undefined>> = file.headers
         const etag = headers.etag

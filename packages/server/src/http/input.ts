@@ -4,8 +4,8 @@
  */
 import { Errors, type FieldError, GeometryCheck, Schemas } from "@canopy/core"
 import { Effect } from "effect"
-import { rawBodyOf } from "../api/gis.ts"
 import type { Route } from "../api/routes.ts"
+import { rawBodyOf } from "./files.ts"
 import type { ApiRequest } from "./types.ts"
 
 /** A pipeline failure that is already an HTTP answer (400 for the query or body). */
@@ -38,8 +38,8 @@ export const decodeQuery = (route: Route, query: URLSearchParams) =>
 /** The body parsed as JSON (undefined for a route without one, `{}` when none was sent). */
 export const parseBody = (route: Route, req: ApiRequest) =>
   Effect.suspend(() => {
-    if (route.rawBody) { // a file upload (api/gis.ts): its bytes and media type, as they came
-      const raw = rawBodyOf(route.rawBody, req)
+    if (route.rawBody) { // a file upload (http/files.ts): its bytes and media type, as they came
+      const raw = rawBodyOf(route.rawBody, req, { nameFromForm: route.nameFromForm })
       return raw.ok ? Effect.succeed(raw.body) : Effect.fail(new BadRequest(raw.message, raw.details))
     }
     if (!route.body) return Effect.succeed(undefined)

@@ -6,7 +6,7 @@
 import { type CanopyClient, OAuth, OAuthServer, Permissions } from "@canopy/core"
 import { Effect } from "effect"
 import { type FormCaps, readUrlencoded } from "./forms.ts"
-import type { ApiRequest, ApiResponse } from "./handler.ts"
+import type { ApiRequest, ApiResponse } from "./types.ts"
 
 const NO_STORE = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", pragma: "no-cache" }
 

@@ -14,7 +14,7 @@
 import { Context, Duration, Effect, Exit, Layer, ManagedRuntime, Option, Tracer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { OtlpSerialization, OtlpTracer } from "effect/observability"
-import type { ApiRequest } from "../http/handler.ts"
+import type { ApiRequest } from "../http/types.ts"
 
 /** Where and how spans are exported. */
 export interface TracingOptions {
