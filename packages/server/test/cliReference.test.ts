@@ -123,4 +123,14 @@ describe("the CLI reference", () => {
     assert.strictEqual(leading(variable("CANOPY_GEOMETRY_BUDGET_MS")), geometryDefaults.budgetMs)
     assert.strictEqual(leading(variable("CANOPY_EXPORT_MAX_BYTES")), MAX_EXPORT_BYTES)
   })
+
+  it("worker's --concurrency and --per-endpoint take positive integers; anything else is a usage error before a database is opened", async () => {
+    for (const flag of ["concurrency", "per-endpoint"]) {
+      for (const bad of ["0", "-1", "2.5", "x"]) {
+        const r = await run(["worker", "--db", join(root, "no-such-dir", "none.db"), `--${flag}=${bad}`])
+        assert.strictEqual(r.code, 2, `--${flag} ${bad}: ${r.err}`)
+        assert.include(r.err, `--${flag} must be a positive integer, got ${bad}`)
+      }
+    }
+  })
 })

@@ -36,17 +36,19 @@ export const storageOf = (v: { db?: string | undefined; "database-url"?: string 
   const databaseUrl = v["database-url"] ?? (process.env.DATABASE_URL || undefined)
   return { db: dbOf(v), databaseUrl, describe: databaseUrl ? "PostgreSQL" : dbOf(v) }
 }
+/** A flag's value as a positive integer (undefined when the flag is absent); anything else is a usage error. */
+export const positiveIntegerOf = (flag: string, raw: string | undefined): number | undefined => {
+  if (raw === undefined) return undefined
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${flag} must be a positive integer, got ${raw}`)
+  return n
+}
+
 /**
  * --pg-pool-size N: the PostgreSQL pool of this process (undefined: the adapter's default,
  * `CANOPY_PG_POOL_SIZE` or 10).
  */
-export const pgPoolSizeOf = (v: { "pg-pool-size"?: string | undefined }): number | undefined => {
-  const raw = v["pg-pool-size"]
-  if (raw === undefined) return undefined
-  const n = Number(raw)
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--pg-pool-size must be a positive integer, got ${raw}`)
-  return n
-}
+export const pgPoolSizeOf = (v: { "pg-pool-size"?: string | undefined }): number | undefined => positiveIntegerOf("pg-pool-size", v["pg-pool-size"])
 
 /** A comma-separated list, trimmed, without empty entries. */
 export const list = (s: string | undefined) => (s ?? "").split(",").map((x) => x.trim()).filter((x) => x !== "")

@@ -12,7 +12,7 @@ import { parseCorsOrigins } from "../http/cors.ts"
 import { parseBasemapUrl } from "../pages/projects.ts"
 import { openCanopy, ownProcessDefaults, serve } from "../server.ts"
 import {
-  bootstrap, DEFAULT_ACCOUNT_NAME, DEFAULT_OWNER_EMAIL, deliverySettings, geometrySettings, linkBase, list, pgPoolSizeOf, publicUrlOf,
+  bootstrap, DEFAULT_ACCOUNT_NAME, DEFAULT_OWNER_EMAIL, deliverySettings, geometrySettings, linkBase, list, pgPoolSizeOf, positiveIntegerOf, publicUrlOf,
   setPasswordUrl, storageOf, UsageError
 } from "./common.ts"
 import { HELP } from "./help.ts"
@@ -130,18 +130,20 @@ export const serveCommands: Record<string, (argv: Array<string>) => Promise<void
   async worker(argv) {
     const { values } = parseArgs({ args: argv, options: optionsOf("worker") })
     if (values.help) return void console.log(HELP.worker)
+    const pgPoolSize = pgPoolSizeOf(values)
+    const concurrency = positiveIntegerOf("concurrency", values.concurrency)
+    const perEndpoint = positiveIntegerOf("per-endpoint", values["per-endpoint"])
     ownProcessDefaults()
     const where = storageOf(values)
     const insecure = values["allow-insecure-webhooks"] || process.env.CANOPY_ALLOW_INSECURE_WEBHOOKS === "1"
-    const pgPoolSize = pgPoolSizeOf(values)
     const { canopy, closeSender } = await openCanopy({
       db: where.db, mustExist: true, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}), ...(pgPoolSize !== undefined ? { pgPoolSize } : {}),
       settings: { allowInsecureWebhooks: insecure, ...deliverySettings() }
     })
     const dispatcher = startDispatcher(canopy, {
       name: `worker-${hostname()}-${process.pid}`,
-      ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
-      ...(values["per-endpoint"] ? { perEndpoint: Number(values["per-endpoint"]) } : {})
+      ...(concurrency !== undefined ? { concurrency } : {}),
+      ...(perEndpoint !== undefined ? { perEndpoint } : {})
     })
     process.stderr.write(`canopy: worker ${dispatcher.owner} delivering webhooks (database ${where.describe})\n`)
     const stop = (signal: string) => {
