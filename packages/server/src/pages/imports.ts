@@ -28,8 +28,8 @@ import type { Site } from "./site.ts"
 /** How long and how much of the previewed files this server holds for their confirmation. */
 export const HELD_FILES = { ttlMs: 15 * 60_000, maxBytes: 32 * 1024 * 1024 } as const
 
-/** Previewed files by preview id: one per member, the oldest dropped past the byte budget. */
-const makeHeldFiles = () => {
+/** Previewed files by preview id: one per member, dropped after `HELD_FILES.ttlMs`, the oldest first past the byte budget. */
+export const makeHeldFiles = (now: () => number = Date.now) => {
   const files = new Map<string, { readonly owner: string; readonly file: RawBody; readonly at: number }>()
   let bytes = 0
   const drop = (id: string) => {
@@ -37,28 +37,33 @@ const makeHeldFiles = () => {
     if (held) bytes -= held.file.bytes.length
     files.delete(id)
   }
-  const sweep = (now: number) => {
-    for (const [id, held] of files) if (now - held.at > HELD_FILES.ttlMs) drop(id)
+  const sweep = (at: number) => {
+    for (const [id, held] of files) if (at - held.at > HELD_FILES.ttlMs) drop(id)
   }
   return {
     keep: (id: string, owner: string, file: RawBody) => {
-      const now = Date.now()
-      sweep(now)
+      const at = now()
+      sweep(at)
       for (const [other, held] of files) if (held.owner === owner) drop(other)
       if (file.bytes.length > HELD_FILES.maxBytes) return
       for (const oldest of files.keys()) {
         if (bytes + file.bytes.length <= HELD_FILES.maxBytes) break
         drop(oldest)
       }
-      files.set(id, { owner, file, at: now })
+      files.set(id, { owner, file, at })
       bytes += file.bytes.length
     },
     get: (id: string, owner: string): RawBody | undefined => {
-      sweep(Date.now())
+      sweep(now())
       const held = files.get(id)
       return held?.owner === owner ? held.file : undefined
     },
-    drop
+    /** Drops the member's file of that preview (once imported). */
+    release: (id: string, owner: string) => {
+      if (files.get(id)?.owner === owner) drop(id)
+    },
+    /** Bytes held. */
+    bytes: () => bytes
   }
 }
 
@@ -227,8 +232,12 @@ ${cancelForm}<h2 id="results-h">Features</h2>${resultsTable(imp, after, {})}</se
     const exit = await run(Effect.gen(function*() {
       return yield* startImport(me.principal, yield* decodeSettings(settings), file)
     }))
-    if (Exit.isFailure(exit)) return shell.redirectWith(req, back, failure(exit))
-    held.drop(previewId)
+    if (Exit.isFailure(exit)) {
+      return shell.redirectWith(req, back, domainError(exit)?._tag === "RateLimited"
+        ? { ok: false, text: "Another import of this account is running (or this server is running as many as it can): wait for it to end, then confirm again. Nothing was imported." }
+        : failure(exit))
+    }
+    held.release(previewId, ownerOf(me))
     return redirect(site.path(importPath(exit.value.id)))
   }
 
