@@ -2,7 +2,7 @@
  * Soak benchmark (`npm run bench -- soak`; loopback only, stops by itself): a `canopy serve`-like
  * server with its webhook dispatcher, many accounts, and a realistic mix at a fixed offered rate
  * below saturation — lists, searches, gets, creates, boundary replacements, archives and deletes,
- * asset writes, a few file imports — while every event is delivered to a local receiver.
+ * asset writes and deletes, a few file imports — while every event is delivered to a local receiver.
  *
  * Prints per minute: p50/p99 per route, the server's RSS and heap, database and WAL size, the
  * outbox backlog and the event loop's lag p99. At the end: every acknowledged write present as
@@ -48,7 +48,7 @@ const square = (cell: number, shrink = 0) => {
   return { type: "Polygon", coordinates: [[[x, y], [x + d, y], [x + d, y + d], [x, y + d], [x, y]]] }
 }
 
-interface ProjectState { readonly id: string; status: "active" | "archived" | "deleted"; cell: number; busy: boolean; assets: Array<string> }
+interface ProjectState { readonly id: string; status: "active" | "archived" | "deleted"; cell: number; busy: boolean; assets: Array<string>; removedAssets: Array<string> }
 interface Account { readonly token: string; readonly id: string; readonly projects: Array<ProjectState> }
 
 const percentile = (xs: ReadonlyArray<number>, p: number) => {
@@ -93,7 +93,7 @@ const seed = async (storage: StorageProvider): Promise<Array<Account>> => {
     for (let i = 0; i < SEED_PROJECTS_PER_ACCOUNT; i++) {
       const c = cell++
       const p = await canopy.projects.create(principal, { name: `Stand ${a}-${i}`, description: `seeded stand ${i}`, geometry: square(c) })
-      projects.push({ id: p.id, status: "active", cell: c, busy: false, assets: [] })
+      projects.push({ id: p.id, status: "active", cell: c, busy: false, assets: [], removedAssets: [] })
     }
     accounts.push({ token: api_key.token, id: account.id, projects })
   }
@@ -166,7 +166,7 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
         ? await call("POST", `/v1/projects/import?name=Imported%20${cell}`, a.token, JSON.stringify({ type: "Feature", properties: {}, geometry: square(cell) }), "application/geo+json")
         : await call("POST", "/v1/projects", a.token, { name: `New ${cell}`, geometry: square(cell) })
       const ok = r.status === 201 && typeof r.json?.data?.id === "string"
-      if (ok) a.projects.push({ id: r.json!.data!.id!, status: "active", cell, busy: false, assets: [] })
+      if (ok) a.projects.push({ id: r.json!.data!.id!, status: "active", cell, busy: false, assets: [], removedAssets: [] })
       return done(isImport ? "POST /v1/projects/import" : "POST /v1/projects", ok)
     }
     if (roll < 64) {
@@ -199,6 +199,14 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
     }
     const p = live(a, "active")
     if (!p) return undefined
+    if (roll >= 93 && p.assets.length >= 2) { // the oldest asset of a project with a few goes
+      const id = p.assets.shift()!
+      const r = await call("DELETE", `/v1/projects/${p.id}/assets/${id}`, a.token)
+      const ok = r.status === 200 || r.status === 204
+      if (ok) p.removedAssets.push(id)
+      else p.assets.unshift(id)
+      return done("DELETE /v1/projects/{id}/assets/{id}", ok)
+    }
     const r = await call("POST", `/v1/projects/${p.id}/assets`, a.token,
       { name: `Sensor ${p.assets.length}`, type: "monitoring_station", location: { type: "Point", coordinates: square(p.cell).coordinates[0]![0] } })
     const ok = r.status === 201 && typeof r.json?.data?.id === "string"
@@ -275,10 +283,11 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
       const right = p.status === "deleted" ? r.status === 404 : r.status === 200 && status === p.status
       checked++
       if (!right) wrong++
-      if (p.status !== "deleted" && p.assets.length > 0) {
-        const assets = await Promise.all(p.assets.map((id) => call("GET", `/v1/projects/${p.id}/assets/${id}`, a.token)))
-        checked += assets.length
-        wrong += assets.filter((x) => x.status !== 200).length
+      if (p.status !== "deleted" && p.assets.length + p.removedAssets.length > 0) {
+        const kept = await Promise.all(p.assets.map((id) => call("GET", `/v1/projects/${p.id}/assets/${id}`, a.token)))
+        const removed = await Promise.all(p.removedAssets.map((id) => call("GET", `/v1/projects/${p.id}/assets/${id}`, a.token)))
+        checked += kept.length + removed.length
+        wrong += kept.filter((x) => x.status !== 200).length + removed.filter((x) => x.status !== 404).length
       }
     }))
   }
