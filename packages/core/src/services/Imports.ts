@@ -14,7 +14,7 @@
  *   lease that runs out, and the import is marked failed at the next start-up or when it is read.
  * - `import.completed` is emitted when a (non-preview) import ends, whatever its outcome.
  */
-import { Cause, Context, Effect, Exit, Fiber, FiberSet, Layer, Schema, Semaphore } from "effect"
+import { Cause, Context, Data, Effect, Exit, Fiber, FiberSet, Layer, Schema } from "effect"
 import { Conflict, type DomainError, isDomainError, LimitExceeded, NotFound, RateLimited, ValidationError } from "../Errors.ts"
 import type { Boundary } from "../Geometry.ts"
 import { roundHectares } from "../Geometry.ts"
@@ -27,6 +27,7 @@ import { Settings } from "../Settings.ts"
 import { type ImportResultRow, type ImportRow, Storage, type StorageError, type StorageShape } from "../Storage.ts"
 import * as Time from "../Time.ts"
 import { decode } from "./common.ts"
+import { importReads } from "./importReads.ts"
 import { emit } from "./Outbox.ts"
 import { Projects } from "./Projects.ts"
 import * as UsageGuard from "./UsageGuard.ts"
@@ -35,16 +36,12 @@ import * as UsageGuard from "./UsageGuard.ts"
 export const IMPORT_JOBS = {
   /** How long a running import stays claimed without its runner's word (ms). */
   leaseMs: 30_000,
-  /** Results recorded together (and the lease renewed) at least this often (features, ms). */
-  flushFeatures: 100,
-  flushMs: 1_000,
-  /** Longest stretch of the event loop a runner holds before it lets other work in (ms). */
-  sliceMs: 20,
-  /**
-   * Features of one import created at once: the round trips of one overlap the work of the other
-   * (each create's transaction still takes the account's lock in turn).
-   */
-  concurrency: 2,
+  /** Most features of one chunk (one transaction: their projects, results and progress). */
+  chunkFeatures: 100,
+  /** Longest a chunk's transaction holds the account's lock, but for the feature at hand (ms). */
+  chunkMs: 250,
+  /** Longest a chunk holds the event loop without a turn (ms): a synchronous store's chunk ends there. */
+  sliceMs: 12,
   /** Imports running at once in one process; more are a 429. */
   perProcess: 4
 } as const
@@ -85,7 +82,10 @@ export class Imports extends Context.Service<Imports, {
     const storage = yield* Storage
     const projects = yield* Projects
     const jobs = yield* FiberSet.make<void, never>()
-    const service = make(storage, projects, jobs)
+    // The runner's chunks create through a Projects of their own, over reads shared within a chunk.
+    const reads = importReads(storage)
+    const chunkProjects = Context.get(yield* Layer.build(Layer.provide(Projects.layer, Layer.succeed(Storage, reads.storage))), Projects)
+    const service = make(storage, projects, jobs, { projects: chunkProjects, begin: reads.begin, end: reads.end })
     // Imports whose runner vanished (their lease ran out) are settled now, not left "running".
     yield* Effect.ignore(service.expire)
     // On close, before the set interrupts them: runners finish the feature at hand and record it,
@@ -132,10 +132,71 @@ const toResource = (row: ImportRow, results: ReadonlyArray<ImportResultRow>, mor
 const problemsOf = (e: DomainError): ReadonlyArray<{ field: string; message: string }> =>
   e instanceof ValidationError ? e.details : [{ field: "project", message: e.message }]
 
+/** Counts of an import's features done so far (`units`: hectares × 10,000, summed exactly). */
+interface Counts {
+  readonly done: number
+  readonly created: number
+  readonly refused: number
+  readonly units: number
+}
+
+/** The counts after one more result. */
+const tally = (c: Counts, r: ImportResultRow): Counts => r.outcome === "created"
+  ? { ...c, done: c.done + 1, created: c.created + 1, units: c.units + Math.round((r.area_hectares ?? 0) * 10_000) }
+  : { ...c, done: c.done + 1, refused: c.refused + 1 }
+
+type ResultBase = Pick<ImportResultRow, "import_id" | "account_id" | "position" | "label" | "name">
+
+const createdRow = (base: ResultBase, project: { readonly id: string; readonly area_hectares: number | null }): ImportResultRow =>
+  ({ ...base, outcome: "created", project_id: project.id, area_hectares: project.area_hectares, problems: [] })
+
+const refusedRow = (base: ResultBase, problems: ImportResultRow["problems"]): ImportResultRow =>
+  ({ ...base, outcome: "refused", project_id: null, area_hectares: null, problems })
+
+/** A chunk's transaction rolled back: the feature at `position` was refused inside it. */
+class Replay extends Data.TaggedError("Replay")<{ readonly position: number }> {}
+
+/** This thread's CPU time (ms), where the runtime tells it; else the clock. */
+const threadMs: () => number = typeof process !== "undefined" && typeof process.threadCpuUsage === "function"
+  ? () => {
+    const { user, system } = process.threadCpuUsage()
+    return (user + system) / 1_000
+  }
+  : () => performance.now()
+
+/**
+ * How long the caller has held the event loop since its last turn (ms of this thread's work, so
+ * a machine short of CPU does not count as holding): a networked store's round trips let the loop
+ * turn, a synchronous store's statements do not. Each call arms one `setImmediate` to see the next turn.
+ */
+const loopHold = (): (() => number) => {
+  let turnedAt = threadMs()
+  let armed = false
+  const arm = () => {
+    armed = true
+    setImmediate(() => {
+      armed = false
+      turnedAt = threadMs()
+    })
+  }
+  arm()
+  return () => {
+    if (!armed) arm()
+    return threadMs() - turnedAt
+  }
+}
+
 /** Lets the event loop serve other work (a macrotask turn: I/O, timers) before going on. */
 const letOthersIn = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
 
-const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberSet.FiberSet<void, never>) => {
+/** What a chunk creates through: a Projects whose reads of an account are shared between `begin` and `end`. */
+interface ChunkWriter {
+  readonly projects: Projects["Service"]
+  readonly begin: (accountId: string) => void
+  readonly end: (accountId: string) => void
+}
+
+const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberSet.FiberSet<void, never>, chunkWriter: ChunkWriter) => {
   const provide = <A, E>(effect: Effect.Effect<A, E, Storage>) => Effect.provideService(effect, Storage, storage)
   /** Whether the service is closing (the server stops): runners stop after the features at hand. */
   let closing = false
@@ -166,67 +227,104 @@ const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberS
   const lostRunner = (row: ImportRow) =>
     `the server stopped while the file was being imported (${row.done} of ${row.features} features done); import the rest again`
 
-  /** Runs an import's features through Projects.create, recording results and progress as it goes. */
+  /**
+   * Runs an import's features through Projects.create a chunk at a time: each chunk one
+   * transaction under the account's lock, its projects, results and progress committed together
+   * (so no project is ever without its result, and the store pays one commit per chunk instead of
+   * one per feature). A chunk ends once it has held the event loop `sliceMs` without a turn (a
+   * synchronous store's work), lasted `chunkMs` (round trips), or holds `chunkFeatures` results;
+   * the loop is let in between chunks. A feature refused inside the transaction (a duplicate slug, an overlap the
+   * account refuses, a limit reached) rolls its chunk back, and the chunk's features up to it are
+   * then created each alone, as a single create is, and recorded; the next chunk starts after it.
+   */
   const run = (principal: Principal, row: ImportRow, features: ReadonlyArray<ImportFeature>) => {
-    const counts = { done: 0, created: 0, refused: 0, units: 0 }
-    let pending: Array<ImportResultRow> = []
-    const flush = Effect.gen(function*() {
-      const now = yield* Time.nowMillis
-      const results = pending
-      pending = []
-      return yield* storage.imports.record(row.account_id, row.id, {
-        done: counts.done, created: counts.created, refused: counts.refused, hectares: counts.units / 10_000,
-        lease_until: now + IMPORT_JOBS.leaseMs, updated_at: new Date(now).toISOString()
-      }, results)
-    })
-    /** One feature: its project, or its problems. */
-    const attempt = (f: ImportFeature, position: number) =>
+    /** What is committed: the counts recorded with the results stored so far. */
+    let counts: Counts = { done: 0, created: 0, refused: 0, units: 0 }
+    let halted = false
+    const stopped = () => halted || closing || stopping.has(row.id)
+    /** Records `results` with the counts after them, renewing the lease; a run cancelled elsewhere halts here. */
+    const record = (next: Counts, results: ReadonlyArray<ImportResultRow>) =>
       Effect.gen(function*() {
-        const base = { import_id: row.id, account_id: row.account_id, position, label: f.label, name: f.name }
-        if (f.problems.length > 0) return { ...base, outcome: "refused", project_id: null, area_hectares: null, problems: f.problems } satisfies ImportResultRow
-        const input = { name: f.name, ...(f.description !== undefined ? { description: f.description } : {}), geometry: f.geometry }
-        const created = yield* Effect.exit(Effect.provideService(projects.create(principal, input), Overlap.WriteStarted, yield* Time.nowMillis))
-        if (Exit.isSuccess(created)) {
-          return { ...base, outcome: "created", project_id: created.value.id, area_hectares: created.value.area_hectares, problems: [] } satisfies ImportResultRow
-        }
+        const now = yield* Time.nowMillis
+        const after = yield* storage.imports.record(row.account_id, row.id, {
+          done: next.done, created: next.created, refused: next.refused, hectares: next.units / 10_000,
+          lease_until: now + IMPORT_JOBS.leaseMs, updated_at: new Date(now).toISOString()
+        }, results)
+        if (after?.status !== "running") halted = true // cancelled (perhaps by another instance)
+        return after
+      })
+    const base = (f: ImportFeature, position: number) => ({ import_id: row.id, account_id: row.account_id, position, label: f.label, name: f.name })
+    const create = (f: ImportFeature, through = projects) =>
+      Effect.flatMap(Time.nowMillis, (now) => Effect.exit(Effect.provideService(through.create(principal, {
+        name: f.name, ...(f.description !== undefined ? { description: f.description } : {}), geometry: f.geometry
+      }), Overlap.WriteStarted, now)))
+    /** One feature in a transaction of its own: its project, or its problems. */
+    const alone = (f: ImportFeature, position: number) =>
+      Effect.gen(function*() {
+        if (f.problems.length > 0) return refusedRow(base(f, position), f.problems)
+        const created = yield* create(f)
+        if (Exit.isSuccess(created)) return createdRow(base(f, position), created.value)
         const e = Cause.findErrorOption(created.cause)
         if (e._tag === "None" || !isDomainError(e.value)) return yield* Effect.failCause(created.cause)
-        return { ...base, outcome: "refused", project_id: null, area_hectares: null, problems: problemsOf(e.value) } satisfies ImportResultRow
+        return refusedRow(base(f, position), problemsOf(e.value))
       })
-    const work = Effect.gen(function*() {
-      const recording = yield* Semaphore.make(1)
-      let halted = false
-      let flushed = yield* Time.nowMillis
-      let slice = performance.now()
-      yield* Effect.forEach(features, (f, position) => Effect.gen(function*() {
-        if (halted || closing || stopping.has(row.id)) return
-        const result = yield* attempt(f, position)
-        counts.done++
-        if (result.outcome === "created") {
-          counts.created++
-          counts.units += Math.round((result.area_hectares ?? 0) * 10_000)
-        } else counts.refused++
-        pending.push(result)
-        const now = yield* Time.nowMillis
-        if (pending.length >= IMPORT_JOBS.flushFeatures || now - flushed >= IMPORT_JOBS.flushMs) {
-          flushed = now
-          const after = yield* recording.withPermit(flush)
-          if (after?.status !== "running") halted = true // cancelled (perhaps by another instance)
+    /** Features from `from` in one transaction, while the chunk's budget lasts; fails with `Replay` on a refusal inside it. */
+    const chunk = (from: number) =>
+      storage.transaction(Effect.gen(function*() {
+        yield* storage.lockAccount(row.account_id)
+        chunkWriter.begin(row.account_id)
+        const began = performance.now()
+        const held = loopHold()
+        const results: Array<ImportResultRow> = []
+        let next = counts
+        for (let position = from; position < features.length && !stopped(); position++) {
+          const f = features[position]!
+          let result: ImportResultRow
+          if (f.problems.length > 0) result = refusedRow(base(f, position), f.problems)
+          else {
+            const created = yield* create(f, chunkWriter.projects)
+            if (Exit.isFailure(created)) {
+              const e = Cause.findErrorOption(created.cause)
+              return yield* e._tag === "Some" && isDomainError(e.value) ? Effect.fail(new Replay({ position })) : Effect.failCause(created.cause)
+            }
+            result = createdRow(base(f, position), created.value)
+          }
+          results.push(result)
+          next = tally(next, result)
+          if (results.length >= IMPORT_JOBS.chunkFeatures || performance.now() - began >= IMPORT_JOBS.chunkMs || held() >= IMPORT_JOBS.sliceMs) break
         }
-        if (performance.now() - slice >= IMPORT_JOBS.sliceMs) {
-          slice = performance.now()
+        yield* record(next, results)
+        return next
+      }).pipe(Effect.ensuring(Effect.sync(() => chunkWriter.end(row.account_id)))))
+    /** A chunk rolled back at `refusedAt`: its features up to that one, each alone and recorded as it is done. */
+    const replay = (from: number, refusedAt: number) =>
+      Effect.gen(function*() {
+        for (let position = from; position <= refusedAt && !stopped(); position++) {
+          const result = yield* alone(features[position]!, position)
+          counts = tally(counts, result)
+          yield* record(counts, [result])
           yield* letOthersIn
         }
-      }), { concurrency: IMPORT_JOBS.concurrency, discard: true })
-      const after = yield* recording.withPermit(flush)
+      })
+    const work = Effect.gen(function*() {
+      while (counts.done < features.length && !stopped()) {
+        const from = counts.done
+        const outcome = yield* Effect.result(chunk(from))
+        if (outcome._tag === "Success") counts = outcome.success
+        else if (outcome.failure instanceof Replay) yield* replay(from, outcome.failure.position)
+        else return yield* Effect.fail(outcome.failure)
+        yield* letOthersIn
+      }
+      const after = yield* record(counts, [])
       if (after?.status !== "running") return
       if (closing && counts.done < features.length) yield* end(after, "failed", lostRunner(after))
       else yield* end(after, stopping.has(row.id) ? "cancelled" : "completed", null)
     })
+    const settle = (error: string) => Effect.ignore(Effect.andThen(record(counts, []), end(row, "failed", error)))
     return work.pipe(
-      Effect.onInterrupt(() => Effect.ignore(Effect.andThen(flush, end(row, "failed", lostRunner({ ...row, done: counts.done }))))),
-      Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : Effect.ignore(Effect.andThen(flush,
-        end(row, "failed", `a storage failure stopped the import after ${counts.done} of ${row.features} features; import the rest again`)))),
+      Effect.onInterrupt(() => settle(lostRunner({ ...row, done: counts.done }))),
+      Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause)
+        : settle(`a storage failure stopped the import after ${counts.done} of ${row.features} features; import the rest again`)),
       Effect.ensuring(Effect.sync(() => {
         local.delete(row.id)
         stopping.delete(row.id)
