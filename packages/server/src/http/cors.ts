@@ -12,9 +12,10 @@
  * - Any other request with an `Origin`: the pipeline's answer, with `Access-Control-Allow-Origin`
  *   when the origin is allowed. Every answer on these paths carries `Vary: Origin`.
  */
-import { type CanopyClient, Ids, OAuthServer } from "@canopy/core"
+import { type CanopyClient, Errors, Ids, OAuthServer } from "@canopy/core"
 import { Effect, Exit } from "effect"
-import { type AccessLogLine, type ApiRequest, type ApiResponse, errorResponse, withSecurityHeaders } from "./handler.ts"
+import { refusal, withSecurityHeaders } from "./responses.ts"
+import type { AccessLogLine, ApiRequest, ApiResponse } from "./types.ts"
 
 /** Methods a cross-origin page may use. */
 export const ALLOWED_METHODS = "GET, HEAD, POST, PUT, DELETE"
@@ -88,7 +89,7 @@ export const withCors = (
       const allowed = await allowOrigin(origin)
       const vary = "Origin, Access-Control-Request-Method, Access-Control-Request-Headers"
       const res = allowed === undefined
-        ? errorResponse(403, requestId, "FORBIDDEN", `Cross-origin requests from ${origin} are not allowed`, [], { vary })
+        ? refusal(requestId, new Errors.OriginNotAllowed({ message: `Cross-origin requests from ${origin} are not allowed` }), { vary })
         : {
           status: 204,
           headers: {

@@ -2,7 +2,7 @@
  * The request pipeline, independent of any HTTP server: route → authenticate → rate limit and
  * count → authorise → decode query and body → the domain call → envelope. Every outcome, errors
  * included, is a response with the spec's body, an `X-Request-Id` and the security headers;
- * domain errors map to statuses here and nowhere else. The parts: `router.ts` (matching),
+ * every error answers as its row of `Errors.table` says (`refusal`, responses.ts). The parts: `router.ts` (matching),
  * `pipeline.ts` (the work), `input.ts` (query and body), `idempotency.ts` (`Idempotency-Key`),
  * `responses.ts` (bodies and headers), `readiness.ts` (`/ready`).
  */
@@ -12,14 +12,13 @@ import type { RequestTrace } from "../observability/tracing.ts"
 import * as Docs from "./docs.ts"
 import { type FileAnswer, fileResponse, type RunEffect } from "./files.ts"
 import { keyOf, KeyUsed, keyUsedResponse, settleKey } from "./idempotency.ts"
-import { BadRequest } from "./input.ts"
 import { pipeline, type Seen } from "./pipeline.ts"
-import { describeFailure, errorResponse, isStorageError, json, rateLimitHeaders, unavailable, withSecurityHeaders } from "./responses.ts"
+import { describeFailure, isStorageError, json, rateLimitHeaders, refusal, unavailable, withSecurityHeaders } from "./responses.ts"
 import { match } from "./router.ts"
 import { type AccessLogLine, type ApiRequest, type ApiResponse, MAX_BODY_BYTES } from "./types.ts"
 
 export { type AccessLogLine, type ApiRequest, type ApiResponse, MAX_BODY_BYTES } from "./types.ts"
-export { errorResponse, UNAVAILABLE_RETRY_AFTER_S, unavailable, withSecurityHeaders } from "./responses.ts"
+export { errorResponse, refusal, UNAVAILABLE_RETRY_AFTER_S, unavailable, withSecurityHeaders } from "./responses.ts"
 export { READY_TIMEOUT_MS, readinessRoute } from "./readiness.ts"
 
 /** Options of the pipeline. */
@@ -84,23 +83,21 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
     const protocol = protocolRoutes[`${req.method === "HEAD" ? "GET" : req.method} ${req.path}`]
     if (protocol) {
       routeName = req.path
-      if (req.bodyTooLarge) return finish(errorResponse(413, requestId, "VALIDATION_ERROR", `The request body exceeds ${MAX_BODY_BYTES} bytes`))
-      const r = await protocol(req, requestId).catch(() => errorResponse(500, requestId, "INTERNAL_ERROR", "An unexpected error occurred"))
+      if (req.bodyTooLarge) return finish(refusal(requestId, new Errors.BodyTooLarge({ message: `The request body exceeds ${MAX_BODY_BYTES} bytes`, details: [] })))
+      const r = await protocol(req, requestId).catch(() => refusal(requestId, new Errors.Unexpected({ message: "An unexpected error occurred" })))
       return finish({ ...r, headers: { ...r.headers, "x-request-id": requestId } })
     }
 
     const found = match(req.method, req.path)
     if (!("route" in found)) {
-      if (found.allowed.length === 0) {
-        return finish(errorResponse(404, requestId, "NOT_FOUND", `No route for ${req.method} ${req.path}`))
-      }
-      return finish(errorResponse(405, requestId, "NOT_FOUND", `${req.method} is not allowed on ${req.path}; allowed: ${found.allowed.join(", ")}`, [],
-        { allow: [...new Set(found.allowed)].join(", ") }))
+      return finish(refusal(requestId, found.allowed.length === 0
+        ? new Errors.RouteNotFound({ message: `No route for ${req.method} ${req.path}` })
+        : new Errors.MethodNotAllowed({ message: `${req.method} is not allowed on ${req.path}; allowed: ${found.allowed.join(", ")}`, allowed: found.allowed })))
     }
     if (req.bodyTooLarge) {
-      return finish(errorResponse(413, requestId, "VALIDATION_ERROR", `The request body exceeds ${MAX_BODY_BYTES} bytes`, [
-        { field: "body", message: `must be at most ${MAX_BODY_BYTES} bytes` }
-      ]))
+      return finish(refusal(requestId, new Errors.BodyTooLarge({
+        message: `The request body exceeds ${MAX_BODY_BYTES} bytes`, details: [{ field: "body", message: `must be at most ${MAX_BODY_BYTES} bytes` }]
+      })))
     }
     const { params, route } = found
     routeName = `/v1${route.path}`
@@ -108,8 +105,9 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
     const auth = req.headers.authorization
     const bearer = auth && /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1]
     if (!bearer) {
-      return finish(errorResponse(401, requestId, "UNAUTHORIZED", auth ? "The Authorization header must be \"Bearer <token>\"" : "Authentication required: send Authorization: Bearer <token>", [],
-        { "www-authenticate": auth ? "Bearer error=\"invalid_request\"" : "Bearer" }))
+      return finish(refusal(requestId, new Errors.CredentialsMissing({
+        message: auth ? "The Authorization header must be \"Bearer <token>\"" : "Authentication required: send Authorization: Bearer <token>", malformed: !!auth
+      })))
     }
 
     const seen: Seen = {}
@@ -154,20 +152,11 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
     const error = Cause.findErrorOption(exit.cause)
     if (error._tag === "Some") {
       const e = error.value
-      if (e instanceof BadRequest) return finish(errorResponse(400, requestId, "VALIDATION_ERROR", e.message, e.details, limitHeaders))
       if (e instanceof KeyUsed) return finish(keyUsedResponse(e, requestId, limitHeaders))
-      if (Errors.isDomainError(e)) {
-        const headers = e._tag === "Unauthorized"
-          ? { "www-authenticate": "Bearer error=\"invalid_token\"" }
-          : e._tag === "RateLimited"
-          ? { ...limitHeaders, "retry-after": String(Math.max(1, Math.ceil(e.retryAfter))) }
-          : limitHeaders
-        return settle(errorResponse(Errors.statusOf(e), requestId, Errors.codeOf(e), e.message,
-          e._tag === "ValidationError" ? e.details : [], headers))
-      }
+      if (Errors.isError(e)) return settle(refusal(requestId, e, limitHeaders))
     }
     failure = describeFailure(exit.cause)
     if (error._tag === "Some" && isStorageError(error.value)) return settle(unavailable(requestId, limitHeaders))
-    return settle(errorResponse(500, requestId, "INTERNAL_ERROR", "An unexpected error occurred; quote the request id when reporting it", [], limitHeaders))
+    return settle(refusal(requestId, new Errors.Unexpected({ message: "An unexpected error occurred; quote the request id when reporting it" }), limitHeaders))
   }
 }

@@ -3,10 +3,10 @@
  * is known to be well formed), the answer to a key already used, and keeping or freeing the key
  * once the request is answered.
  */
-import { type CanopyClient, Idempotency, IdempotencyKeys, type Storage } from "@canopy/core"
+import { type CanopyClient, Errors, Idempotency, IdempotencyKeys, type Storage } from "@canopy/core"
 import { Context, Effect, Exit } from "effect"
 import type { Route } from "../api/routes.ts"
-import { errorResponse } from "./responses.ts"
+import { refusal } from "./responses.ts"
 import { type ApiRequest, type ApiResponse, responseText } from "./types.ts"
 
 /** A POST's `Idempotency-Key`, its request's fingerprint and, once claimed, the claim's token. */
@@ -73,15 +73,15 @@ export const keyUsedResponse = (e: KeyUsed, requestId: string, limitHeaders: Rec
         body: claim.response.body ?? undefined
       }
     case "mismatch":
-      return errorResponse(422, requestId, "VALIDATION_ERROR",
-        "This Idempotency-Key was used with another request (method, path or body); use a new key for a new request", [
-          { field: "idempotency-key", message: "was already used with another request within 24 hours" }
-        ], limitHeaders)
+      return refusal(requestId, new Errors.IdempotencyKeyReused({
+        message: "This Idempotency-Key was used with another request (method, path or body); use a new key for a new request",
+        details: [{ field: "idempotency-key", message: "was already used with another request within 24 hours" }]
+      }), limitHeaders)
     case "in_progress":
-      return errorResponse(409, requestId, "CONFLICT",
-        "A request with this Idempotency-Key is in progress; retry after it completes", [
-          { field: "idempotency-key", message: "a request with this key is in progress" }
-        ], { ...limitHeaders, "retry-after": "1" })
+      return refusal(requestId, new Errors.IdempotencyKeyInProgress({
+        message: "A request with this Idempotency-Key is in progress; retry after it completes",
+        details: [{ field: "idempotency-key", message: "a request with this key is in progress" }]
+      }), limitHeaders)
   }
 }
 

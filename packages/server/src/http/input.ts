@@ -1,6 +1,6 @@
 /**
  * A route's input: the query decoded against its schema, the body parsed as JSON (a large one
- * apart from the request's other work). A malformed input is a `BadRequest`, already an answer.
+ * apart from the request's other work). A malformed input is a `BadRequest` (400).
  */
 import { Errors, type FieldError, GeometryCheck, Schemas } from "@canopy/core"
 import { Effect } from "effect"
@@ -8,14 +8,10 @@ import type { Route } from "../api/routes.ts"
 import { rawBodyOf } from "./files.ts"
 import type { ApiRequest } from "./types.ts"
 
-/** A pipeline failure that is already an HTTP answer (400 for the query or body). */
-export class BadRequest {
-  readonly _tag = "BadRequest"
-  readonly message: string
-  readonly details: ReadonlyArray<FieldError.FieldError>
+/** The query, the body or a header could not be read: the table's `BadRequest` (400), made from its message and problems. */
+export class BadRequest extends Errors.BadRequest {
   constructor(message: string, details: ReadonlyArray<FieldError.FieldError>) {
-    this.message = message
-    this.details = details
+    super({ message, details })
   }
 }
 

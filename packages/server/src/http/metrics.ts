@@ -6,10 +6,11 @@
  * CPU, GC). Off unless configured: with a token, a scrape must send `Authorization: Bearer TOKEN`
  * (compared in constant time); `public` serves it to anyone who can reach the port.
  */
-import type { Storage } from "@canopy/core"
+import { Errors, type Storage } from "@canopy/core"
 import { timingSafeEqual } from "node:crypto"
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client"
-import { type AccessLogLine, type ApiRequest, type ApiResponse, errorResponse } from "./handler.ts"
+import { refusal } from "./responses.ts"
+import type { AccessLogLine, ApiRequest, ApiResponse } from "./types.ts"
 
 /** Who may read `/metrics`. */
 export type MetricsAccess = { readonly token: string } | "public"
@@ -147,6 +148,6 @@ export const makeMetrics = (access: MetricsAccess) => {
     route: async (req: ApiRequest, requestId: string): Promise<ApiResponse> =>
       allowed(req)
         ? { status: 200, headers: { "content-type": registry.contentType, "cache-control": "no-store" }, body: await registry.metrics() }
-        : errorResponse(401, requestId, "UNAUTHORIZED", "/metrics needs the metrics token (Authorization: Bearer …)", [], { "www-authenticate": "Bearer" })
+        : refusal(requestId, new Errors.CredentialsMissing({ message: "/metrics needs the metrics token (Authorization: Bearer …)", malformed: false }))
   }
 }

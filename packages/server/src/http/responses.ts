@@ -1,8 +1,9 @@
 /**
- * Responses every part of the HTTP layer writes: JSON with the request id, the spec's error body,
- * the security headers, the rate-limit headers and the 503 of an unavailable database.
+ * Responses every part of the HTTP layer writes: JSON with the request id, the answer to an error
+ * of the table (`Errors.table`: its status, the spec's body, its headers), the security headers,
+ * the rate-limit headers and the 503 of an unavailable database.
  */
-import { type Errors, type FieldError, type RateLimit, RawJson } from "@canopy/core"
+import { Errors, type FieldError, type RateLimit, RawJson } from "@canopy/core"
 import type { Cause } from "effect"
 import type { ApiResponse } from "./types.ts"
 
@@ -36,7 +37,17 @@ export const withSecurityHeaders = (res: ApiResponse): ApiResponse => {
   return { ...res, headers }
 }
 
-/** The spec's error body. */
+/**
+ * The answer to an error of the table: its row's status and headers (after `headers`, the
+ * request's own), the spec's body with its code, message and details.
+ */
+export const refusal = (requestId: string, error: Errors.AnyError, headers: Record<string, string> = {}): ApiResponse =>
+  errorResponse(Errors.statusOf(error), requestId, Errors.codeOf(error), error.message, Errors.detailsOf(error), { ...headers, ...Errors.headersOf(error) })
+
+/**
+ * The spec's error body with a status and code given as they are: only for an answer outside the
+ * table, a request Node's HTTP parser refused (http/node.ts); everything else answers `refusal`.
+ */
 export const errorResponse = (
   status: number, requestId: string, code: Errors.Code, message: string,
   details: ReadonlyArray<FieldError.FieldError> = [], headers: Record<string, string> = {}
@@ -47,11 +58,11 @@ export const rateLimitHeaders = (d: RateLimit.Decision): Record<string, string> 
   "x-ratelimit-limit": String(d.limit),
   "x-ratelimit-remaining": String(d.remaining),
   "x-ratelimit-reset": String(d.reset),
-  ...(d.allowed ? {} : { "retry-after": String(d.retryAfter) })
+  ...(d.allowed ? {} : { "retry-after": Errors.retryAfter(d.retryAfter) })
 })
 
 /** Seconds a client is asked to wait before retrying when the database is unavailable. */
-export const UNAVAILABLE_RETRY_AFTER_S = 5
+export const UNAVAILABLE_RETRY_AFTER_S = Errors.UNAVAILABLE_RETRY_AFTER_S
 
 /** Whether a failure is the store's (the database down, frozen or refusing writes). */
 export const isStorageError = (e: unknown): boolean => (e as { _tag?: unknown } | null)?._tag === "StorageError"
@@ -62,9 +73,7 @@ export const isStorageError = (e: unknown): boolean => (e as { _tag?: unknown } 
  * `Retry-After`.
  */
 export const unavailable = (requestId: string, headers: Record<string, string> = {}): ApiResponse =>
-  errorResponse(503, requestId, "INTERNAL_ERROR", "The database is unavailable; retry later", [], {
-    ...headers, "retry-after": String(UNAVAILABLE_RETRY_AFTER_S)
-  })
+  refusal(requestId, new Errors.Unavailable({ message: "The database is unavailable; retry later" }), headers)
 
 /** A short, secret-free description of an unexpected failure, for the log. */
 export const describeFailure = (cause: Cause.Cause<unknown>): string => {
