@@ -134,6 +134,10 @@ describe("the dashboard's bulk import in headless Chromium", () => {
     assert.strictEqual((await page.textContent("#count-created"))!.trim(), String(N - 1))
     assert.strictEqual((await page.textContent("#count-refused"))!.trim(), "1")
     assert.include(await page.textContent("#import-announce"), "completed")
+    const ms = (path: string) => server.logs.filter((l) => l.path === path).map((l) => l.duration_ms).sort((a, b) => a - b)
+    const polls = ms("/dashboard/imports/status.json")
+    console.log(`[sqlite] dashboard import of ${N} features: preview POST ${ms("/dashboard/imports/preview")[0]} ms, confirm POST ${ms("/dashboard/imports/confirm")[0]} ms, ` +
+      `${polls.length} status polls (median ${polls[Math.floor(polls.length / 2)]} ms, max ${polls.at(-1)} ms), pages of 100 features ${ms("/dashboard/imports").at(-1)} ms at most`)
 
     // The result: the created projects linked by name, the refused feature with its problem.
     const done = (await api.get(`/v1/imports/${importId}`)).body.data
@@ -198,6 +202,8 @@ describe("the dashboard's bulk import in headless Chromium", () => {
     const status = await viewer.page.request.get(`${server.url}/dashboard/imports/status.json?id=${importId}`)
     assert.strictEqual(status.status(), 200, "a viewer may follow an import")
     assert.strictEqual((await status.json()).status, "completed")
+    assert.strictEqual((await viewer.page.goto(`${server.url}/dashboard/imports?id=imp_nothere`))?.status(), 404)
+    assert.include(await viewer.page.textContent("main .error"), "does not exist")
     const missing = await viewer.page.request.get(`${server.url}/dashboard/imports/status.json?id=imp_nothere`)
     assert.strictEqual(missing.status(), 404)
     assert.strictEqual((await missing.json()).error.code, "NOT_FOUND")

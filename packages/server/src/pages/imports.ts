@@ -79,7 +79,7 @@ const settingsOf = (fields: Readonly<Record<string, string>>) => {
 
 const STYLE = `<style>progress{width:100%;height:1.25rem}.counts{display:flex;gap:2rem;margin:.5rem 0}.counts div{display:flex;gap:.5rem}
 .counts dt{font-weight:600}.counts dd{margin:0;font-variant-numeric:tabular-nums}.status.refused{background:#fde8e8;color:#7a1014}.status.created,.status.valid{background:#e7f4ea}
-.problems{margin:0;padding-left:1rem}#results-table .status{white-space:nowrap}fieldset{border:1px solid #dde5de;margin:.75rem 0}</style>`
+.problems{margin:0;padding-left:1rem}#results-table .status{white-space:nowrap}</style>`
 
 const OUTCOME = { created: "created", refused: "refused", valid: "would be created" } as const
 
@@ -145,7 +145,8 @@ ${file ? "" : `<label for="cf-file">This server no longer holds ${escape(imp.fil
     return `<h1>Preview of ${escape(imp.file.name ?? "the file")}</h1>
 <section id="import-view" data-state="preview" aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2>
 <p id="preview-summary">${number(imp.totals.features)} feature${imp.totals.features === 1 ? "" : "s"} read (${escape(imp.file.format ?? "unknown format")}${imp.file.source_crs ? `, ${escape(imp.file.source_crs)}` : ""}): ${number(valid)} would become projects, ${number(imp.totals.hectares)} ha in all; ${number(imp.totals.refused)} ${imp.totals.refused === 1 ? "is" : "are"} refused and would store nothing.</p>
-<p>Overlaps with the account's projects are checked as each project is created: ${policy === "reject" ? "a boundary overlapping another active or draft project is <strong>refused</strong> and listed with its problem" : "an overlapping boundary is saved, and its project page lists what it overlaps"}. Nothing has been stored yet.</p>
+<p>Overlaps with the account's projects are checked as each project is created: ${policy === "reject" ? "a boundary overlapping another active or draft project is <strong>refused</strong> and listed with its problem"
+  : policy === "warn" ? "an overlapping boundary is saved, and its project page lists what it overlaps" : "what happens to an overlapping boundary is the account's overlap policy"}. Nothing has been stored yet.</p>
 ${resultsTable(imp, after, settings)}${confirm}</section>`
   }
 
