@@ -37,9 +37,11 @@ describe("createCanopy's facade", () => {
 
   it("boundaryHistory.get: one version with its boundary, as plain JSON", async () => {
     const p = await canopy.projects.create(principal, { name: "Birch stand", geometry: squareHa(2, 11) })
+    await canopy.projects.update(principal, p.id, { geometry: squareHa(3, 11) })
     const v = await canopy.boundaryHistory.get(principal, p.id, "1")
     assert.strictEqual(v.version, 1)
     assert.deepStrictEqual(JSON.parse(JSON.stringify(v.geometry)), JSON.parse(JSON.stringify(squareHa(2, 11))))
+    assert.strictEqual((await canopy.boundaryHistory.get(principal, p.id, "2")).version, 2)
     assert.instanceOf(await rejection(canopy.boundaryHistory.get(principal, p.id, "9")), NotFoundError)
   })
 
