@@ -275,7 +275,7 @@ describe("the dashboard's bulk import in headless Chromium", () => {
     await owner.context.close()
   }, 240_000)
 
-  it("holds one previewed file per member, drops them after their time and the oldest past the byte budget", () => {
+  it("holds one previewed file per member, drops them after their time and the oldest past the byte and count budgets", () => {
     let clock = 0
     const held = makeHeldFiles(() => clock)
     const file = (mib: number) => ({ bytes: new Uint8Array(mib * 1024 * 1024), mediaType: "" })
@@ -295,5 +295,9 @@ describe("the dashboard's bulk import in headless Chromium", () => {
     assert.strictEqual(held.bytes(), 0)
     held.keep("imp_big", "acc:dave", file(33))
     assert.strictEqual(held.bytes(), 0, "a file past the budget is not held")
+    for (let i = 0; i <= HELD_FILES.maxFiles; i++) held.keep(`imp_${i}`, `acc:m${i}`, { bytes: new Uint8Array(1), mediaType: "" })
+    assert.strictEqual(held.bytes(), HELD_FILES.maxFiles, "at most maxFiles held")
+    assert.isUndefined(held.get("imp_0", "acc:m0"), "the oldest dropped past the count")
+    assert.isDefined(held.get(`imp_${HELD_FILES.maxFiles}`, `acc:m${HELD_FILES.maxFiles}`))
   })
 })

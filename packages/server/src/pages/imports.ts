@@ -25,10 +25,14 @@ import { ACTION_FORM, domainError, escape, readForm, redirect, same } from "./ht
 import { can, failure, type Me, number, type Shell, time } from "./shell.ts"
 import type { Site } from "./site.ts"
 
-/** How long and how much of the previewed files this server holds for their confirmation. */
-export const HELD_FILES = { ttlMs: 15 * 60_000, maxBytes: 32 * 1024 * 1024 } as const
+/** How long, how much and how many of the previewed files this server holds for their confirmation. */
+export const HELD_FILES = { ttlMs: 15 * 60_000, maxBytes: 32 * 1024 * 1024, maxFiles: 1_000 } as const
 
-/** Previewed files by preview id: one per member, dropped after `HELD_FILES.ttlMs`, the oldest first past the byte budget. */
+/**
+ * Previewed files by preview id: one per member, dropped after `HELD_FILES.ttlMs`, the oldest
+ * first past the budget. The map's order is the files' age, so a sweep stops at the first one
+ * still in time.
+ */
 export const makeHeldFiles = (now: () => number = Date.now) => {
   const files = new Map<string, { readonly owner: string; readonly file: RawBody; readonly at: number }>()
   let bytes = 0
@@ -38,7 +42,10 @@ export const makeHeldFiles = (now: () => number = Date.now) => {
     files.delete(id)
   }
   const sweep = (at: number) => {
-    for (const [id, held] of files) if (at - held.at > HELD_FILES.ttlMs) drop(id)
+    for (const [id, held] of files) {
+      if (at - held.at <= HELD_FILES.ttlMs) return
+      drop(id)
+    }
   }
   return {
     keep: (id: string, owner: string, file: RawBody) => {
@@ -47,7 +54,7 @@ export const makeHeldFiles = (now: () => number = Date.now) => {
       for (const [other, held] of files) if (held.owner === owner) drop(other)
       if (file.bytes.length > HELD_FILES.maxBytes) return
       for (const oldest of files.keys()) {
-        if (bytes + file.bytes.length <= HELD_FILES.maxBytes) break
+        if (bytes + file.bytes.length <= HELD_FILES.maxBytes && files.size < HELD_FILES.maxFiles) break
         drop(oldest)
       }
       files.set(id, { owner, file, at })
@@ -161,7 +168,7 @@ ${resultsTable(imp, after, settings)}${confirm}</section>`
     return `<h1>Import of ${escape(imp.file.name ?? "a file")}</h1>
 <section id="import-view" data-state="${imp.status}" data-status="${escape(site.path(`/dashboard/imports/status.json?id=${encodeURIComponent(imp.id)}`))}" aria-labelledby="progress-h">
 <h2 id="progress-h">Progress</h2><p>Status: <span class="status" id="import-status">${imp.status}</span> · started ${time(imp.created_at)}${imp.completed_at ? ` · ended ${time(imp.completed_at)}` : ""}</p>
-<label for="import-progress">Features dealt with</label><progress id="import-progress" max="${Math.max(1, p.features_read)}" value="${p.done}">${p.done} of ${p.features_read}</progress>
+${running ? `<noscript><p><a href="${escape(site.path(importPath(imp.id)))}">Reload</a> to see how far it has gone.</p></noscript>` : ""}<label for="import-progress">Features dealt with</label><progress id="import-progress" max="${Math.max(1, p.features_read)}" value="${p.done}">${p.done} of ${p.features_read}</progress>
 <dl class="counts">${count("count-read", "Read", p.features_read)}${count("count-done", "Done", p.done)}${count("count-created", "Created", p.created)}${count("count-refused", "Refused", p.refused)}</dl>
 ${imp.error ? `<div class="error" role="alert"><p>${escape(imp.error)}</p></div>` : ""}${running ? "" : `<p id="import-outcome">${number(imp.totals.created)} project${imp.totals.created === 1 ? "" : "s"} created (${number(imp.totals.hectares)} ha), ${number(imp.totals.refused)} feature${imp.totals.refused === 1 ? "" : "s"} refused.</p>`}
 ${cancelForm}<h2 id="results-h">Features</h2>${resultsTable(imp, after, {})}</section>`
