@@ -41,7 +41,9 @@ describe("createCanopy's facade", () => {
     const v = await canopy.boundaryHistory.get(principal, p.id, "1")
     assert.strictEqual(v.version, 1)
     assert.deepStrictEqual(JSON.parse(JSON.stringify(v.geometry)), JSON.parse(JSON.stringify(squareHa(2, 11))))
-    assert.strictEqual((await canopy.boundaryHistory.get(principal, p.id, "2")).version, 2)
+    const newest = await canopy.boundaryHistory.get(principal, p.id, "2")
+    assert.deepStrictEqual(JSON.parse(JSON.stringify(newest.geometry)), JSON.parse(JSON.stringify(squareHa(3, 11))), "the newest: the project's boundary")
+    assert.deepStrictEqual(JSON.parse(JSON.stringify((await canopy.projects.get(principal, p.id)).geometry)), JSON.parse(JSON.stringify(squareHa(3, 11))))
     assert.instanceOf(await rejection(canopy.boundaryHistory.get(principal, p.id, "9")), NotFoundError)
   })
 

@@ -3,6 +3,7 @@
  * machinery (keyset or offset windows, capped counts).
  */
 import { Context, Effect, type Semaphore } from "effect"
+import { RawJson } from "../RawJson.ts"
 import * as S from "../Storage.ts"
 
 export interface Tables {
@@ -58,7 +59,13 @@ export const snapshot = (t: Tables): Tables =>
 /** Whether the current fiber is inside a transaction of this store. */
 export const InTransaction = Context.Reference<boolean>("canopy/MemoryStorage/InTransaction", { defaultValue: () => false })
 
-export const clone = <A>(a: A): A => structuredClone(a)
+/** A deep copy of a row; boundaries (`RawJson`, immutable) are shared, so they stay `RawJson`. */
+export const clone = <A>(a: A): A => {
+  if (a === null || typeof a !== "object" || a instanceof RawJson) return a
+  if (Array.isArray(a)) return a.map(clone) as A
+  if (Object.getPrototypeOf(a) !== Object.prototype) return structuredClone(a)
+  return Object.fromEntries(Object.entries(a).map(([k, v]) => [k, clone(v)])) as A
+}
 
 const compareAt = (ka: string | number, ia: string, kb: string | number, ib: string) =>
   ka < kb ? -1 : ka > kb ? 1 : ia < ib ? -1 : ia > ib ? 1 : 0
