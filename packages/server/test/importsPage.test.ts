@@ -6,18 +6,25 @@
  * problem; an editor cancels a running import; a viewer sees imports without any form and a POST
  * of theirs is refused (403) with nothing stored; nothing refused by the CSP; axe-core finds no
  * serious or critical violations at any step. Screenshots go to .test-results/screenshots/.
+ * Also: the file asked again when the server does not hold it, the held files' bounds, and the
+ * forms under a hostile client (megabytes of parts or fields) with /health probed meanwhile.
  */
 import { Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { mkdirSync } from "node:fs"
+import type { ChildProcess } from "node:child_process"
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { inject } from "vitest"
+import { MAX_BODY_BYTES } from "../src/http/handler.ts"
+import { serve as serveInProcess } from "../src/index.ts"
 import { HELD_FILES, makeHeldFiles } from "../src/pages/imports.ts"
 import { launchChromium } from "./chromium.ts"
 import { seriousViolations as axe, signedIn as signInAs } from "./dashboardBrowser.ts"
 import { BOWTIE, square } from "./gis/fixtures.ts"
-import { client, startTestServer, type TestServer } from "./harness.ts"
+import { client, request, startServeProcess, startTestServer, type TestServer } from "./harness.ts"
+import { withoutStall } from "./healthProbe.ts"
 
 const shots = join(process.cwd(), ".test-results", "screenshots")
 
@@ -300,4 +307,70 @@ describe("the dashboard's bulk import in headless Chromium", () => {
     assert.isUndefined(held.get("imp_0", "acc:m0"), "the oldest dropped past the count")
     assert.isDefined(held.get(`imp_${HELD_FILES.maxFiles}`, `acc:m${HELD_FILES.maxFiles}`))
   })
+})
+
+// The server as a process of its own: the client's sending of megabytes must not count as its time.
+describe("the import forms under a hostile client", () => {
+  let dir: string
+  let proc: { child: ChildProcess; url: string }
+  let apiToken: string
+  let session: { cookie: string; csrf: string }
+  const cookieOf = (headers: Headers, name: string) => {
+    for (const c of headers.getSetCookie()) if (c.startsWith(`${name}=`)) return decodeURIComponent(c.split(";")[0]!.slice(name.length + 1))
+    return undefined
+  }
+  const post = (path: string, body: string, headers: Record<string, string>) =>
+    fetch(`${proc.url}${path}`, { method: "POST", body, redirect: "manual", headers })
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "canopy-import-forms-"))
+    const db = join(dir, "canopy.db")
+    const maker = await serveInProcess({ port: 0, host: "127.0.0.1", db, dispatcher: false })
+    const b = await maker.canopy.bootstrap({ account_name: "Hostile Imports", email: "hi@example.com", plan: "pro" })
+    apiToken = b.api_key.token
+    await maker.canopy.members.accept(b.password_token, { name: "Hi", password: "a long enough password" })
+    await maker.close()
+    proc = await startServeProcess(["--db", db])
+    const signInPage = await request(proc.url, "GET", "/dashboard")
+    const pre = cookieOf(signInPage.headers, "canopy_csrf")!
+    const signed = await fetch(`${proc.url}/dashboard/sign-in`, {
+      method: "POST", redirect: "manual", headers: { cookie: `canopy_csrf=${encodeURIComponent(pre)}` },
+      body: new URLSearchParams({ csrf: pre, email: "hi@example.com", password: "a long enough password" })
+    })
+    const cookie = `canopy_session=${encodeURIComponent(cookieOf(signed.headers, "canopy_session")!)}`
+    const page = await request(proc.url, "GET", "/dashboard/imports", { headers: { cookie } })
+    session = { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(page.text)![1]! }
+  }, 60_000)
+  afterAll(() => {
+    proc?.child.kill()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it("4 MB of empty multipart parts and 5 MB of urlencoded fields, with and without a session: refused within the forms' caps, /health answers promptly, nothing stored", async () => {
+    const boundary = "hostile-boundary"
+    const one = `--${boundary}\r\nContent-Disposition: form-data; name="f"\r\n\r\n\r\n`
+    const manyParts = `${one.repeat(Math.floor((4 * 1024 * 1024) / one.length))}--${boundary}--\r\n`
+    const multipart = { "content-type": `multipart/form-data; boundary=${boundary}` }
+    const fields: Array<string> = []
+    for (let i = 0, size = 0; size < MAX_BODY_BYTES - 64; i++) {
+      fields.push(`k${i}=&`)
+      size += `k${i}=&`.length
+    }
+    const fieldBomb = `csrf=${encodeURIComponent(session.csrf)}&preview=imp_x&${fields.join("")}`.slice(0, MAX_BODY_BYTES - 64)
+    const urlencoded = { "content-type": "application/x-www-form-urlencoded" }
+    for (const path of ["/dashboard/imports/preview", "/dashboard/imports/confirm"]) {
+      for (const a of await withoutStall(proc.url, () => post(path, manyParts, multipart))) assert.strictEqual(a.status, 303, "no session: to the sign-in")
+      for (const a of await withoutStall(proc.url, () => post(path, manyParts, { ...multipart, cookie: session.cookie }))) {
+        assert.strictEqual(a.status, 303, "back to the form with the problem")
+        assert.match(a.headers.get("location") ?? "", /\/dashboard\/imports$/)
+      }
+    }
+    for (const path of ["/dashboard/imports/confirm", "/dashboard/imports/cancel"]) {
+      for (const a of await withoutStall(proc.url, () => post(path, fieldBomb, { ...urlencoded, cookie: session.cookie }))) {
+        assert.strictEqual(a.status, 413, "the form refused by its caps")
+        assert.include(a.text, "Nothing was changed")
+      }
+    }
+    assert.strictEqual((await request(proc.url, "GET", "/v1/projects", { token: apiToken })).body.meta.total, 0)
+  }, 180_000)
 })

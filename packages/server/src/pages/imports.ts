@@ -21,7 +21,7 @@ import { cancelImport, getImport, startImport, StartImportQuery } from "../api/i
 import { readForm as readMultipart } from "../gis/multipart.ts"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
 import { errorResponse, json } from "../http/responses.ts"
-import { ACTION_FORM, domainError, escape, readForm, redirect, same } from "./html.ts"
+import { ACTION_FORM, domainError, escape, formRefused, readForm, redirect, same } from "./html.ts"
 import { can, failure, type Me, number, type Shell, time } from "./shell.ts"
 import type { Site } from "./site.ts"
 
@@ -230,7 +230,7 @@ ${cancelForm}<h2 id="results-h">Features</h2>${resultsTable(imp, after, {})}</se
     const multipart = /^multipart\/form-data\b/i.test(req.headers["content-type"] ?? "")
     const read = multipart ? readMultipart(req.headers["content-type"] ?? "", req.body ?? new Uint8Array()) : readForm(req, ACTION_FORM)
     if (read.ok && !same(read.fields.csrf, me.session.csrf)) return refusedPage(req, me, "The form expired; reload the page and try again.")
-    if (!read.ok) return shell.redirectWith(req, "/dashboard/imports", { ok: false, text: `The confirmation could not be read; nothing was saved. ${read.message}` })
+    if (!read.ok) return multipart ? shell.redirectWith(req, "/dashboard/imports", { ok: false, text: `The confirmation could not be read; nothing was saved. ${read.message}` }) : formRefused(read.message)
     const form = { fields: read.fields, file: "file" in read ? read.file : undefined }
     const previewId = form.fields.preview ?? ""
     const settings = settingsOf(form.fields)
@@ -254,7 +254,7 @@ ${cancelForm}<h2 id="results-h">Features</h2>${resultsTable(imp, after, {})}</se
     if (!("principal" in me)) return me
     const read = readForm(req, ACTION_FORM)
     if (read.ok && !same(read.fields.csrf, me.session.csrf)) return refusedPage(req, me, "The form expired; reload the page and try again.")
-    if (!read.ok) return shell.redirectWith(req, "/dashboard/imports", { ok: false, text: read.message })
+    if (!read.ok) return formRefused(read.message)
     const id = read.fields.id ?? ""
     const exit = await run(cancelImport(me.principal, id))
     return shell.redirectWith(req, importPath(id), Exit.isSuccess(exit)
