@@ -8,9 +8,9 @@
  *
  * - Forms are shown for what the member's role allows (`projects.create`); a POST of a member
  *   without it is answered 403 before its body is read; every POST carries the session's CSRF token.
- * - The previewed file is held by this server for its confirmation (`HELD_FILES`: per member, for
- *   15 minutes, 32 MiB in all, the oldest dropped first); when it is not (another server answered,
- *   or it expired), the confirmation asks for the file again.
+ * - The previewed file is held by this server for its confirmation (`HELD_FILES`: one per member,
+ *   for 15 minutes, at most 1,000 files and 32 MiB, the oldest dropped first); when it is not
+ *   (another server answered, or it expired), the confirmation asks for the file again.
  * - A running import's page polls `/dashboard/imports/status.json` (the import's progress, no
  *   results) and, once it has ended, shows its results in place; without JavaScript a reload does.
  */
