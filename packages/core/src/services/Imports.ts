@@ -39,7 +39,7 @@ export const IMPORT_JOBS = {
   /** Most features of one chunk (one transaction: their projects, results and progress). */
   chunkFeatures: 100,
   /** Longest a chunk's transaction holds the account's lock, but for the feature at hand (ms). */
-  chunkMs: 250,
+  chunkMs: 100,
   /** Longest a chunk holds the event loop without a turn (ms): a synchronous store's chunk ends there. */
   sliceMs: 12,
   /** Imports running at once in one process; more are a 429. */
