@@ -305,6 +305,37 @@ for (const [store, open] of serverOnEachStore) {
       assert.strictEqual(list.body.data[0].geometry.type, "MultiPolygon")
     })
 
+    it("features refused inside a chunk's transaction (a taken slug, an overlap the account refuses) are refused alone; the rest are created", { timeout: 120_000 }, async () => {
+      const { api, token } = await account("enterprise")
+      assert.strictEqual((await api.put("/v1/account", { overlap_policy: "reject" })).status, 200)
+      assert.strictEqual((await api.post("/v1/projects", { name: "stand-5" })).status, 201)
+      // A boundary over stand 9 (position 8), 50 m off it.
+      const over = standRing(8, 300).map(([x, y]) => proj4(UTM32N, "EPSG:4326", [x + 50, y + 50]) as [number, number])
+      const neighbour = await api.post("/v1/projects", { name: "Neighbour", geometry: { type: "Polygon", coordinates: [over] } })
+      assert.strictEqual(neighbour.status, 201, neighbour.text)
+
+      const started = await post(base, token, "/v1/imports?name_field=slug", standsZip(300))
+      assert.strictEqual(started.status, 202, started.text)
+      const { last } = await follow(api, started.body.data.id, 90_000)
+      assert.strictEqual(last.status, "completed", JSON.stringify(last))
+      assert.deepStrictEqual(last.progress, { features_read: 300, done: 300, created: 298, refused: 2 })
+      const results = await allResults(api, started.body.data.id)
+      assert.deepStrictEqual(results.map((r) => r.position), Array.from({ length: 300 }, (_, i) => i))
+      const refused = results.filter((r) => r.outcome === "refused")
+      assert.deepStrictEqual(refused.map((r) => r.position), [4, 8])
+      assert.include(refused[0].problems[0].message, "slug")
+      assert.include(refused[1].problems[0].message, "Neighbour")
+      const created = results.filter((r) => r.outcome === "created")
+      assert.strictEqual(new Set(created.map((r) => r.project_id)).size, 298)
+      for (const position of [3, 5, 7, 9]) {
+        const r = results[position]
+        assert.include((await api.get(`/v1/projects/${r.project_id}`)).body.data, { name: `stand-${position + 1}` })
+      }
+      assert.strictEqual((await api.get("/v1/projects")).body.meta.total, 300, "the 298 created and the two made before")
+      const events = await api.get("/v1/events?type=import.completed")
+      assert.include(events.body.data[0].data, { id: started.body.data.id, status: "completed", created: 298, refused: 2 })
+    })
+
     it("cancel stops a running import: the projects made stay and are listed, the rest are not imported", { timeout: 60_000 }, async () => {
       const { api, token } = await account("enterprise")
       const started = await post(base, token, "/v1/imports", standsZip(1_500))
