@@ -2206,7 +2206,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The query or body could not be read (malformed JSON, wrong content type, bad query parameter) */
+        /** @description The query or body could not be read (malformed JSON, wrong content type, bad query parameter or header) */
         BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2228,49 +2228,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Missing, invalid, expired or revoked credential */
-        Unauthorized: {
+        /** @description An invalid, expired or revoked credential; or: No credential, or not sent as `Authorization: Bearer <token>` */
+        UnauthorizedOrCredentialsMissing: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                /** @description Bearer challenge */
-                "WWW-Authenticate"?: string;
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": "UNAUTHORIZED",
-                 *         "message": "Authentication required: send Authorization: Bearer <token>",
-                 *         "details": []
-                 *       },
-                 *       "meta": {
-                 *         "request_id": "req_1a2b3c4d5e"
-                 *       }
-                 *     }
-                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The credential lacks the permission, or a plan limit is reached */
-        Forbidden: {
+        /** @description The credential lacks the permission; or: A plan limit would be exceeded */
+        ForbiddenOrLimitExceeded: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": "FORBIDDEN",
-                 *         "message": "this credential lacks the projects:write permission needed to projects create",
-                 *         "details": []
-                 *       },
-                 *       "meta": {
-                 *         "request_id": "req_1a2b3c4d5e"
-                 *       }
-                 *     }
-                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2296,7 +2271,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Duplicate slug, a state transition that is not allowed, or an idempotency key in use */
+        /** @description Duplicate slug, or a state transition that is not allowed */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2340,7 +2315,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Too many requests for the plan (per minute: free 60, pro 300, enterprise 1000, by default) */
+        /** @description Too many requests for the plan */
         RateLimited: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2364,7 +2339,7 @@ export interface components {
             };
         };
         /** @description An unexpected error */
-        InternalError: {
+        Unexpected: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
@@ -2408,6 +2383,70 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Duplicate slug, or a state transition that is not allowed; or: A request with this Idempotency-Key is still at work (`Retry-After: 1`) */
+        ConflictOrIdempotencyKeyInProgress: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is over the size limit */
+        BodyTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "VALIDATION_ERROR",
+                 *         "message": "The request body exceeds 5242880 bytes",
+                 *         "details": []
+                 *       },
+                 *       "meta": {
+                 *         "request_id": "req_1a2b3c4d5e"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is well formed but invalid; `details` names every problem's field; or: The Idempotency-Key was used with another request */
+        ValidationErrorOrIdempotencyKeyReused: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The credential lacks the permission */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "FORBIDDEN",
+                 *         "message": "this credential lacks the projects:write permission needed to projects create",
+                 *         "details": []
+                 *       },
+                 *       "meta": {
+                 *         "request_id": "req_1a2b3c4d5e"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -2420,6 +2459,8 @@ export interface components {
         "X-RateLimit-Remaining": number;
         /** @description Seconds since the epoch when the window resets */
         "X-RateLimit-Reset": number;
+        /** @description Bearer challenge */
+        "WWW-Authenticate": string;
         /** @description Seconds to wait before retrying */
         "Retry-After": number;
     };
@@ -2523,10 +2564,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2626,12 +2670,14 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["ValidationError"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["ConflictOrIdempotencyKeyInProgress"];
+            413: components["responses"]["BodyTooLarge"];
+            422: components["responses"]["ValidationErrorOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2739,12 +2785,14 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["ValidationError"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["ConflictOrIdempotencyKeyInProgress"];
+            413: components["responses"]["BodyTooLarge"];
+            422: components["responses"]["ValidationErrorOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2802,12 +2850,14 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["ValidationError"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["ConflictOrIdempotencyKeyInProgress"];
+            413: components["responses"]["BodyTooLarge"];
+            422: components["responses"]["ValidationErrorOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2843,11 +2893,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2886,13 +2938,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["ValidationError"];
+            409: components["responses"]["ConflictOrIdempotencyKeyInProgress"];
+            422: components["responses"]["ValidationErrorOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2961,10 +3013,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3047,11 +3102,13 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3148,13 +3205,14 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyTooLarge"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3181,12 +3239,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3286,13 +3345,14 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyTooLarge"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3351,11 +3411,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3445,13 +3507,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["ValidationError"];
+            409: components["responses"]["ConflictOrIdempotencyKeyInProgress"];
+            422: components["responses"]["ValidationErrorOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3541,13 +3603,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["ValidationError"];
+            409: components["responses"]["ConflictOrIdempotencyKeyInProgress"];
+            422: components["responses"]["ValidationErrorOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3584,11 +3646,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3625,11 +3689,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3663,11 +3729,13 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3728,11 +3796,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3824,13 +3894,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["ValidationError"];
+            409: components["responses"]["ConflictOrIdempotencyKeyInProgress"];
+            422: components["responses"]["ValidationErrorOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3862,8 +3932,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     /** @description Changes with any write to a project of the tile */
                     ETag?: string;
-                    /** @description `boundaries` (the `projects` layer) or `points` (the `projects_points` layer) */
-                    "X-Tile-Mode"?: "boundaries" | "points";
+                    /** @description `boundaries` (the `projects` layer), `points` (the `projects_points` layer) or `clusters` (the `projects_clusters` layer) */
+                    "X-Tile-Mode"?: "boundaries" | "points" | "clusters";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3884,11 +3954,13 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3928,11 +4000,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3988,13 +4062,14 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["ValidationError"];
+            409: components["responses"]["ConflictOrIdempotencyKeyInProgress"];
+            413: components["responses"]["BodyTooLarge"];
+            422: components["responses"]["ValidationErrorOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4028,11 +4103,13 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4084,13 +4161,14 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyTooLarge"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4119,12 +4197,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4153,10 +4232,13 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4202,12 +4284,14 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["ValidationError"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["ConflictOrIdempotencyKeyInProgress"];
+            413: components["responses"]["BodyTooLarge"];
+            422: components["responses"]["ValidationErrorOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4249,13 +4333,14 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyTooLarge"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4282,12 +4367,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4316,10 +4402,13 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4362,12 +4451,14 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyTooLarge"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4396,10 +4487,13 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4428,10 +4522,13 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4479,12 +4576,14 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["ValidationError"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["ConflictOrIdempotencyKeyInProgress"];
+            413: components["responses"]["BodyTooLarge"];
+            422: components["responses"]["ValidationErrorOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4516,11 +4615,13 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4564,13 +4665,14 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyTooLarge"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4597,12 +4699,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4641,11 +4744,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4684,13 +4789,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["ValidationError"];
+            409: components["responses"]["ConflictOrIdempotencyKeyInProgress"];
+            422: components["responses"]["ValidationErrorOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4731,13 +4836,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["ValidationError"];
+            409: components["responses"]["ConflictOrIdempotencyKeyInProgress"];
+            422: components["responses"]["ValidationErrorOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4774,10 +4879,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4806,10 +4914,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4838,11 +4946,13 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            401: components["responses"]["UnauthorizedOrCredentialsMissing"];
+            403: components["responses"]["ForbiddenOrLimitExceeded"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["Unexpected"];
             503: components["responses"]["Unavailable"];
         };
     };

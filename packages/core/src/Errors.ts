@@ -201,7 +201,7 @@ export const table = {
   IdempotencyKeyReused: row({ error: IdempotencyKeyReused, code: "VALIDATION_ERROR", status: 422, thrown: ValidationFailedError,
     description: "The Idempotency-Key was used with another request", example: "This Idempotency-Key was used with another request (method, path or body); use a new key for a new request" }),
   IdempotencyKeyInProgress: row({ error: IdempotencyKeyInProgress, code: "CONFLICT", status: 409, thrown: ConflictError,
-    description: "A request with this Idempotency-Key is still at work", example: "A request with this Idempotency-Key is in progress; retry after it completes",
+    description: "A request with this Idempotency-Key is still at work (`Retry-After: 1`)", example: "A request with this Idempotency-Key is in progress; retry after it completes",
     headers: { "Retry-After": { ...RETRY_AFTER, value: () => "1" } } }),
   Unavailable: row({ error: Unavailable, code: "INTERNAL_ERROR", status: 503, thrown: InternalError,
     description: "The database is unavailable or refuses writes; retry later", example: "The database is unavailable; retry later",
@@ -216,7 +216,7 @@ type Table = typeof table
 export type Tag = keyof Table
 
 /** The error of a row (or of several: their union). */
-export type ErrorOf<T extends Tag> = Table[T]["error"] extends abstract new(...args: ReadonlyArray<never>) => infer E ? E : never
+export type ErrorOf<T extends Tag> = T extends Tag ? Table[T]["error"] extends abstract new(...args: ReadonlyArray<never>) => infer E ? E : never : never
 
 /** Any error of the table. */
 export type AnyError = { [K in Tag]: ErrorOf<K> }[Tag]

@@ -3,15 +3,15 @@
  * the project with that version's boundary and hectares, through the export writers of
  * `gisExport.ts` (GeoJSON, KML, zipped Shapefile, GeoPackage), named `<slug>-v<version>`.
  */
-import { BoundaryHistory, type Canopy, type Principal, Projects } from "@canopy/core"
+import { BoundaryHistory, type Canopy, type Errors, type Principal, Projects, type Storage } from "@canopy/core"
 import { Effect } from "effect"
-import { exportOne } from "./gisExport.ts"
 import type { FileAnswer } from "../http/files.ts"
+import { exportOne } from "./gisExport.ts"
 
 /** The version as a file of the format `query.format` names (GeoJSON by default). */
 export const exportVersion = (
   principal: Principal.Principal, projectId: string, version: string, query: Readonly<Record<string, string>>
-): Effect.Effect<FileAnswer, unknown, Canopy.Services> =>
+): Effect.Effect<FileAnswer, Errors.DomainError | Storage.StorageError, Canopy.Services> =>
   Effect.gen(function*() {
     const v = yield* (yield* BoundaryHistory).get(principal, projectId, version)
     const p = yield* (yield* Projects).get(principal, projectId)

@@ -7,7 +7,7 @@
  * budgets (gis/offload.ts); the boundary then goes through the normal Projects create/update, so
  * validation, limits, events and idempotency apply unchanged.
  */
-import { boundaryChangeVia, type Canopy, type Principal, Projects, Schemas } from "@canopy/core"
+import { boundaryChangeVia, type Canopy, type Errors, type Principal, Projects, Schemas, type Storage } from "@canopy/core"
 import { Effect, Schema } from "effect"
 import { FILE_FIELD } from "../gis/multipart.ts"
 import { MULTIPART_MEDIA_TYPE } from "../http/files.ts"
@@ -28,7 +28,7 @@ export const ImportProjectQuery = Schema.Struct({
   status: Schema.optionalKey(Schemas.ProjectStatus)
 })
 
-type Run<A> = Effect.Effect<A, unknown, Canopy.Services>
+type Run<A> = Effect.Effect<A, Errors.DomainError | Storage.StorageError, Canopy.Services>
 
 /** `POST /projects/import`: the file read (after the permission), then the project created with its boundary. */
 export const importProject = (principal: Principal.Principal, query: Readonly<Record<string, string>>, body: unknown): Run<Schemas.Project> =>

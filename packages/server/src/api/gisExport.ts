@@ -4,7 +4,7 @@
  * GeoPackage (built whole in an export worker, gis/exportOffload.ts), each list within its caps
  * and saying whether it holds the whole list and where the rest starts.
  */
-import { type Canopy, type Principal, Projects, RawJson, Schemas } from "@canopy/core"
+import { type Canopy, type Errors, type Principal, Projects, RawJson, Schemas, type Storage } from "@canopy/core"
 import { Effect, Schema } from "effect"
 // The export writers and the formats' names only: the readers (and their parsers) load on first
 // use, so the server's heap — and its garbage collections — stay small.
@@ -85,7 +85,11 @@ export const ExportProjectsQuery = Schemas.paginated(Schema.Struct({
   order: Schema.optionalKey(Schemas.Order)
 }), Schemas.projectOrdering)
 
-type Run<A> = Effect.Effect<A, unknown, Canopy.Services>
+/** An export's work: it fails with a domain error or a storage failure (the list's also with a `BadRequest`). */
+type Run<A, E = Failure> = Effect.Effect<A, E, Canopy.Services>
+
+/** What a list page's read fails with. */
+type Failure = Errors.DomainError | Storage.StorageError
 
 type ExportFormat = "geojson" | "kml" | BinaryExportFormat
 
@@ -153,7 +157,7 @@ interface ProjectPage {
  * `ExtendedData`). A failure after the headers cuts the response (the adapter destroys it): a
  * file without its tail is not a complete one.
  */
-export const exportProjects = (principal: Principal.Principal, query: Readonly<Record<string, string>>): Run<FileAnswer> =>
+export const exportProjects = (principal: Principal.Principal, query: Readonly<Record<string, string>>): Run<FileAnswer, Failure | BadRequest> =>
   Effect.gen(function*() {
     // The export is walked with `cursor` (the file's `next_cursor`): a page number would skip rows
     // yet end as a complete file.
@@ -166,7 +170,7 @@ export const exportProjects = (principal: Principal.Principal, query: Readonly<R
     const { cursor, format: _format, ...filters } = query
     const format = formatOf(query)
     const listPage = (after: string | undefined, perPage: number) =>
-      projects.list(principal, { ...filters, per_page: String(perPage), ...(after !== undefined ? { cursor: after } : {}) }) as Effect.Effect<ProjectPage, unknown>
+      projects.list(principal, { ...filters, per_page: String(perPage), ...(after !== undefined ? { cursor: after } : {}) }) as Effect.Effect<ProjectPage, Failure>
     const first = yield* listPage(cursor, EXPORT_PAGE_SIZE)
     activity.pagesRead++
     const maxBytes = exportMaxBytes()
@@ -183,7 +187,7 @@ export const exportProjects = (principal: Principal.Principal, query: Readonly<R
     }
   })
 
-type ListPage = (after: string | undefined, perPage: number) => Effect.Effect<ProjectPage, unknown, Canopy.Services>
+type ListPage = (after: string | undefined, perPage: number) => Effect.Effect<ProjectPage, Failure, Canopy.Services>
 
 /** Where a list export stopped: the cursor of the page it stopped in, and how many of that page's projects it holds. */
 interface ExportStop {
@@ -196,7 +200,7 @@ interface ExportStop {
  * cursor after the first `taken` projects from the page's cursor (one more storage call; more
  * when a spatial filter answers pages shorter than asked).
  */
-const cursorAfter = (stop: ExportStop, listPage: ListPage): Effect.Effect<string | null, unknown, Canopy.Services> =>
+const cursorAfter = (stop: ExportStop, listPage: ListPage): Effect.Effect<string | null, Failure, Canopy.Services> =>
   Effect.gen(function*() {
     let after = stop.from ?? null
     for (let need = stop.taken; need > 0;) {

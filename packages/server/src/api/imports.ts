@@ -6,7 +6,7 @@
  * background; `GET /v1/imports/{id}` reports its progress and per-feature results, and
  * `POST /v1/imports/{id}/cancel` stops it.
  */
-import { Errors, type ImportFeature, type ImportResource, Imports, Principal, type Projects } from "@canopy/core"
+import { Errors, type ImportFeature, type ImportResource, Imports, Principal, type Projects, type Storage } from "@canopy/core"
 import { Effect, Schema } from "effect"
 import type { FeatureRead } from "../gis/features.ts"
 import { importPool } from "../gis/offload.ts"
@@ -30,6 +30,9 @@ export const StartImportQuery = Schema.Struct({
 })
 
 type Query = Readonly<Record<string, string>>
+
+/** What an import's routes fail with: a domain error or a storage failure. */
+type Failure = Errors.DomainError | Storage.StorageError
 
 /** A problem of the reader as the API lists it: the feature named in the message. */
 const asDetail = (p: ImportProblem) => ({ field: p.field, message: p.source && !p.message.includes(p.source) ? `${p.message} (${p.source})` : p.message })
@@ -83,7 +86,7 @@ const merged = (principal: Principal.Principal, query: Query, file: RawBody) =>
   })
 
 /** `POST /v1/imports`: the permission and the account's running import first, then the file, then the job. */
-export const startImport = (principal: Principal.Principal, query: Query, body: unknown): Effect.Effect<ImportResource, unknown, Imports | Projects> =>
+export const startImport = (principal: Principal.Principal, query: Query, body: unknown): Effect.Effect<ImportResource, Failure, Imports | Projects> =>
   Effect.gen(function*() {
     const imports = yield* Imports
     const dryRun = query.dry_run === "true"
@@ -99,9 +102,9 @@ export const startImport = (principal: Principal.Principal, query: Query, body: 
   })
 
 /** `GET /v1/imports/{id}`. */
-export const getImport = (principal: Principal.Principal, id: string, query: Query): Effect.Effect<ImportResource, unknown, Imports> =>
+export const getImport = (principal: Principal.Principal, id: string, query: Query): Effect.Effect<ImportResource, Failure, Imports> =>
   Effect.flatMap(Imports, (s) => s.get(principal, id, query))
 
 /** `POST /v1/imports/{id}/cancel`. */
-export const cancelImport = (principal: Principal.Principal, id: string): Effect.Effect<ImportResource, unknown, Imports> =>
+export const cancelImport = (principal: Principal.Principal, id: string): Effect.Effect<ImportResource, Failure, Imports> =>
   Effect.flatMap(Imports, (s) => s.cancel(principal, id))

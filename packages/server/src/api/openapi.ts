@@ -1,13 +1,14 @@
 /**
  * The OpenAPI 3.1 document of the v1 API, generated from the route table and the core's schemas:
- * named resources under `components.schemas` (by their `identifier`), the spec's error body on
- * every error response, the headers every answer carries, both security schemes (bearer tokens and
+ * named resources under `components.schemas` (by their `identifier`), each operation's error
+ * responses from the errors its route answers (`answers`: rows of `Errors.table`, one response per
+ * status, with the spec's error body and the row's headers), the headers every answer carries, both security schemes (bearer tokens and
  * OAuth 2.0 authorization code with its scopes), and the `webhooks` Canopy sends.
  */
-import { Events, Idempotency, Permissions, Plans, Schemas } from "@canopy/core"
+import { Errors, Events, Idempotency, Permissions, Plans, Schemas } from "@canopy/core"
 import { Schema } from "effect"
 import * as Gis from "./gis.ts"
-import { type Route, routes } from "./routes.ts"
+import { answers, type Route, routes } from "./routes.ts"
 import * as Tiles from "./tiles.ts"
 
 type JsonSchema = Record<string, unknown>
@@ -65,22 +66,49 @@ const commonHeaders = {
   "X-RateLimit-Reset": { $ref: "#/components/headers/X-RateLimit-Reset" }
 }
 
-const errorResponse = (name: string) => ({ $ref: `#/components/responses/${name}` })
+/** Named error responses and their headers, collected while the document is built. */
+interface ErrorComponents {
+  readonly responses: Record<string, unknown>
+  readonly headers: Record<string, unknown>
+}
 
-/** The error responses an operation can give. */
-const errorResponses = (route: Route): Record<string, unknown> => {
-  const out: Record<string, unknown> = {
-    "401": errorResponse("Unauthorized"),
-    "403": errorResponse("Forbidden"),
-    "429": errorResponse("RateLimited"),
-    "500": errorResponse("InternalError"),
-    "503": errorResponse("Unavailable")
+/**
+ * The response of one status that `tags` (rows of one status, in the table's order) share, as a
+ * component named after them (`Conflict`, `ConflictOrIdempotencyKeyInProgress`): every row's
+ * meaning and example, and the headers every one of them carries.
+ */
+const errorComponent = (tags: ReadonlyArray<Errors.Tag>, errorSchema: JsonSchema, into: ErrorComponents) => {
+  const name = tags.join("Or")
+  const rows = tags.map((t) => [t, Errors.table[t] as Errors.Row<Errors.AnyError>] as const)
+  const body = (row: Errors.Row<Errors.AnyError>) => ({ error: { code: row.code, message: row.example, details: [] }, meta: { request_id: "req_1a2b3c4d5e" } })
+  const shared = Object.keys(rows[0]![1].headers ?? {}).filter((h) => rows.every(([, r]) => r.headers?.[h] !== undefined))
+  for (const h of shared) {
+    const { description, schema } = rows[0]![1].headers![h]!
+    into.headers[h] ??= { description, schema }
   }
-  if (route.path.includes("{") || route.path === "/me") out["404"] = errorResponse("NotFound")
-  if (route.query || route.body || route.rawBody || route.method === "POST") out["400"] = errorResponse("BadRequest")
-  if (route.body || route.rawBody || route.method === "POST") out["422"] = errorResponse("ValidationError")
-  if (route.method !== "GET") out["409"] = errorResponse("Conflict")
-  return out
+  into.responses[name] ??= {
+    description: rows.map(([, r]) => r.description).join("; or: "),
+    headers: { "X-Request-Id": commonHeaders["X-Request-Id"], ...Object.fromEntries(shared.map((h) => [h, { $ref: `#/components/headers/${h}` }])) },
+    content: {
+      "application/json": {
+        schema: errorSchema,
+        ...(rows.length === 1
+          ? { example: body(rows[0]![1]) }
+          : { examples: Object.fromEntries(rows.map(([t, r]) => [t, { summary: r.description, value: body(r) }])) })
+      }
+    }
+  }
+  return { $ref: `#/components/responses/${name}` }
+}
+
+/** The error responses of an operation: every error its route answers (`answers`), one response per status. */
+const errorResponses = (route: Route, errorSchema: JsonSchema, into: ErrorComponents): Record<string, unknown> => {
+  const byStatus = new Map<number, Array<Errors.Tag>>()
+  for (const tag of answers(route)) {
+    const status = Errors.table[tag].status
+    byStatus.set(status, [...(byStatus.get(status) ?? []), tag])
+  }
+  return Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, tags]) => [String(status), errorComponent(tags, errorSchema, into)]))
 }
 
 /** The `Idempotency-Key` header every POST accepts (docs/decisions.md, "Idempotency keys"). */
@@ -237,6 +265,7 @@ export const document = (options: { readonly server?: string | undefined } = {})
   const components: Components = {}
   for (const s of Object.values(Schemas.geoJsonSchemas)) jsonSchema(s, components)
   const errorSchema = jsonSchema(Schemas.ErrorBody, components)
+  const errors: ErrorComponents = { responses: {}, headers: {} }
   const paths: Record<string, Record<string, unknown>> = {}
   for (const r of routes) {
     const path = `/v1${r.path}`
@@ -271,7 +300,7 @@ export const document = (options: { readonly server?: string | undefined } = {})
             content: { "application/json": { schema: successSchema(r, components), ...(example ? { example } : {}) } }
           },
         ...(tile ? Tiles.openapiResponses(commonHeaders) : {}),
-        ...errorResponses(r)
+        ...errorResponses(r, errorSchema, errors)
       }
     }
   }
@@ -300,18 +329,6 @@ export const document = (options: { readonly server?: string | undefined } = {})
       }
     }]
   }))
-  const errorContent = (example: { code: string; message: string }) => ({
-    "application/json": {
-      schema: errorSchema,
-      example: { error: { ...example, details: [] }, meta: { request_id: "req_1a2b3c4d5e" } }
-    }
-  })
-  const err = (description: string, code: string, message: string, extra: Record<string, unknown> = {}) => ({
-    description,
-    headers: { "X-Request-Id": commonHeaders["X-Request-Id"], ...extra },
-    content: errorContent({ code, message })
-  })
-  const retryAfter = { "Retry-After": { $ref: "#/components/headers/Retry-After" } }
   return {
     openapi: "3.1.0",
     info: {
@@ -319,7 +336,9 @@ export const document = (options: { readonly server?: string | undefined } = {})
       version: "1.0.0",
       description: "Forest projects with exact geodesic hectares, their assets, team, usage and webhooks.\n\n" +
         "Every response carries `X-Request-Id`; authenticated responses carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and " +
-        "`X-RateLimit-Reset`, and a 429 also `Retry-After`. Errors answer `{ error: { code, message, details }, meta: { request_id } }`.",
+        "`X-RateLimit-Reset`, and a 429 also `Retry-After` (requests per minute by default: " +
+        `${Plans.plans.map((p) => `${p} ${Plans.defaults[p].requestsPerMinute}`).join(", ")}). ` +
+        "Errors answer `{ error: { code, message, details }, meta: { request_id } }`.",
       license: { name: "MIT", identifier: "MIT" }
     },
     servers: [{ url: server }],
@@ -358,20 +377,9 @@ export const document = (options: { readonly server?: string | undefined } = {})
         "X-RateLimit-Limit": header("Requests allowed per minute on the account's plan"),
         "X-RateLimit-Remaining": header("Requests left in the current window", { type: "integer", minimum: 0 }),
         "X-RateLimit-Reset": header("Seconds since the epoch when the window resets"),
-        "Retry-After": header("Seconds to wait before retrying", { type: "integer", minimum: 1 })
+        ...errors.headers
       },
-      responses: {
-        BadRequest: err("The query or body could not be read (malformed JSON, wrong content type, bad query parameter)", "VALIDATION_ERROR", "Invalid query parameters"),
-        Unauthorized: err("Missing, invalid, expired or revoked credential", "UNAUTHORIZED", "Authentication required: send Authorization: Bearer <token>",
-          { "WWW-Authenticate": { description: "Bearer challenge", schema: { type: "string" } } }),
-        Forbidden: err("The credential lacks the permission, or a plan limit is reached", "FORBIDDEN", "this credential lacks the projects:write permission needed to projects create"),
-        NotFound: err("No such resource in this account", "NOT_FOUND", "Project not found"),
-        Conflict: err("Duplicate slug, a state transition that is not allowed, or an idempotency key in use", "CONFLICT", "A project with this slug already exists"),
-        ValidationError: err("The body is well formed but invalid; `details` names every problem's field", "VALIDATION_ERROR", "The request body is invalid"),
-        RateLimited: err(`Too many requests for the plan (per minute: ${Plans.plans.map((p) => `${p} ${Plans.defaults[p].requestsPerMinute}`).join(", ")}, by default)`, "RATE_LIMITED", "Rate limit exceeded: retry after 12 s", retryAfter),
-        InternalError: err("An unexpected error", "INTERNAL_ERROR", "An unexpected error occurred; quote the request id when reporting it"),
-        Unavailable: err("The database is unavailable or refuses writes; retry later", "INTERNAL_ERROR", "The database is unavailable; retry later", retryAfter)
-      }
+      responses: errors.responses
     }
   }
 }
