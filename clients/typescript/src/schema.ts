@@ -2981,31 +2981,38 @@ export interface operations {
                 };
                 content: {
                     "application/geo+json": {
-                        /** @constant */
+                        /** @enum {string} */
                         type: "FeatureCollection";
-                        features: {
-                            /** @constant */
+                        features: ({
+                            /** @enum {string} */
                             type: "Feature";
                             id: string;
-                            geometry: components["schemas"]["GeoJsonPolygon"] | components["schemas"]["GeoJsonMultiPolygon"] | null;
+                            geometry: (components["schemas"]["GeoJsonPolygon"] | components["schemas"]["GeoJsonMultiPolygon"]) | null;
                             properties: {
                                 id: string;
                                 name: string;
                                 slug: string;
                                 description: string | null;
+                                /** @description Geodesic area of the boundary in hectares, rounded to 4 decimals; 0 without a boundary */
+                                area_hectares: number;
                                 /** @enum {string} */
                                 status: "active" | "archived" | "draft";
-                                area_hectares: number;
                                 /** Format: date-time */
                                 created_at?: string;
                                 /** Format: date-time */
                                 updated_at?: string;
+                            } & {
+                                [key: string]: unknown;
                             };
-                        }[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                         /** @description Whether the export stopped at a cap before the end of the list */
                         truncated: boolean;
                         /** @description Where the rest starts (pass as `cursor`); null when complete */
                         next_cursor: string | null;
+                    } & {
+                        [key: string]: unknown;
                     };
                     "application/vnd.google-earth.kml+xml": string;
                     "application/zip": string;
@@ -3383,27 +3390,34 @@ export interface operations {
                 };
                 content: {
                     "application/geo+json": {
-                        /** @constant */
+                        /** @enum {string} */
                         type: "FeatureCollection";
-                        features: {
-                            /** @constant */
+                        features: ({
+                            /** @enum {string} */
                             type: "Feature";
                             id: string;
-                            geometry: components["schemas"]["GeoJsonPolygon"] | components["schemas"]["GeoJsonMultiPolygon"] | null;
+                            geometry: (components["schemas"]["GeoJsonPolygon"] | components["schemas"]["GeoJsonMultiPolygon"]) | null;
                             properties: {
                                 id: string;
                                 name: string;
                                 slug: string;
                                 description: string | null;
+                                /** @description Geodesic area of the boundary in hectares, rounded to 4 decimals; 0 without a boundary */
+                                area_hectares: number;
                                 /** @enum {string} */
                                 status: "active" | "archived" | "draft";
-                                area_hectares: number;
                                 /** Format: date-time */
                                 created_at?: string;
                                 /** Format: date-time */
                                 updated_at?: string;
+                            } & {
+                                [key: string]: unknown;
                             };
-                        }[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
                     };
                     "application/vnd.google-earth.kml+xml": string;
                     "application/zip": string;
@@ -3768,27 +3782,34 @@ export interface operations {
                 };
                 content: {
                     "application/geo+json": {
-                        /** @constant */
+                        /** @enum {string} */
                         type: "FeatureCollection";
-                        features: {
-                            /** @constant */
+                        features: ({
+                            /** @enum {string} */
                             type: "Feature";
                             id: string;
-                            geometry: components["schemas"]["GeoJsonPolygon"] | components["schemas"]["GeoJsonMultiPolygon"] | null;
+                            geometry: (components["schemas"]["GeoJsonPolygon"] | components["schemas"]["GeoJsonMultiPolygon"]) | null;
                             properties: {
                                 id: string;
                                 name: string;
                                 slug: string;
                                 description: string | null;
+                                /** @description Geodesic area of the boundary in hectares, rounded to 4 decimals; 0 without a boundary */
+                                area_hectares: number;
                                 /** @enum {string} */
                                 status: "active" | "archived" | "draft";
-                                area_hectares: number;
                                 /** Format: date-time */
                                 created_at?: string;
                                 /** Format: date-time */
                                 updated_at?: string;
+                            } & {
+                                [key: string]: unknown;
                             };
-                        }[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
                     };
                     "application/vnd.google-earth.kml+xml": string;
                     "application/zip": string;

@@ -5,7 +5,7 @@
  * and saying whether it holds the whole list and where the rest starts.
  */
 import { type Canopy, type Errors, type Principal, Projects, RawJson, Schemas, type Storage } from "@canopy/core"
-import { Effect, Schema } from "effect"
+import { Effect, Schema, Struct } from "effect"
 // The export writers and the formats' names only: the readers (and their parsers) load on first
 // use, so the server's heap — and its garbage collections — stay small.
 import {
@@ -337,8 +337,37 @@ const BINARY_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "`id`, `name`, `slug`, `description`, `status`, `area_hectares`, `created_at`, `updated_at`"
 }
 
-/** The success response of a `file` route: GeoJSON or KML as an attachment, with the common headers. */
-export const openapiFileResponse = (mediaTypes: ReadonlyArray<string>, headers: Record<string, unknown>, list: boolean) => ({
+/** A project as a GeoJSON Feature's `properties`: the Project schema's fields the export writes (`exportProperties`). */
+const ExportAttributes = Schema.Struct({
+  ...Struct.pick(Schemas.Project.fields, ["id", "name", "slug", "description", "status", "area_hectares"]),
+  created_at: Schema.optionalKey(Schemas.Project.fields.created_at),
+  updated_at: Schema.optionalKey(Schemas.Project.fields.updated_at)
+})
+
+/** An export as GeoJSON: a FeatureCollection of the projects; a list's says whether it holds them all. */
+const exportFeatureCollection = (list: boolean) => Schema.Struct({
+  type: Schema.Literal("FeatureCollection"),
+  features: Schema.Array(Schema.Struct({
+    type: Schema.Literal("Feature"),
+    id: Schemas.Project.fields.id,
+    geometry: Schemas.Project.fields.geometry,
+    properties: ExportAttributes
+  })),
+  ...(list
+    ? {
+      truncated: Schema.Boolean.annotate({ description: "Whether the export stopped at a cap before the end of the list" }),
+      next_cursor: Schema.NullOr(Schema.String).annotate({ description: "Where the rest starts (pass as `cursor`); null when complete" })
+    }
+    : {})
+}).annotate({ description: "A GeoJSON FeatureCollection (RFC 7946), one Feature per project" })
+
+/**
+ * The success response of a `file` route: GeoJSON (its schema built from the Project schema with
+ * `toJsonSchema`), KML, a zipped Shapefile or a GeoPackage, as an attachment, with the common headers.
+ */
+export const openapiFileResponse = (
+  mediaTypes: ReadonlyArray<string>, headers: Record<string, unknown>, list: boolean, toJsonSchema: (schema: Schema.Top) => unknown
+) => ({
   description: list
     ? `The file, as an attachment, streamed (chunked). It holds at most ${MAX_EXPORT_PROJECTS.toLocaleString("en")} projects and ` +
       `${MAX_EXPORT_BYTES / 1024 / 1024} MiB: its end says whether it holds the whole list (GeoJSON members \`truncated\` and ` +
@@ -362,42 +391,6 @@ export const openapiFileResponse = (mediaTypes: ReadonlyArray<string>, headers: 
       : {})
   },
   content: Object.fromEntries(mediaTypes.map((t) => [t, t === GEOJSON_MEDIA_TYPE
-    ? {
-      schema: {
-        type: "object",
-        description: "A GeoJSON FeatureCollection (RFC 7946), one Feature per project",
-        properties: {
-          type: { const: "FeatureCollection" },
-          features: {
-            type: "array",
-            items: {
-              type: "object",
-              properties: {
-                type: { const: "Feature" },
-                id: { type: "string" },
-                geometry: { anyOf: [{ $ref: "#/components/schemas/GeoJsonPolygon" }, { $ref: "#/components/schemas/GeoJsonMultiPolygon" }, { type: "null" }] },
-                properties: {
-                  type: "object",
-                  properties: {
-                    id: { type: "string" }, name: { type: "string" }, slug: { type: "string" }, description: { type: ["string", "null"] },
-                    status: { type: "string", enum: ["active", "archived", "draft"] }, area_hectares: { type: "number" },
-                    created_at: { type: "string", format: "date-time" }, updated_at: { type: "string", format: "date-time" }
-                  },
-                  required: ["id", "name", "slug", "description", "status", "area_hectares"]
-                }
-              },
-              required: ["type", "id", "geometry", "properties"]
-            }
-          },
-          ...(list
-            ? {
-              truncated: { type: "boolean", description: "Whether the export stopped at a cap before the end of the list" },
-              next_cursor: { type: ["string", "null"], description: "Where the rest starts (pass as `cursor`); null when complete" }
-            }
-            : {})
-        },
-        required: list ? ["type", "features", "truncated", "next_cursor"] : ["type", "features"]
-      }
-    }
+    ? { schema: toJsonSchema(exportFeatureCollection(list)) }
     : { schema: { type: "string", description: BINARY_DESCRIPTIONS[t] ?? "A KML 2.2 document, one Placemark per project" } }]))
 })

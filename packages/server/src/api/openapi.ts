@@ -293,7 +293,7 @@ export const document = (options: { readonly server?: string | undefined } = {})
         [String(r.status)]: r.envelope === "empty"
           ? { description: "No content", headers: commonHeaders }
           : r.envelope === "file"
-          ? Gis.openapiFileResponse(r.produces ?? [], commonHeaders, r.path === "/projects/export")
+          ? Gis.openapiFileResponse(r.produces ?? [], commonHeaders, r.path === "/projects/export", (s) => jsonSchema(s, components))
           : {
             description: "Success",
             headers: commonHeaders,
