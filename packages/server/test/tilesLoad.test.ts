@@ -1,6 +1,6 @@
 /**
  * Vector tiles at 10,000 projects (SQLite, over a real socket): tiles at zooms 4–14 around the
- * projects, their time (p50, p99, printed) and size; the heaviest tile a cap allows — 300
+ * projects (boundaries, points and clusters), their time (p50, p99, printed) and size; the heaviest tile a cap allows — 300
  * boundaries of the most text a tile reads — drawn and encoded within the loop's budget.
  */
 import { Principal } from "@canopy/core"
@@ -48,7 +48,7 @@ describe("vector tiles at 10,000 projects", () => {
     const times: Array<number> = []
     const byZoom = new Map<number, Array<number>>()
     const baseline: Array<number> = []
-    const modes = { boundaries: 0, points: 0 }
+    const modes = { boundaries: 0, points: 0, clusters: 0 }
     let largest = 0
     let seed = 7
     const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31
@@ -69,13 +69,14 @@ describe("vector tiles at 10,000 projects", () => {
       largest = Math.max(largest, bytes.length)
     }
     times.sort((a, b) => a - b)
-    console.log(`tiles at 10,000 projects, zooms 4–14 (300 tiles: ${modes.boundaries} boundaries, ${modes.points} points): ` +
+    console.log(`tiles at 10,000 projects, zooms 4–14 (300 tiles: ${modes.boundaries} boundaries, ${modes.points} points, ${modes.clusters} clusters): ` +
       `p50 ${quantile(times, 0.5).toFixed(1)} ms, p99 ${quantile(times, 0.99).toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms, largest ${largest} bytes; ` +
       `GET /v1/auth/verify meanwhile: p50 ${quantile(baseline.sort((a, b) => a - b), 0.5).toFixed(1)} ms, p99 ${quantile(baseline, 0.99).toFixed(1)} ms`)
     console.log([...byZoom].map(([z, ts]) => `z${z} median ${ts.sort((a, b) => a - b)[Math.floor(ts.length / 2)]!.toFixed(1)} max ${ts.at(-1)!.toFixed(1)}`).join("; "))
     assert.isBelow(largest, 500 * 1024)
     assert.isAbove(modes.boundaries, 0)
     assert.isAbove(modes.points, 0)
+    assert.isAbove(modes.clusters, 0, "the tiles over thousands of stands")
     assert.isBelow(quantile(times, 0.5), 150, "p50 (generous on a shared machine)")
   }, 300_000)
 

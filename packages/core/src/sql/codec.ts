@@ -101,7 +101,11 @@ export const fromDb = <A>(table: Table, row: Row | undefined): A | undefined => 
   if (!row) return undefined
   const c = codecs[table]
   const out: Record<string, unknown> = { ...row }
-  if (table === "projects") delete out.boundary_key // the store's own column (sql/projects.ts), not the row's
+  if (table === "projects") {
+    // the store's own columns (sql/projects.ts), not the row's
+    delete out.boundary_key
+    delete out.zoom_cell
+  }
   for (const k of c.json) out[k] = parse(out[k])
   for (const k of c.raw) out[k] = out[k] === null || out[k] === undefined ? null : new RawJson(String(out[k]))
   for (const k of c.bool) out[k] = Boolean(Number(out[k]))

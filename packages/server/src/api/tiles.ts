@@ -159,7 +159,7 @@ export const tile = (principal: Principal.Principal, address: TileAddress): Effe
     const projects = yield* Projects
     const { level, cells } = yield* projects.zoomCells(principal, address)
     const under = cells.reduce((n, c) => n + c.projects, 0)
-    // The cells lie within the tile while their level is finer than its zoom (every zoom to 17).
+    // The cells lie within the tile while their level is finer than its zoom (every zoom to 18).
     if (level > address.z && under > MAX_POINTS) {
       return {
         etag: digest(address, "clusters", cells.map((c) => `${c.cell} ${c.projects} ${c.hectares}`)), mode: "clusters", projects: under,

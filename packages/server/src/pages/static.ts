@@ -169,6 +169,13 @@ map.on("load", async () => {
   map.addLayer({ id: "projects-line", type: "line", source: "tiles", "source-layer": "projects", paint: { "line-color": colour, "line-width": 1.5 } })
   map.addLayer({ id: "projects-points", type: "circle", source: "tiles", "source-layer": "projects_points", paint: {
     "circle-radius": ["interpolate", ["linear"], ["zoom"], 1, 3, 8, 6], "circle-stroke-color": "#fff", "circle-stroke-width": 1, "circle-color": colour } })
+  // Where a tile holds more projects than points, the zoom grid's clusters: sized by their
+  // projects; a click zooms in on one.
+  map.addLayer({ id: "projects-clusters", type: "circle", source: "tiles", "source-layer": "projects_clusters", paint: {
+    "circle-radius": ["interpolate", ["linear"], ["get", "count"], 1, 3, 100, 7, 10000, 13], "circle-color": "#2f7d4a",
+    "circle-opacity": 0.7, "circle-stroke-color": "#fff", "circle-stroke-width": 1 } })
+  map.on("click", "projects-clusters", (e) => map.easeTo({ center: e.lngLat, zoom: map.getZoom() + 2 }))
+  pointer("projects-clusters")
   for (const layer of ["projects-fill", "projects-points"]) {
     map.on("click", layer, (e) => {
       const p = e.features[0].properties
