@@ -178,7 +178,7 @@ export const createCanopy = async (options: CreateCanopyOptions): Promise<Canopy
   })
 
   return {
-    projects: wrap(Projects, ["create", "list", "get", "update", "archive", "restore", "delete"]),
+    projects: wrap(Projects, ["create", "list", "get", "update", "archive", "restore", "delete", "zoomCells"]),
     assets: wrap(Assets, ["list", "get", "create", "update", "delete"]),
     members: wrap(Members, ["list", "invite", "accept", "update", "remove", "passwordLink", "principalFor"]),
     boundaryHistory: wrap(BoundaryHistory, ["list", "get", "restore"]),
