@@ -1,8 +1,9 @@
 /**
  * Bulk imports: a file's features, already read and checked (the server reads files off the event
- * loop), become projects one by one through the Projects service — so permissions, validation,
- * overlaps, plan limits and events apply to each as to any create — in a job that answers at once
- * and reports its progress and per-feature results as it goes (docs/gis.md, "Bulk imports").
+ * loop), become projects through the Projects service, a chunk of them per transaction — so
+ * permissions, validation, overlaps, plan limits and events apply to each as to any create — in a
+ * job that answers at once and reports its progress and per-feature results as it goes
+ * (docs/gis.md, "Bulk imports").
  *
  * - Per feature: each feature its own project; a refused feature stores nothing and is listed
  *   with its problems. `merge`: the file's polygons as one project (the caller hands one feature).
@@ -10,11 +11,11 @@
  *   account's usage) and the daily request allowance (one create per feature). A file past one is
  *   refused whole, and a second import of an account while one runs is a 429.
  * - A running import holds a lease its runner renews as it records progress. A runner that stops
- *   with the process finishes the feature at hand and marks its import failed; one that vanished (a crash) leaves a
+ *   with the process finishes the chunk at hand and marks its import failed; one that vanished (a crash) leaves a
  *   lease that runs out, and the import is marked failed at the next start-up or when it is read.
  * - `import.completed` is emitted when a (non-preview) import ends, whatever its outcome.
  */
-import { Cause, Context, Data, Effect, Exit, Fiber, FiberSet, Layer, Schema } from "effect"
+import { Cause, Context, Effect, Exit, Fiber, FiberSet, Layer, Schema } from "effect"
 import { Conflict, type DomainError, isDomainError, LimitExceeded, NotFound, RateLimited, ValidationError } from "../Errors.ts"
 import type { Boundary } from "../Geometry.ts"
 import { roundHectares } from "../Geometry.ts"
@@ -27,6 +28,7 @@ import { Settings } from "../Settings.ts"
 import { type ImportResultRow, type ImportRow, Storage, type StorageError, type StorageShape } from "../Storage.ts"
 import * as Time from "../Time.ts"
 import { decode } from "./common.ts"
+import { type Counts, createdRow, loopHold, refusedRow, Replay, tally } from "./importChunks.ts"
 import { importReads } from "./importReads.ts"
 import { emit } from "./Outbox.ts"
 import { Projects } from "./Projects.ts"
@@ -88,7 +90,7 @@ export class Imports extends Context.Service<Imports, {
     const service = make(storage, projects, jobs, { projects: chunkProjects, begin: reads.begin, end: reads.end })
     // Imports whose runner vanished (their lease ran out) are settled now, not left "running".
     yield* Effect.ignore(service.expire)
-    // On close, before the set interrupts them: runners finish the feature at hand and record it,
+    // On close, before the set interrupts them: runners finish the chunk at hand and record it,
     // so that no project is left without its result.
     yield* Effect.addFinalizer(() => service.stopAll)
     return Imports.of(service.api)
@@ -132,60 +134,6 @@ const toResource = (row: ImportRow, results: ReadonlyArray<ImportResultRow>, mor
 const problemsOf = (e: DomainError): ReadonlyArray<{ field: string; message: string }> =>
   e instanceof ValidationError ? e.details : [{ field: "project", message: e.message }]
 
-/** Counts of an import's features done so far (`units`: hectares × 10,000, summed exactly). */
-interface Counts {
-  readonly done: number
-  readonly created: number
-  readonly refused: number
-  readonly units: number
-}
-
-/** The counts after one more result. */
-const tally = (c: Counts, r: ImportResultRow): Counts => r.outcome === "created"
-  ? { ...c, done: c.done + 1, created: c.created + 1, units: c.units + Math.round((r.area_hectares ?? 0) * 10_000) }
-  : { ...c, done: c.done + 1, refused: c.refused + 1 }
-
-type ResultBase = Pick<ImportResultRow, "import_id" | "account_id" | "position" | "label" | "name">
-
-const createdRow = (base: ResultBase, project: { readonly id: string; readonly area_hectares: number | null }): ImportResultRow =>
-  ({ ...base, outcome: "created", project_id: project.id, area_hectares: project.area_hectares, problems: [] })
-
-const refusedRow = (base: ResultBase, problems: ImportResultRow["problems"]): ImportResultRow =>
-  ({ ...base, outcome: "refused", project_id: null, area_hectares: null, problems })
-
-/** A chunk's transaction rolled back: the feature at `position` was refused inside it. */
-class Replay extends Data.TaggedError("Replay")<{ readonly position: number }> {}
-
-/** This thread's CPU time (ms), where the runtime tells it; else the clock. */
-const threadMs: () => number = typeof process !== "undefined" && typeof process.threadCpuUsage === "function"
-  ? () => {
-    const { user, system } = process.threadCpuUsage()
-    return (user + system) / 1_000
-  }
-  : () => performance.now()
-
-/**
- * How long the caller has held the event loop since its last turn (ms of this thread's work, so
- * a machine short of CPU does not count as holding): a networked store's round trips let the loop
- * turn, a synchronous store's statements do not. Each call arms one `setImmediate` to see the next turn.
- */
-const loopHold = (): (() => number) => {
-  let turnedAt = threadMs()
-  let armed = false
-  const arm = () => {
-    armed = true
-    setImmediate(() => {
-      armed = false
-      turnedAt = threadMs()
-    })
-  }
-  arm()
-  return () => {
-    if (!armed) arm()
-    return threadMs() - turnedAt
-  }
-}
-
 /** Lets the event loop serve other work (a macrotask turn: I/O, timers) before going on. */
 const letOthersIn = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
 
@@ -198,7 +146,7 @@ interface ChunkWriter {
 
 const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberSet.FiberSet<void, never>, chunkWriter: ChunkWriter) => {
   const provide = <A, E>(effect: Effect.Effect<A, E, Storage>) => Effect.provideService(effect, Storage, storage)
-  /** Whether the service is closing (the server stops): runners stop after the features at hand. */
+  /** Whether the service is closing (the server stops): runners stop after the chunk at hand. */
   let closing = false
   /** Imports this process runs (their runners), and those asked to stop. */
   const local = new Map<string, Fiber.Fiber<void>>()
@@ -437,7 +385,7 @@ const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberS
         if (row.status !== "running") return yield* new Conflict({ message: `The import is ${row.status} already; only a running import can be cancelled` })
         const runner = local.get(row.id)
         if (runner) {
-          // This process runs it: the runner stops after the feature at hand and ends it with its last results.
+          // This process runs it: the runner stops after the chunk at hand and ends it with its last results.
           stopping.add(row.id)
           yield* Fiber.await(runner)
         } else {
@@ -446,7 +394,7 @@ const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberS
         return yield* page(yield* load(principal.account_id, id), -1, 100)
       })
   }
-  /** Stops every runner of this process after the features at hand, each import then failed with the reason. */
+  /** Stops every runner of this process after the chunk at hand, each import then failed with the reason. */
   const stopAll = Effect.suspend(() => {
     closing = true
     return Effect.forEach([...local.values()], Fiber.await, { discard: true })
