@@ -143,7 +143,6 @@ const encodeClusters = (level: number, cells: ReadonlyArray<Storage.ZoomCell>, a
     tags: { count: c.projects, area_hectares: Math.round(c.hectares * 100) / 100 },
     geometry: [TileGrid.cellInTile(level, c.cell, address, EXTENT) as [number, number]]
   }))
-  if (features.length === 0) return fromGeojsonVt({}, { version: 2, extent: EXTENT })
   return fromGeojsonVt({ projects_clusters: { ...address, transformed: true, features, source: null } }, { version: 2, extent: EXTENT })
 }
 
