@@ -359,7 +359,7 @@ export const run = async () => {
     process.off("SIGINT", onSignal)
     await browser?.close()
     for (const s of servers) await stopServer(s.child)
-    for (const c of [...live]) c.kill("SIGKILL")
+    for (const c of live) c.kill("SIGKILL")
     rmSync(dir, { recursive: true, force: true })
   }
 }

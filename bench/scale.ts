@@ -533,7 +533,7 @@ export const run = async () => {
     if (process.env.BENCH_POSTGRES === "1" || process.env.BENCH_ONLY === "postgres") await runPostgres(sizes.filter((s) => s <= 100_000))
   } finally {
     process.off("SIGINT", onSignal)
-    for (const c of [...live]) await stopServer(c, "SIGKILL")
+    for (const c of live) await stopServer(c, "SIGKILL")
     rmSync(dir, { recursive: true, force: true })
   }
 }

@@ -211,10 +211,10 @@ def main(url: str, token: str, free_token: str) -> None:
         step("webhook_manage")
         deadline = time.monotonic() + 10
         logs = client.webhooks.logs(hook["id"])
-        while not any(l["status"] == "success" for l in logs) and time.monotonic() < deadline:
+        while not any(entry["status"] == "success" for entry in logs) and time.monotonic() < deadline:
             time.sleep(0.2)
             logs = client.webhooks.logs(hook["id"])
-        check(any(l["status"] == "success" and l["event_id"] == event["id"] for l in logs), "delivery log shows the success")
+        check(any(entry["status"] == "success" and entry["event_id"] == event["id"] for entry in logs), "delivery log shows the success")
         test_log = client.webhooks.test(hook["id"])
         check(test_log["event_type"] != "", "webhooks.test answers a log entry")
         disabled = client.webhooks.update(hook["id"], enabled=False)

@@ -9,7 +9,7 @@
  * - A `Retry-After` longer than `maxRetryAfterMs` (e.g. the daily limit) is not waited for.
  * - Failures without a response become `APIConnectionError` / `APITimeoutError`.
  */
-import { APIConnectionError, APITimeoutError, CanopyError, parseRetryAfter } from "./errors.ts"
+import { APIConnectionError, APITimeoutError, type CanopyError, parseRetryAfter } from "./errors.ts"
 
 /** What `onRetry` is told before each retry. */
 export interface RetryInfo {

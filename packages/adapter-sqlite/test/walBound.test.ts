@@ -60,7 +60,10 @@ describe.concurrent("SQLite write-ahead log under writers that never pause", () 
         child.stdout!.on("data", (d: Buffer) => {
           const lines = (pending + d.toString()).split("\n")
           pending = lines.pop()!
-          for (const line of lines) line === "ready" ? resolve() : acknowledged.push(line)
+          for (const line of lines) {
+            if (line === "ready") resolve()
+            else acknowledged.push(line)
+          }
         })
         child.once("close", (code) => reject(new Error(`writer exited ${code}: ${err}`)))
       })

@@ -162,7 +162,7 @@ export const startDispatcher = (canopy: Canopy, options: DispatcherOptions = {})
       running = false
       wake()
       await done
-      await Promise.all([...attempts])
+      await Promise.all(attempts)
     }
   }
 }

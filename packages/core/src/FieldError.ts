@@ -3,7 +3,7 @@
  * list of them: `{ field, message }` per problem, every problem reported, with dotted and indexed
  * field paths such as `geometry.coordinates[0][3]`.
  */
-import { Schema, SchemaIssue } from "effect"
+import { type Schema, SchemaIssue } from "effect"
 
 /** One validation problem, as it appears in an error body's `details`. */
 export interface FieldError {

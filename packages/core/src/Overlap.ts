@@ -83,7 +83,10 @@ let lastKey = ""
  */
 export const boundaryKey = (text: string): string => {
   // A write asks for its own boundary's key two or three times (each comparison, then its insert).
-  if (text !== lastKeyed) lastKey = createHash("sha256").update(text).digest("hex"), lastKeyed = text
+  if (text !== lastKeyed) {
+    lastKey = createHash("sha256").update(text).digest("hex")
+    lastKeyed = text
+  }
   return lastKey
 }
 

@@ -2,7 +2,7 @@
  * `canopy serve`: the HTTP server on a SQLite file (PostgreSQL later), with a JSON access log and
  * graceful shutdown (in-flight requests finish, then the database closes).
  */
-import { createCanopy, type CanopyClient, Deliveries, type GeometryCheck, Settings, type StorageProvider } from "@canopy/core"
+import { createCanopy, type CanopyClient, Deliveries, type GeometryCheck, type Settings, type StorageProvider } from "@canopy/core"
 import { Effect } from "effect"
 import { createRequire } from "node:module"
 import { createServer, type Server } from "node:http"

@@ -90,7 +90,7 @@ export const square = (lon = 10, side = 0.001) => ({
 export const isErrorBody = (r: Reply, code: string) => {
   const ok = r.body?.error?.code === code && typeof r.body?.error?.message === "string" &&
     Array.isArray(r.body?.error?.details) && r.body?.meta?.request_id === r.headers.get("x-request-id") &&
-    /^req_/.test(r.body?.meta?.request_id ?? "")
+    (r.body?.meta?.request_id ?? "").startsWith("req_")
   return ok
 }
 

@@ -5,7 +5,7 @@
  * and headers (Ajv, JSON Schema 2020-12).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Ajv2020 } from "ajv/dist/2020.js"
+import type { Ajv2020 } from "ajv/dist/2020.js"
 import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"

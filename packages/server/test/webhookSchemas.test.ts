@@ -6,7 +6,7 @@
  * got, and every example of the section.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
+import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js"
 import { client, request, square, type TestServer } from "./harness.ts"
 import { useOpenApiFixture } from "./openapiFixture.ts"
 import type { startReceiver } from "./receiver.ts"

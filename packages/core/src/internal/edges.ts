@@ -56,12 +56,19 @@ const makeEdges = (polygons: Rings): Edges => {
     rings.forEach((ring, r) => {
       const ccw = planarTwiceArea(ring) > 0
       const flip = r === 0 ? !ccw : ccw
-      starts.push(n), reversed.push(flip ? 1 : 0)
+      starts.push(n)
+      reversed.push(flip ? 1 : 0)
       for (let i = 0; i + 1 < ring.length; i++) {
         const p = ring[flip ? i + 1 : i]!, q = ring[flip ? i : i + 1]!
         if (p[0] === q[0] && p[1] === q[1]) continue
-        x1[n] = p[0]!, y1[n] = p[1]!, x2[n] = q[0]!, y2[n] = q[1]!
-        w = Math.min(w, p[0]!), e = Math.max(e, p[0]!), s = Math.min(s, p[1]!), north = Math.max(north, p[1]!)
+        x1[n] = p[0]!
+        y1[n] = p[1]!
+        x2[n] = q[0]!
+        y2[n] = q[1]!
+        w = Math.min(w, p[0]!)
+        e = Math.max(e, p[0]!)
+        s = Math.min(s, p[1]!)
+        north = Math.max(north, p[1]!)
         n++
       }
     })

@@ -86,7 +86,8 @@ const prepare = (rings: Rings): Prepared => {
     const t = hi + v
     lo += Math.abs(hi) >= Math.abs(v) ? hi - t + v : v - t + hi
     hi = t
-    sumHi[i + 1] = hi, sumLo[i + 1] = lo
+    sumHi[i + 1] = hi
+    sumLo[i + 1] = lo
   }
   P = { E, cols, rows, col, row, start, items, sumHi, sumLo, seen: new Int32Array(E.n), pass: 0, marked: new Uint8Array(E.n) }
   preparedOf.set(rings, P)
@@ -124,7 +125,10 @@ const preparedSum = (P: Prepared, B: Edges, preparedFirst: boolean): number => {
       const minX = Math.min(bx1, bx2), maxX = Math.max(bx1, bx2), minY = Math.min(by1, by2), maxY = Math.max(by1, by2)
       if (maxX < box[0] || minX > box[2] || maxY < box[1] || minY > box[3]) continue
       const c0 = P.col(minX), c1 = P.col(maxX), r0 = P.row(minY), r1 = P.row(maxY)
-      if (P.pass >= 0x3fffffff) seen.fill(0), P.pass = 0
+      if (P.pass >= 0x3fffffff) {
+        seen.fill(0)
+        P.pass = 0
+      }
       const pass = ++P.pass
       let examined = 1
       for (let r = r0; r <= r1; r++) {

@@ -60,7 +60,10 @@ const cut = (all: CutTable, E: Edges, i: number, x: number, y: number, crossing 
   const t = paramOn(E, i, x, y)
   if (t <= 0 || t >= 1) return
   const c = cutsOf(all, i)
-  c.t.push(t), c.x.push(x), c.y.push(y), c.crossing.push(crossing)
+  c.t.push(t)
+  c.x.push(x)
+  c.y.push(y)
+  c.crossing.push(crossing)
 }
 
 /** What one walk found: the cuts of each boundary's edges, or that the edges truly cross somewhere. */
@@ -91,10 +94,12 @@ export const meet = (A: Edges, i: number, B: Edges, j: number, cutsA: CutTable, 
     const a0 = Math.max(0, Math.min(ta1, ta2)), a1 = Math.min(1, Math.max(ta1, ta2))
     if (!(a1 > a0)) return false
     const same = (qx - px) * (sx - rx) + (qy - py) * (sy - ry) > 0
-    cut(cutsA, A, i, rx, ry), cut(cutsA, A, i, sx, sy)
+    cut(cutsA, A, i, rx, ry)
+    cut(cutsA, A, i, sx, sy)
     cutsOf(cutsA, i).along.push([a0, a1, same])
     const tb1 = paramOn(B, j, px, py), tb2 = paramOn(B, j, qx, qy)
-    cut(cutsB, B, j, px, py), cut(cutsB, B, j, qx, qy)
+    cut(cutsB, B, j, px, py)
+    cut(cutsB, B, j, qx, qy)
     cutsOf(cutsB, j).along.push([Math.max(0, Math.min(tb1, tb2)), Math.min(1, Math.max(tb1, tb2)), same])
     return false
   }
@@ -156,7 +161,12 @@ let joins = new Int32Array(64), keep = new Int8Array(64)
 const room = (size: number) => {
   if (xs.length >= size) return
   const n = 2 * size
-  order = new Int32Array(n), xs = new Float64Array(n), ys = new Float64Array(n), ts = new Float64Array(n), joins = new Int32Array(n), keep = new Int8Array(n)
+  order = new Int32Array(n)
+  xs = new Float64Array(n)
+  ys = new Float64Array(n)
+  ts = new Float64Array(n)
+  joins = new Int32Array(n)
+  keep = new Int8Array(n)
 }
 
 /** Puts the indices of an edge's cuts in order along it into `order` (stable; few cuts sorted in place). */
@@ -169,7 +179,10 @@ const sortCuts = (c: Cuts) => {
   for (let k = 0; k < n; k++) {
     const t = c.t[k]!
     let at = k
-    while (at > 0 && c.t[order[at - 1]!]! > t) order[at] = order[at - 1]!, at--
+    while (at > 0 && c.t[order[at - 1]!]! > t) {
+      order[at] = order[at - 1]!
+      at--
+    }
     order[at] = k
   }
 }
@@ -217,7 +230,10 @@ export const edgePieces = (
   // boundary truly crosses there, or that it touches or turns there (-1).
   room(c.t.length + 2)
   sortCuts(c)
-  xs[0] = px, ys[0] = py, ts[0] = 0, joins[0] = 0
+  xs[0] = px
+  ys[0] = py
+  ts[0] = 0
+  joins[0] = 0
   let last = 0
   for (let k = 0; k < c.t.length; k++) {
     const m = order[k]!
@@ -226,11 +242,16 @@ export const edgePieces = (
       continue
     }
     last++
-    xs[last] = c.x[m]!, ys[last] = c.y[m]!, ts[last] = c.t[m]!, joins[last] = c.crossing[m] ? 1 : -1
+    xs[last] = c.x[m]!
+    ys[last] = c.y[m]!
+    ts[last] = c.t[m]!
+    joins[last] = c.crossing[m] ? 1 : -1
   }
   if (xs[last] === qx && ys[last] === qy) last--
   last++
-  xs[last] = qx, ys[last] = qy, ts[last] = 1
+  xs[last] = qx
+  ys[last] = qy
+  ts[last] = 1
   const count = last
   spend(count)
   // Each piece: along the other boundary (kept when in the same direction and `keepAlong`), or
@@ -260,7 +281,10 @@ export const edgePieces = (
   let fromX = NaN, fromY = NaN, kept = false
   for (let k = 0; k < count; k++) {
     const now = keep[k] === 1
-    if (now && !kept) fromX = xs[k]!, fromY = ys[k]!
+    if (now && !kept) {
+      fromX = xs[k]!
+      fromY = ys[k]!
+    }
     if (!now && kept && !visit(fromX, fromY, xs[k]!, ys[k]!)) return false
     kept = now
   }
@@ -309,7 +333,8 @@ export const closedSum = (term: (x1: number, y1: number, x2: number, y2: number)
   let sum = 0, comp = 0
   let h1 = 0, h2 = 0
   const tally = (x: number, y: number, d: number) => {
-    bits[0] = x, bits[1] = y
+    bits[0] = x
+    bits[1] = y
     const a = Math.imul(words[0]! ^ Math.imul(words[1]!, 0x9e3779b1), 0x85ebca6b) ^ Math.imul(words[2]! ^ 0x27d4eb2f, 0xc2b2ae35) ^ words[3]!
     const b = Math.imul(words[2]! + Math.imul(words[3]!, 0x165667b1), 0x27d4eb2f) ^ Math.imul(words[0]! + 0x61c88647, 0x9e3779b1) ^ words[1]!
     h1 = (h1 + d * Math.imul(a ^ (a >>> 15), 0x2c1b3c6d)) | 0
@@ -324,13 +349,15 @@ export const closedSum = (term: (x1: number, y1: number, x2: number, y2: number)
     /** Adds a piece from (x1, y1) to (x2, y2). */
     add: (x1: number, y1: number, x2: number, y2: number) => {
       addValue(term(x1, y1, x2, y2))
-      tally(x1, y1, 1), tally(x2, y2, -1)
+      tally(x1, y1, 1)
+      tally(x2, y2, -1)
       return true
     },
     /** Adds a chain of pieces from (x1, y1) to (x2, y2) whose terms sum to `value`. */
     addChain: (value: number, x1: number, y1: number, x2: number, y2: number) => {
       addValue(value)
-      tally(x1, y1, 1), tally(x2, y2, -1)
+      tally(x1, y1, 1)
+      tally(x2, y2, -1)
     },
     /** The sum; throws when the pieces added do not close into rings. */
     total: () => {

@@ -1,5 +1,5 @@
 /** Bulk imports and their per-feature results in memory. */
-import * as S from "../Storage.ts"
+import type * as S from "../Storage.ts"
 import { clone, type Ctx, owned } from "./common.ts"
 
 /** A result's key: its import and position. */

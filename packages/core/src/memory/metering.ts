@@ -1,5 +1,5 @@
 /** Metering in memory: usage counters, rate-limit buckets, request metering, idempotency keys. */
-import * as S from "../Storage.ts"
+import type * as S from "../Storage.ts"
 import { clone, type Ctx } from "./common.ts"
 
 export const metering = (db: Ctx): S.MeteringShape => ({

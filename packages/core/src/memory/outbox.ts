@@ -1,5 +1,5 @@
 /** Webhooks and the outbox in memory: events, leased deliveries, delivery logs. */
-import * as S from "../Storage.ts"
+import type * as S from "../Storage.ts"
 import { byKeyThenId, clone, type Ctx, owned, page } from "./common.ts"
 
 export const outbox = (db: Ctx): S.OutboxShape => {
@@ -108,7 +108,7 @@ export const outbox = (db: Ctx): S.OutboxShape => {
       const old = [...db.t.events.values()].filter((e) => e.created_at < before && !pending.has(e.id))
         .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0)).slice(0, limit)
       const gone = new Set(old.map((e) => e.id))
-      for (const d of [...db.t.deliveries.values()]) if (gone.has(d.event_id)) db.t.deliveries.delete(d.id)
+      for (const d of db.t.deliveries.values()) if (gone.has(d.event_id)) db.t.deliveries.delete(d.id)
       for (const id of gone) db.t.events.delete(id)
       return old.length
     }),

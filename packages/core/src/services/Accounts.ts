@@ -6,7 +6,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import * as Time from "../Time.ts"
 import { type DomainError, NotFound } from "../Errors.ts"
-import * as Events from "../Events.ts"
+import type * as Events from "../Events.ts"
 import * as Ids from "../Ids.ts"
 import type * as Plans from "../Plans.ts"
 import { authorize, type Principal } from "../Principal.ts"

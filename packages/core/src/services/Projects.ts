@@ -358,7 +358,7 @@ const make = (storage: StorageShape) => {
         return {
           name, description, sort_name: name.toLowerCase(), search_text: searchText(name, description),
           ...(body.slug !== undefined ? { slug: body.slug } : {}),
-          ...(m ?? {})
+          ...m
         }
       }, (before, after) => (m?.geometry || (before.status === "archived" && after.status !== "archived")) ? countedOf(after) : undefined, deadline)
     }),

@@ -28,7 +28,7 @@ export const importReads = (storage: StorageShape) => {
   /** Forgets what `accountId`'s chunk read under keys starting with `prefix`. */
   const forget = (accountId: string, prefix: string) => {
     const memory = chunks.get(accountId)
-    if (memory) for (const key of [...memory.keys()]) if (key.startsWith(prefix)) memory.delete(key)
+    if (memory) for (const key of memory.keys()) if (key.startsWith(prefix)) memory.delete(key)
   }
 
   const projects = Object.fromEntries(Object.entries(storage.projects).map(([name, method]) => [name,

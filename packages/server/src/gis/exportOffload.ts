@@ -114,7 +114,10 @@ export const makeExportPool = (options: Partial<Record<keyof typeof EXPORT_BUDGE
       }, budgets.timeMs)
       idle.worker.postMessage(next.job, next.job.records.map((r) => r.buffer as ArrayBuffer))
     }
-    for (const s of slots) (s.job ? s.worker.ref() : s.worker.unref())
+    for (const s of slots) {
+      if (s.job) s.worker.ref()
+      else s.worker.unref()
+    }
   }
 
   /**

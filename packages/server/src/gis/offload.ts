@@ -114,7 +114,10 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
     slot.timer = undefined
   }
   const reference = () => {
-    for (const s of slots) (s.job || (!s.ready && queue.length > 0) ? s.worker.ref() : s.worker.unref())
+    for (const s of slots) {
+      if (s.job || (!s.ready && queue.length > 0)) s.worker.ref()
+      else s.worker.unref()
+    }
   }
   /** The slot's job ends with `result`: the job is answered, and the slot is free (or gone). */
   const finish = (slot: Slot, result: PoolResult | FeaturesResult | Error) => {

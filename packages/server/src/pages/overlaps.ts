@@ -3,7 +3,7 @@
  * it (the API's `GET /v1/projects/{id}/overlaps`, one page of it), each name linking to its page,
  * with the shared hectares; the map draws them from the account's vector tiles by their ids.
  */
-import { type Errors, type Schemas } from "@canopy/core"
+import type { Errors, Schemas } from "@canopy/core"
 import { Result } from "effect"
 import { escape } from "./html.ts"
 import { number, plain } from "./shell.ts"

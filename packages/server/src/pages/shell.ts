@@ -7,7 +7,7 @@
  * short-lived cookie (`canopy_notice`, HttpOnly, SameSite=Lax, the site's path, 60 s) that the next
  * page shows once and clears: a reload shows the page, never the action again (docs/decisions.md).
  */
-import { type Canopy, type CanopyClient, Errors, Members, Permissions, type Principal, Sessions } from "@canopy/core"
+import { type Canopy, type CanopyClient, type Errors, Members, Permissions, type Principal, Sessions } from "@canopy/core"
 import { Effect, Exit } from "effect"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
 import { cookies, domainError, escape, page, type PageOptions, setCookie } from "./html.ts"
