@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs the Go client's checks: `go vet ./...` and `go test -json ./...` in clients/go, then prints
+# Runs the Go client's checks: `gofmt -l .`, `go vet ./...` and `go test -json ./...` in clients/go, then prints
 # as its last line `N passed, N failed`, counted from the JSON test events (every test and
-# subtest; a vet failure, or a package that fails without a failing test — a build error, a
+# subtest; an unformatted file or a vet failure, or a package that fails without a failing test — a build error, a
 # panic, a timeout — counts as 1 failed). Exits non-zero when anything failed.
 # Installs Debian's golang-go with apt-get when `go` is missing.
 set -u
@@ -29,6 +29,13 @@ fi
 
 failed=0
 passed=0
+
+echo "== gofmt -l ." >&2
+unformatted="$(gofmt -l .)"
+if [ -n "$unformatted" ]; then
+  echo "gofmt would reformat: $unformatted (run gofmt -w clients/go)" >&2
+  failed=$((failed + 1))
+fi
 
 echo "== go vet ./..." >&2
 if ! go vet ./... >&2; then
