@@ -87,10 +87,20 @@ const estate = async (label: string, running: RunningServer) => {
   }
   const f = (ms: number) => `${ms.toFixed(1).padStart(7)} ms`
   console.log(`estate: ${label}`)
-  console.log(`  stand create (500)          p50 ${f(percentile(standMs, 0.5))}  p99 ${f(percentile(standMs, 0.99))}  (goal p50 ≤ 50 ms)  reports complete: ${standsComplete}, with overlaps: ${standsOverlapping}`)
-  console.log(`  outline create              ${f(whole.ms)}  (goal ≤ 1000 ms)  overlaps ${whole.report.overlaps.length} of 500, complete: ${whole.report.complete}`)
+  console.log(
+    `  stand create (500)          p50 ${f(percentile(standMs, 0.5))}  p99 ${
+      f(percentile(standMs, 0.99))
+    }  (goal p50 ≤ 50 ms)  reports complete: ${standsComplete}, with overlaps: ${standsOverlapping}`
+  )
+  console.log(
+    `  outline create              ${f(whole.ms)}  (goal ≤ 1000 ms)  overlaps ${whole.report.overlaps.length} of 500, complete: ${whole.report.complete}`
+  )
   console.log(`    shared hectares summed ${shared.toFixed(4)} ha, the outline's area ${Geometry.roundHectares(Geometry.areaHectares(outline)).toFixed(4)} ha`)
-  console.log(`  stand redraw, outline stored p50 ${f(percentile(redrawMs, 0.5))}  p99 ${f(percentile(redrawMs, 0.99))}  reports complete: ${redrawsComplete}, listing the outline: ${redrawsWithOutline} of 100`)
+  console.log(
+    `  stand redraw, outline stored p50 ${f(percentile(redrawMs, 0.5))}  p99 ${
+      f(percentile(redrawMs, 0.99))
+    }  reports complete: ${redrawsComplete}, listing the outline: ${redrawsWithOutline} of 100`
+  )
 }
 
 export const run = async () => {

@@ -58,7 +58,11 @@ export const run = () => {
     const starMs = validMs(star(n), 3)
     const smoothMs = validMs({ type: "Polygon", coordinates: [blob(-60.5, -3.1, 25_000, n - 1, 0.3, 42, true)] }, 3)
     const label = `${n.toLocaleString("en")} positions`
-    console.log(`  ${label.padEnd(18)} star ${starMs.toFixed(1).padStart(7)} ms (goal < ${goal} ms), smooth ${smoothMs.toFixed(1).padStart(7)} ms (baseline), ratio ${(starMs / smoothMs).toFixed(2)}×`)
+    console.log(
+      `  ${label.padEnd(18)} star ${starMs.toFixed(1).padStart(7)} ms (goal < ${goal} ms), smooth ${smoothMs.toFixed(1).padStart(7)} ms (baseline), ratio ${
+        (starMs / smoothMs).toFixed(2)
+      }×`
+    )
   }
   overlaps()
   console.log("geometry: corpus accuracy against GeographicLib")
@@ -88,8 +92,8 @@ const comb = (teeth: number, across: boolean): Polygon => {
   return { type: "Polygon", coordinates: [[...ring, ring[0]!]] }
 }
 
-const square = (w: number, s: number, side: number): Polygon =>
-  ({ type: "Polygon", coordinates: [[[w, s], [w + side, s], [w + side, s + side], [w, s + side], [w, s]]] })
+const square = (w: number, s: number, side: number): Polygon => ({ type: "Polygon",
+  coordinates: [[[w, s], [w + side, s], [w + side, s + side], [w, s + side], [w, s]]] })
 
 const overlaps = () => {
   const pairs: ReadonlyArray<[string, Polygon, Polygon, number]> = [
@@ -106,6 +110,10 @@ const overlaps = () => {
     const edgesMs = time(runs * 5, () => Overlap.sharedHectares(a, b))
     const testMs = time(runs * 5, () => Overlap.sharesArea(a, b))
     const difference = Math.abs(Overlap.sharedHectares(a, b) - Overlap.clippedHectares(a, b))
-    console.log(`  ${label.padEnd(38)} clip ${clipMs.toFixed(2).padStart(8)} ms, edges ${edgesMs.toFixed(2).padStart(7)} ms (${(clipMs / edgesMs).toFixed(0).padStart(3)}×), shares? ${testMs.toFixed(3).padStart(6)} ms; |Δ| ${difference.toExponential(1)} ha`)
+    console.log(
+      `  ${label.padEnd(38)} clip ${clipMs.toFixed(2).padStart(8)} ms, edges ${edgesMs.toFixed(2).padStart(7)} ms (${
+        (clipMs / edgesMs).toFixed(0).padStart(3)
+      }×), shares? ${testMs.toFixed(3).padStart(6)} ms; |Δ| ${difference.toExponential(1)} ha`
+    )
   }
 }

@@ -41,25 +41,39 @@ const polygon = (vertices: number, site = 0) => {
 /** Starts a benchmark server in a child process; resolves with the port it prints. */
 export const start = (script: string, args: Array<string>, env: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number }> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=source", "--disable-warning=ExperimentalWarning", join(import.meta.dirname, "servers", script), ...args], {
-      stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env }
+    const child = spawn(process.execPath, ["--conditions=source", "--disable-warning=ExperimentalWarning", join(import.meta.dirname, "servers", script),
+      ...args], {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, ...env }
     })
     child.stdout!.once("data", (d: Buffer) => resolve({ child, port: Number(d.toString().trim()) }))
     child.on("exit", (code) => reject(new Error(`${script} exited ${code}`)))
   })
 
-interface Figures { readonly rps: number; readonly p50: number; readonly p99: number; readonly errors: number; readonly non2xx: number; readonly incomplete: number }
+interface Figures {
+  readonly rps: number
+  readonly p50: number
+  readonly p99: number
+  readonly errors: number
+  readonly non2xx: number
+  readonly incomplete: number
+}
 
 const load = async (url: string, opts: { method?: "GET" | "POST"; token?: string; body?: (i: number) => string; connections?: number }): Promise<Figures> => {
   let i = 0, incomplete = 0
   const result = await autocannon({
-    url, connections: opts.connections ?? CONNECTIONS, duration: DURATION_S, method: opts.method ?? "GET",
+    url,
+    connections: opts.connections ?? CONNECTIONS,
+    duration: DURATION_S,
+    method: opts.method ?? "GET",
     headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), "content-type": "application/json" },
     ...(opts.body ? {
       requests: [{
         setupRequest: (req: autocannon.Request) => ({ ...req, body: opts.body!(++i) }),
         // A create's overlap report must be complete: one that is not is counted and shown.
-        onResponse: (_status: number, body: string) => { if (body.includes('"complete":false')) incomplete++ }
+        onResponse: (_status: number, body: string) => {
+          if (body.includes("\"complete\":false")) incomplete++
+        }
       }]
     } : {})
   })
@@ -78,12 +92,15 @@ const seed = async (storage: StorageProvider) => {
 }
 
 /** Runs one scenario against several servers at once (connections split), summing req/s. */
-const loadAll = async (urls: ReadonlyArray<string>, path: string, opts: { method?: "GET" | "POST"; token?: string; body?: (i: number) => string }): Promise<Figures> => {
-  const parts = await Promise.all(urls.map((u, k) => load(`${u}${path}`, {
-    ...opts,
-    ...(opts.body ? { body: (i: number) => opts.body!(k * 10_000_000 + i) } : {}),
-    connections: Math.max(1, Math.floor(CONNECTIONS / urls.length))
-  })))
+const loadAll = async (urls: ReadonlyArray<string>, path: string,
+  opts: { method?: "GET" | "POST"; token?: string; body?: (i: number) => string }): Promise<Figures> => {
+  const parts = await Promise.all(urls.map((u, k) =>
+    load(`${u}${path}`, {
+      ...opts,
+      ...(opts.body ? { body: (i: number) => opts.body!(k * 10_000_000 + i) } : {}),
+      connections: Math.max(1, Math.floor(CONNECTIONS / urls.length))
+    })
+  ))
   return {
     rps: parts.reduce((a, p) => a + p.rps, 0),
     p50: Math.max(...parts.map((p) => p.p50)),
@@ -95,10 +112,18 @@ const loadAll = async (urls: ReadonlyArray<string>, path: string, opts: { method
 }
 
 /** One contender of a scenario: a label, its servers, its seed, and the row whose req/s its ratio is to. */
-interface Contender { readonly label: string; readonly urls: ReadonlyArray<string>; readonly seed: { token: string; projectId: string }; readonly base?: string; readonly auth?: boolean }
+interface Contender {
+  readonly label: string
+  readonly urls: ReadonlyArray<string>
+  readonly seed: { token: string; projectId: string }
+  readonly base?: string
+  readonly auth?: boolean
+}
 
 const line = (label: string, f: Figures, ratio: string) =>
-  `    ${label.padEnd(36)} ${f.rps.toFixed(0).padStart(7)} req/s  p50/p99 ${f.p50}/${f.p99} ms  ${ratio}${f.errors + f.non2xx ? `  (${f.errors + f.non2xx} errors/non-2xx!)` : ""}${f.incomplete ? `  (${f.incomplete} incomplete overlap reports!)` : ""}`
+  `    ${label.padEnd(36)} ${f.rps.toFixed(0).padStart(7)} req/s  p50/p99 ${f.p50}/${f.p99} ms  ${ratio}${
+    f.errors + f.non2xx ? `  (${f.errors + f.non2xx} errors/non-2xx!)` : ""
+  }${f.incomplete ? `  (${f.incomplete} incomplete overlap reports!)` : ""}`
 
 export const run = async () => {
   const dir = mkdtempSync(join(tmpdir(), "canopy-bench-"))
@@ -144,7 +169,8 @@ export const run = async () => {
       const canopyDb = await database("canopy_bench")
       await admin.end()
       const floorPg = [await spawnServer("floorPg.ts", [floorDb.url]), await spawnServer("floorPg.ts", [floorDb.url])]
-      const onPg = [await spawnServer("canopy.ts", [canopyDb.url], { BENCH_DISPATCHER: "0" }), await spawnServer("canopy.ts", [canopyDb.url], { BENCH_DISPATCHER: "0" })]
+      const onPg = [await spawnServer("canopy.ts", [canopyDb.url], { BENCH_DISPATCHER: "0" }),
+        await spawnServer("canopy.ts", [canopyDb.url], { BENCH_DISPATCHER: "0" })]
       contenders.push(
         { label: "floor, PostgreSQL, 1 server", urls: floorPg.slice(0, 1), seed: floorDb.seed },
         { label: "canopy, PostgreSQL, 1 server", urls: onPg.slice(0, 1), seed: canopyDb.seed, base: "floor, PostgreSQL, 1 server" },
@@ -153,12 +179,16 @@ export const run = async () => {
       )
       // Two more Canopy processes on the same database through PgBouncer in transaction mode,
       // with the settings docs/operating.md gives (when pgbouncer is installed).
-      bouncer = await startPgBouncer(postgres.url, { poolSize: 20 }).catch((e: unknown) => void console.log(`  (no PgBouncer row: ${String(e).split("\n")[0]})`))
+      bouncer = await startPgBouncer(postgres.url, { poolSize: 20 }).catch((e: unknown) =>
+        void console.log(`  (no PgBouncer row: ${String(e).split("\n")[0]})`)
+      )
       if (bouncer) {
         const env = { BENCH_DISPATCHER: "0", CANOPY_PG_PREPARED_STATEMENTS: "off" }
-        const viaBouncer = [await spawnServer("canopy.ts", [bouncer.url("canopy_bench")], env), await spawnServer("canopy.ts", [bouncer.url("canopy_bench")], env)]
+        const viaBouncer = [await spawnServer("canopy.ts", [bouncer.url("canopy_bench")], env),
+          await spawnServer("canopy.ts", [bouncer.url("canopy_bench")], env)]
         const floorEnv = { FLOOR_PREPARED: "0" }
-        const floorViaBouncer = [await spawnServer("floorPg.ts", [bouncer.url("floor_bench")], floorEnv), await spawnServer("floorPg.ts", [bouncer.url("floor_bench")], floorEnv)]
+        const floorViaBouncer = [await spawnServer("floorPg.ts", [bouncer.url("floor_bench")], floorEnv),
+          await spawnServer("floorPg.ts", [bouncer.url("floor_bench")], floorEnv)]
         contenders.push(
           { label: "floor, PgBouncer, 2 servers", urls: floorViaBouncer, seed: floorDb.seed },
           { label: "canopy, PgBouncer, 2 servers", urls: viaBouncer, seed: canopyDb.seed, base: "floor, PgBouncer, 2 servers" }
@@ -168,7 +198,8 @@ export const run = async () => {
     console.log(`http: ${CONNECTIONS} connections, ${DURATION_S} s each, loopback; ${rounds} rounds taken in turns, the best of each shown`)
     console.log("  floor = bare node:http + better-sqlite3 doing the same lookups (token, rate limit, usage count, rows); ratios are to it")
     console.log("  bare floor = the same server doing the endpoint's rows only (no auth, no rate limit, no usage count)")
-    if (postgres) console.log("  floor, PostgreSQL = bare node:http + pg (pool of 10, prepared statements): token, one metering statement, rows; through PgBouncer unnamed")
+    if (postgres)
+      console.log("  floor, PostgreSQL = bare node:http + pg (pool of 10, prepared statements): token, one metering statement, rows; through PgBouncer unnamed")
     const scenarios: Array<[string, (s: { token: string; projectId: string }) => string, "GET" | "POST"]> = [
       ["GET /v1/projects/{id}", (s) => `/v1/projects/${s.projectId}`, "GET"],
       ["GET /v1/projects?per_page=20", () => "/v1/projects?per_page=20", "GET"],

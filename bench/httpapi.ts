@@ -46,7 +46,13 @@ const seed = async (filename: string) => {
 }
 
 /** A run's figures; `cpuMs`: the server process's CPU time per request, which a busy machine disturbs less than req/s. */
-interface Figures { readonly rps: number; readonly p50: number; readonly p99: number; readonly cpuMs: number; readonly failed: number }
+interface Figures {
+  readonly rps: number
+  readonly p50: number
+  readonly p99: number
+  readonly cpuMs: number
+  readonly failed: number
+}
 
 /** A process's CPU time so far (user + system), in ms (Linux: /proc, clock ticks of 10 ms). */
 const cpuTimeMs = (pid: number) => {
@@ -109,8 +115,8 @@ export const run = async () => {
       ["GET /v1/projects?per_page=20", "/v1/projects?per_page=20"]
     ]
     for (const prototype of contenders.slice(1)) {
-      await sameAnswers(contenders[0]!.url, prototype.url, lite.token,
-        [...scenarios.map(([, p]) => p), "/v1/projects/proj_missing", "/v1/projects?per_page=0&status=lost"])
+      await sameAnswers(contenders[0]!.url, prototype.url, lite.token, [...scenarios.map(([, p]) => p), "/v1/projects/proj_missing",
+        "/v1/projects?per_page=0&status=lost"])
     }
     console.log(`httpapi: ${CONNECTIONS} connections, ${DURATION_S} s each, loopback; ${rounds} rounds taken in turns, the best of each shown`)
     console.log("  each: bearer token, rate limit and usage count, permission, then the rows, on copies of one SQLite file; no /metrics")
@@ -129,7 +135,9 @@ export const run = async () => {
       const base = best.get(contenders[0]!.label)!
       for (const c of contenders) {
         const f = best.get(c.label)!
-        console.log(line(c.label, f, c === contenders[0] ? "" : `${(f.rps / base.rps).toFixed(2)}× canopy's req/s, ${(base.cpuMs / f.cpuMs).toFixed(2)}× by CPU`))
+        console.log(
+          line(c.label, f, c === contenders[0] ? "" : `${(f.rps / base.rps).toFixed(2)}× canopy's req/s, ${(base.cpuMs / f.cpuMs).toFixed(2)}× by CPU`)
+        )
       }
     }
   } finally {

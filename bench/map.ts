@@ -65,7 +65,10 @@ const live = new Set<ChildProcess>()
 const startServer = (file: string): Promise<{ url: string; child: ChildProcess }> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [
-      "--conditions=source", "--disable-warning=ExperimentalWarning", join(import.meta.dirname, "servers", "canopy.ts"), file
+      "--conditions=source",
+      "--disable-warning=ExperimentalWarning",
+      join(import.meta.dirname, "servers", "canopy.ts"),
+      file
     ], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, BENCH_DISPATCHER: "0" } })
     live.add(child)
     child.once("exit", (code) => {
@@ -104,10 +107,20 @@ const VIEWS: ReadonlyArray<readonly [string, Camera]> = [
 ]
 const FIRST = "first render (navigation → idle)"
 
-interface TileLog { readonly url: string; readonly start: number; readonly serverMs: number; readonly bytes: number; readonly points: boolean; readonly status: number }
+interface TileLog {
+  readonly url: string
+  readonly start: number
+  readonly serverMs: number
+  readonly bytes: number
+  readonly points: boolean
+  readonly status: number
+}
 
 /** One step's figures in one round. */
-interface Step { readonly ms: number; readonly tiles: ReadonlyArray<TileLog> }
+interface Step {
+  readonly ms: number
+  readonly tiles: ReadonlyArray<TileLog>
+}
 
 /** One round on one size: the steps by label, and how long the page took to be done (count and extent loaded). */
 interface Round {
@@ -129,8 +142,12 @@ const recordTiles = (page: Page) => {
       const response = await r.response()
       const sizes = await r.sizes()
       return {
-        url: r.url().replace(/&view=\d+$/, ""), start: t.startTime, serverMs: t.responseStart - t.requestStart, bytes: sizes.responseBodySize,
-        points: (await response?.headerValue("x-tile-mode")) === "points", status: response?.status() ?? 0
+        url: r.url().replace(/&view=\d+$/, ""),
+        start: t.startTime,
+        serverMs: t.responseStart - t.requestStart,
+        bytes: sizes.responseBodySize,
+        points: (await response?.headerValue("x-tile-mode")) === "points",
+        status: response?.status() ?? 0
       }
     })())
   }
@@ -189,18 +206,22 @@ const round = async (browser: Browser, url: string, storageState: Awaited<Return
     page.on("pageerror", (e) => errors.push(String(e)))
     const tiles = recordTiles(page)
     await page.goto(`${url}/dashboard/map`, { waitUntil: "commit" })
-    await page.waitForFunction(() => (globalThis as unknown as { canopyMapStats?: Stats }).canopyMapStats?.firstRenderMs != null, undefined, { timeout: 120_000, polling: 50 })
+    await page.waitForFunction(() => (globalThis as unknown as { canopyMapStats?: Stats }).canopyMapStats?.firstRenderMs != null, undefined, { timeout: 120_000,
+      polling: 50 })
     const timeOrigin = await page.evaluate(() => performance.timeOrigin)
     const first = (await stats(page)).firstRenderMs!
-    await page.waitForFunction(() => (globalThis as unknown as { canopyMapStats: Stats }).canopyMapStats.done, undefined, { timeout: LOAD_TIMEOUT_S * 1000, polling: 100 })
+    await page.waitForFunction(() => (globalThis as unknown as { canopyMapStats: Stats }).canopyMapStats.done, undefined, { timeout: LOAD_TIMEOUT_S * 1000,
+      polling: 100 })
     const doneMs = await page.evaluate(() => performance.now())
     const s = await stats(page)
     if (s.error) throw new Error(`the map's count and extent did not load: ${s.error}`)
-    await page.evaluate(() => new Promise<void>((resolve) => {
-      const map = (globalThis as unknown as { canopyMap: { loaded: () => boolean; once: (e: string, f: () => void) => void } }).canopyMap
-      if (map.loaded()) resolve()
-      else map.once("idle", () => resolve())
-    }))
+    await page.evaluate(() =>
+      new Promise<void>((resolve) => {
+        const map = (globalThis as unknown as { canopyMap: { loaded: () => boolean; once: (e: string, f: () => void) => void } }).canopyMap
+        if (map.loaded()) resolve()
+        else map.once("idle", () => resolve())
+      })
+    )
     const windows: Array<readonly [string, number, number, number]> = [[FIRST, timeOrigin, timeOrigin + first, first]]
     for (const [label, camera] of VIEWS) {
       const from = await epochNow(page)
@@ -214,7 +235,8 @@ const round = async (browser: Browser, url: string, storageState: Awaited<Return
     const received = await page.evaluate(() => {
       const entries = performance.getEntriesByType("resource") as unknown as Array<{ name: string; startTime: number; responseEnd: number }>
       const find = (part: string) => entries.find((e) => e.name.includes(part))
-      return { maplibre: find("maplibre-gl.mjs")?.responseEnd ?? Number.NaN, extentAsked: find("extent.json")?.startTime ?? Number.NaN, extentReceived: find("extent.json")?.responseEnd ?? Number.NaN }
+      return { maplibre: find("maplibre-gl.mjs")?.responseEnd ?? Number.NaN, extentAsked: find("extent.json")?.startTime ?? Number.NaN,
+        extentReceived: find("extent.json")?.responseEnd ?? Number.NaN }
     })
     const firstTile = Math.min(...logged.map((t) => t.start)) - timeOrigin
     const steps = new Map<string, Step>()
@@ -227,7 +249,17 @@ const round = async (browser: Browser, url: string, storageState: Awaited<Return
 
 // ── printing ─────────────────────────────────────────────────────────────────────────────────
 
-interface Figures { readonly ms: number; readonly tiles: number; readonly unique: number; readonly kib: number; readonly largestKib: number; readonly serverP50: number; readonly serverMax: number; readonly points: number; readonly failed: number }
+interface Figures {
+  readonly ms: number
+  readonly tiles: number
+  readonly unique: number
+  readonly kib: number
+  readonly largestKib: number
+  readonly serverP50: number
+  readonly serverMax: number
+  readonly points: number
+  readonly failed: number
+}
 
 const figures = (rounds: ReadonlyArray<Round>, label: string): Figures => {
   const steps = rounds.map((r) => r.steps.get(label)!)
@@ -251,17 +283,29 @@ const printSize = (size: number, fileMiB: number, rounds: ReadonlyArray<Round>, 
   say(`  ${fmt(size)} projects (file ${fmt(fileMiB)} MiB): count and extent loaded, page done in ${fmt(done / 1000, 1)} s` +
     ` (${fmt(rounds[0]!.requests)} request, ${fmt(rounds[0]!.features)} projects counted; ${base ? ratio(done, median(base.map((r) => r.doneMs))) : "base"})`)
   const at = (f: (t: Round["timeline"]) => number) => fmt(median(rounds.map((r) => f(r.timeline))))
-  say(`    before the first render (ms after navigation): MapLibre's script received ${at((t) => t.maplibre)}, the extent asked for ${at((t) => t.extentAsked)}` +
-    ` and received ${at((t) => t.extentReceived)},` +
-    ` the first tile requested ${at((t) => t.firstTile)}`)
-  say(`    ${"step".padEnd(34)} ${"ms".padStart(7)} ${"×1k".padStart(7)} ${"tiles".padStart(7)} ${"KiB".padStart(7)} ${"×1k".padStart(7)} ${"max KiB".padStart(7)} ` +
-    `${"srv p50".padStart(7)} ${"×1k".padStart(7)} ${"srv max".padStart(7)} ${"points".padStart(6)}`)
+  say(
+    `    before the first render (ms after navigation): MapLibre's script received ${at((t) => t.maplibre)}, the extent asked for ${at((t) => t.extentAsked)}` +
+      ` and received ${at((t) => t.extentReceived)},` +
+      ` the first tile requested ${at((t) => t.firstTile)}`
+  )
+  say(
+    `    ${"step".padEnd(34)} ${"ms".padStart(7)} ${"×1k".padStart(7)} ${"tiles".padStart(7)} ${"KiB".padStart(7)} ${"×1k".padStart(7)} ${
+      "max KiB".padStart(7)
+    } ` +
+      `${"srv p50".padStart(7)} ${"×1k".padStart(7)} ${"srv max".padStart(7)} ${"points".padStart(6)}`
+  )
   for (const label of [FIRST, ...VIEWS.map(([l]) => l)]) {
     const f = figures(rounds, label)
     const b = base ? figures(base, label) : undefined
-    say(`    ${label.padEnd(34)} ${ms(f.ms).padStart(7)} ${ratio(f.ms, b?.ms).padStart(7)} ${`${fmt(f.tiles)} (${fmt(f.unique)})`.padStart(7)} ${fmt(f.kib, 1).padStart(7)} ` +
-      `${ratio(f.kib, b?.kib).padStart(7)} ${fmt(f.largestKib, 1).padStart(7)} ${ms(f.serverP50).padStart(7)} ${ratio(f.serverP50, b?.serverP50).padStart(7)} ` +
-      `${ms(f.serverMax).padStart(7)} ${fmt(f.points).padStart(6)}${f.failed ? `  ${f.failed} tiles not 200` : ""}`)
+    say(
+      `    ${label.padEnd(34)} ${ms(f.ms).padStart(7)} ${ratio(f.ms, b?.ms).padStart(7)} ${`${fmt(f.tiles)} (${fmt(f.unique)})`.padStart(7)} ${
+        fmt(f.kib, 1).padStart(7)
+      } ` +
+        `${ratio(f.kib, b?.kib).padStart(7)} ${fmt(f.largestKib, 1).padStart(7)} ${ms(f.serverP50).padStart(7)} ${
+          ratio(f.serverP50, b?.serverP50).padStart(7)
+        } ` +
+        `${ms(f.serverMax).padStart(7)} ${fmt(f.points).padStart(6)}${f.failed ? `  ${f.failed} tiles not 200` : ""}`
+    )
   }
 }
 
@@ -314,7 +358,11 @@ export const run = async () => {
   let browser: Browser | undefined
   const servers: Array<{ url: string; child: ChildProcess }> = []
   try {
-    say(`map (SQLite, headless Chromium): sizes ${sizes.map((s) => fmt(s)).join(", ")}; medians of ${ROUNDS} rounds; ×1k = figure ÷ the 1,000-project figure of this run`)
+    say(
+      `map (SQLite, headless Chromium): sizes ${
+        sizes.map((s) => fmt(s)).join(", ")
+      }; medians of ${ROUNDS} rounds; ×1k = figure ÷ the 1,000-project figure of this run`
+    )
     say("  tiles: requests in the step (distinct tiles: MapLibre asks again for a tile the view shows twice, the world repeated side by side);")
     say("  KiB: their bodies; srv: request sent → first byte (ms), per tile; points: tiles holding points, not boundaries")
     const seedFile = join(dir, "seed.db")

@@ -81,7 +81,10 @@ const live = new Set<ChildProcess>()
 const startServer = (where: string): Promise<{ url: string; child: ChildProcess }> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [
-      "--conditions=source", "--disable-warning=ExperimentalWarning", join(import.meta.dirname, "servers", "canopy.ts"), where
+      "--conditions=source",
+      "--disable-warning=ExperimentalWarning",
+      join(import.meta.dirname, "servers", "canopy.ts"),
+      where
     ], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, BENCH_DISPATCHER: "0" } })
     live.add(child)
     child.once("exit", (code) => {
@@ -124,7 +127,8 @@ const sqliteFacts = (file: string, accountId: string): Facts => {
     const q = (sql: string) => db.prepare(sql.replace(/\$\d/g, "?"))
     const count = (q("select count(*) as n from projects where account_id = $1").get(accountId) as { n: number }).n
     const ids = (q("select id from projects where account_id = $1 order by random() limit 1000").all(accountId) as Array<{ id: string }>).map((r) => r.id)
-    const active = (q("select id from projects where account_id = $1 and status = 'active' order by random() limit 11").all(accountId) as Array<{ id: string }>).map((r) => r.id)
+    const active = (q("select id from projects where account_id = $1 and status = 'active' order by random() limit 11").all(accountId) as Array<{ id: string }>)
+      .map((r) => r.id)
     const asc = q(MID("asc")).all(accountId, Math.floor(count / 2) - 1) as Array<DbRow>
     const desc = q(MID("desc")).all(accountId, Math.floor(count / 2) - 1) as Array<DbRow>
     return { count, ids, active, prev: asc[0]!, firstIds: new Set([asc[1]!.id, desc[1]!.id]) }
@@ -138,8 +142,12 @@ const postgresFacts = async (url: string, accountId: string): Promise<Facts> => 
   await client.connect()
   try {
     const count = Number((await client.query<{ n: string }>("select count(*) as n from projects where account_id = $1", [accountId])).rows[0]!.n)
-    const ids = (await client.query<{ id: string }>("select id from projects where account_id = $1 order by random() limit 1000", [accountId])).rows.map((r) => r.id)
-    const active = (await client.query<{ id: string }>("select id from projects where account_id = $1 and status = 'active' order by random() limit 11", [accountId])).rows.map((r) => r.id)
+    const ids = (await client.query<{ id: string }>("select id from projects where account_id = $1 order by random() limit 1000", [accountId])).rows.map((r) =>
+      r.id
+    )
+    const active =
+      (await client.query<{ id: string }>("select id from projects where account_id = $1 and status = 'active' order by random() limit 11", [accountId])).rows
+        .map((r) => r.id)
     const asc = (await client.query<DbRow>(MID("asc"), [accountId, Math.floor(count / 2) - 1])).rows
     const desc = (await client.query<DbRow>(MID("desc"), [accountId, Math.floor(count / 2) - 1])).rows
     return { count, ids, active, prev: { ...asc[0]!, area_hectares: Number(asc[0]!.area_hectares) }, firstIds: new Set([asc[1]!.id, desc[1]!.id]) }
@@ -204,7 +212,9 @@ const read = (path: (t: Target, i: number) => string | undefined, check?: (t: Ta
     const a = await call(`${t.url}${first}`, { token: t.token })
     if (a.status >= 400) {
       let code = ""
-      try { code = ` ${(JSON.parse(a.body) as { error: { code: string } }).error.code}` } catch { /* no code */ }
+      try {
+        code = ` ${(JSON.parse(a.body) as { error: { code: string } }).error.code}`
+      } catch { /* no code */ }
       return { instead: `refused (${a.status}${code})`, notes }
     }
     const extra = check?.(t, a.body)
@@ -228,8 +238,11 @@ const total = (expected: (n: number) => number) => (t: Target, body: string) => 
 const create: Endpoint = {
   prepare: () => Promise.resolve({ notes: [] }),
   round: (t, share) =>
-    single(() => ({ url: `${t.url}/v1/projects`, method: "POST", token: t.token, body: writeBody() }), { max: 100 / share, budgetMs: 10_000 / share, warmup: 5 }),
-  load: (t) => load(t.url, { seconds: SECONDS, connections: CONNECTIONS, token: t.token, requests: [{ method: "POST", path: () => "/v1/projects", body: () => writeBody() }] })
+    single(() => ({ url: `${t.url}/v1/projects`, method: "POST", token: t.token, body: writeBody() }), { max: 100 / share, budgetMs: 10_000 / share,
+      warmup: 5 }),
+  load: (t) =>
+    load(t.url, { seconds: SECONDS, connections: CONNECTIONS, token: t.token, requests: [{ method: "POST", path: () =>
+      "/v1/projects", body: () => writeBody() }] })
 }
 
 /** Archive ⇄ restore: one project alternating sequentially, then one project per connection. */
@@ -242,16 +255,23 @@ const archive: Endpoint = {
   round: async (t, share) => {
     const one = t.facts.active[0]!
     let k = 0
-    const s = await single(() => ({ url: `${t.url}/v1/projects/${one}/${k++ % 2 === 0 ? "archive" : "restore"}`, method: "POST", token: t.token }), { max: 200 / share, budgetMs: 5_000 / share })
+    const s = await single(() => ({ url: `${t.url}/v1/projects/${one}/${k++ % 2 === 0 ? "archive" : "restore"}`, method: "POST", token: t.token }), {
+      max: 200 / share,
+      budgetMs: 5_000 / share
+    })
     await ensureActive(t, one)
     return s
   },
   load: async (t) => {
     const perConnection = t.facts.active.slice(1)
-    const loads = await Promise.all(perConnection.slice(0, CONNECTIONS).map((id) => load(t.url, {
-      seconds: SECONDS, connections: 1, token: t.token,
-      requests: [{ method: "POST", path: () => `/v1/projects/${id}/archive` }, { method: "POST", path: () => `/v1/projects/${id}/restore` }]
-    })))
+    const loads = await Promise.all(perConnection.slice(0, CONNECTIONS).map((id) =>
+      load(t.url, {
+        seconds: SECONDS,
+        connections: 1,
+        token: t.token,
+        requests: [{ method: "POST", path: () => `/v1/projects/${id}/archive` }, { method: "POST", path: () => `/v1/projects/${id}/restore` }]
+      })
+    ))
     await idle(t.url)
     for (const id of perConnection) await ensureActive(t, id)
     return merge(loads)
@@ -397,7 +417,11 @@ const printTable = (title: string, table: Table, reference: Table | undefined) =
     if ((label === TILES || label === DENSE) && f.single) notes.push(`p99 ${ms(quantile(f.single.times, 0.99))} ms`)
     if (f.single?.refused.size) notes.push(`sequential non-2xx: ${describeRefusals(f.single.refused)}`)
     if (f.load && f.load.non2xx + f.load.errors > 0) {
-      notes.push(`load: ${fmt(f.load.non2xx)} non-2xx${f.load.refused.size ? ` (${describeRefusals(f.load.refused)})` : ""}${f.load.errors ? `, ${fmt(f.load.errors)} errors` : ""}`)
+      notes.push(
+        `load: ${fmt(f.load.non2xx)} non-2xx${f.load.refused.size ? ` (${describeRefusals(f.load.refused)})` : ""}${
+          f.load.errors ? `, ${fmt(f.load.errors)} errors` : ""
+        }`
+      )
     }
     if (planLimited(f.load?.refused) || planLimited(f.single?.refused)) notes.push("THE PLAN'S RATE LIMIT BIT: figures invalid")
     const p50 = f.single ? ms(f.single.p50) : "—"
@@ -410,8 +434,7 @@ const printTable = (title: string, table: Table, reference: Table | undefined) =
 
 // ── the run ──────────────────────────────────────────────────────────────────────────────────
 
-const sizesFor = (scale: string | undefined) =>
-  scale === "1m" ? [1_000, 100_000, 1_000_000] : scale === "1k" ? [1_000] : [1_000, 100_000]
+const sizesFor = (scale: string | undefined) => scale === "1m" ? [1_000, 100_000, 1_000_000] : scale === "1k" ? [1_000] : [1_000, 100_000]
 
 const header = (store: string, sizes: ReadonlyArray<number>) => {
   say(`scale (${store}): sizes ${sizes.map((s) => fmt(s)).join(", ")}; p50 of sequential single requests (up to 200 after warm-up, fewer if slow);`)
@@ -489,7 +512,11 @@ const runPostgres = async (sizes: ReadonlyArray<number>) => {
       if (size > current) {
         t0 = performance.now()
         const { copied } = await extendPostgres(urlOf("canopy_scale_seed"), base, current, size, progress("replicating"))
-        say(`  replicated ${fmt(current)} → ${fmt(size)} projects by SQL in ${((performance.now() - t0) / 1000).toFixed(1)} s (copied from the base row: ${copied.join(", ")})`)
+        say(
+          `  replicated ${fmt(current)} → ${fmt(size)} projects by SQL in ${((performance.now() - t0) / 1000).toFixed(1)} s (copied from the base row: ${
+            copied.join(", ")
+          })`
+        )
         current = size
       } else if (size === BASE_SIZE) {
         const client = new pg.Client({ connectionString: urlOf("canopy_scale_seed") })

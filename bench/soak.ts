@@ -48,8 +48,19 @@ const square = (cell: number, shrink = 0) => {
   return { type: "Polygon", coordinates: [[[x, y], [x + d, y], [x + d, y + d], [x, y + d], [x, y]]] }
 }
 
-interface ProjectState { readonly id: string; status: "active" | "archived" | "deleted"; cell: number; busy: boolean; assets: Array<string>; removedAssets: Array<string> }
-interface Account { readonly token: string; readonly id: string; readonly projects: Array<ProjectState> }
+interface ProjectState {
+  readonly id: string
+  status: "active" | "archived" | "deleted"
+  cell: number
+  busy: boolean
+  assets: Array<string>
+  removedAssets: Array<string>
+}
+interface Account {
+  readonly token: string
+  readonly id: string
+  readonly projects: Array<ProjectState>
+}
 
 const percentile = (xs: ReadonlyArray<number>, p: number) => {
   if (xs.length === 0) return Number.NaN
@@ -77,7 +88,10 @@ const startReceiver = async () => {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`,
     seen,
     quietFor: () => Date.now() - last,
-    close: () => { server.closeAllConnections(); return new Promise((r) => server.close(r)) }
+    close: () => {
+      server.closeAllConnections()
+      return new Promise((r) => server.close(r))
+    }
   }
 }
 
@@ -101,7 +115,11 @@ const seed = async (storage: StorageProvider): Promise<Array<Account>> => {
   return accounts
 }
 
-interface Sample { readonly route: string; readonly ms: number; readonly ok: boolean }
+interface Sample {
+  readonly route: string
+  readonly ms: number
+  readonly ok: boolean
+}
 
 /** One engine's soak. */
 const soak = async (engine: string, storage: StorageProvider, where: string, sizes: () => Promise<{ db: number; wal: number }>,
@@ -115,7 +133,8 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
   const agent = new Agent({ connections: MAX_IN_FLIGHT, keepAliveTimeout: 30_000 })
   const call = async (method: "GET" | "POST" | "PUT" | "DELETE", path: string, token: string, body?: unknown, contentType = "application/json") => {
     const res = await request(`${base}${path}`, {
-      method, dispatcher: agent,
+      method,
+      dispatcher: agent,
       headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": contentType }) },
       ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) })
     })
@@ -153,7 +172,8 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
       return { route, ms: performance.now() - t0, ok }
     }
     if (roll < 22) return done("GET /v1/projects", (await call("GET", "/v1/projects?per_page=20", a.token)).status === 200)
-    if (roll < 30) return done("GET /v1/projects?search", (await call("GET", `/v1/projects?search=stand%20${Math.floor(Math.random() * 90) + 10}`, a.token)).status === 200)
+    if (roll < 30)
+      return done("GET /v1/projects?search", (await call("GET", `/v1/projects?search=stand%20${Math.floor(Math.random() * 90) + 10}`, a.token)).status === 200)
     if (roll < 48) {
       const p = live(a)
       if (!p) return undefined
@@ -163,7 +183,8 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
       const cell = nextCell++
       const isImport = roll >= 99
       const r = isImport
-        ? await call("POST", `/v1/projects/import?name=Imported%20${cell}`, a.token, JSON.stringify({ type: "Feature", properties: {}, geometry: square(cell) }), "application/geo+json")
+        ? await call("POST", `/v1/projects/import?name=Imported%20${cell}`, a.token,
+          JSON.stringify({ type: "Feature", properties: {}, geometry: square(cell) }), "application/geo+json")
         : await call("POST", "/v1/projects", a.token, { name: `New ${cell}`, geometry: square(cell) })
       const ok = r.status === 201 && typeof r.json?.data?.id === "string"
       if (ok) a.projects.push({ id: r.json!.data!.id!, status: "active", cell, busy: false, assets: [], removedAssets: [] })
@@ -207,15 +228,15 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
       else p.assets.unshift(id)
       return done("DELETE /v1/projects/{id}/assets/{id}", ok)
     }
-    const r = await call("POST", `/v1/projects/${p.id}/assets`, a.token,
-      { name: `Sensor ${p.assets.length}`, type: "monitoring_station", location: { type: "Point", coordinates: square(p.cell).coordinates[0]![0] } })
+    const r = await call("POST", `/v1/projects/${p.id}/assets`, a.token, { name: `Sensor ${p.assets.length}`, type: "monitoring_station",
+      location: { type: "Point", coordinates: square(p.cell).coordinates[0]![0] } })
     const ok = r.status === 201 && typeof r.json?.data?.id === "string"
     if (ok) p.assets.push(r.json!.data!.id!)
     return done("POST /v1/projects/{id}/assets", ok)
   }
 
   const scrape = async () => {
-    const text = (await (await request(`${base}/metrics`, { dispatcher: agent })).body.text())
+    const text = await (await request(`${base}/metrics`, { dispatcher: agent })).body.text()
     const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text)?.[1] ?? Number.NaN)
     return {
       rss: value("canopy_process_resident_memory_bytes"),
@@ -225,10 +246,20 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
     }
   }
   await scrape() // resets the lag histogram
-  interface MinuteFigures { routes: Map<string, { p50: number; p99: number; n: number }>; rss: number; heap: number; lagP99: number; backlog: number; db: number; wal: number }
+  interface MinuteFigures {
+    routes: Map<string, { p50: number; p99: number; n: number }>
+    rss: number
+    heap: number
+    lagP99: number
+    backlog: number
+    db: number
+    wal: number
+  }
   const perMinute: Array<MinuteFigures> = []
   const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`
-  console.log(`soak, ${engine}: ${MINUTES} min at ${RATE} req/s offered, ${ACCOUNTS} accounts, ${accounts.reduce((s, a) => s + a.projects.length, 0)} projects seeded`)
+  console.log(
+    `soak, ${engine}: ${MINUTES} min at ${RATE} req/s offered, ${ACCOUNTS} accounts, ${accounts.reduce((s, a) => s + a.projects.length, 0)} projects seeded`
+  )
 
   const began = performance.now()
   let minuteEnds = began + 60_000
@@ -237,9 +268,18 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
       const now = performance.now()
       const due = Math.floor(((now - began) / 1000) * RATE)
       for (; issued < due; issued++) {
-        if (inFlight >= MAX_IN_FLIGHT) { skipped++; continue }
+        if (inFlight >= MAX_IN_FLIGHT) {
+          skipped++
+          continue
+        }
         inFlight++
-        one().then((s) => { if (s) minute.push(s) }, () => { failures++ }).finally(() => { inFlight-- })
+        one().then((s) => {
+          if (s) minute.push(s)
+        }, () => {
+          failures++
+        }).finally(() => {
+          inFlight--
+        })
       }
       if (now >= minuteEnds) {
         minuteEnds += 60_000
@@ -255,9 +295,17 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
           }
           perMinute.push({ routes, ...m, ...disk })
           const k = perMinute.length
-          if (k === 1 && tableSizes) void tableSizes().then((t) => { firstTables = t })
-          console.log(`  minute ${k}: ${rows.length} requests; RSS ${mb(m.rss)}, heap ${mb(m.heap)}, loop lag p99 ${m.lagP99.toFixed(1)} ms, outbox ${m.backlog}, db ${mb(disk.db)}, wal ${mb(disk.wal)}`)
-          for (const [route, f] of [...routes].sort()) console.log(`    ${route.padEnd(34)} n=${String(f.n).padStart(5)}  p50 ${f.p50.toFixed(1).padStart(7)} ms  p99 ${f.p99.toFixed(1).padStart(7)} ms`)
+          if (k === 1 && tableSizes)
+            void tableSizes().then((t) => {
+              firstTables = t
+            })
+          console.log(
+            `  minute ${k}: ${rows.length} requests; RSS ${mb(m.rss)}, heap ${mb(m.heap)}, loop lag p99 ${m.lagP99.toFixed(1)} ms, outbox ${m.backlog}, db ${
+              mb(disk.db)
+            }, wal ${mb(disk.wal)}`
+          )
+          for (const [route, f] of [...routes].sort())
+            console.log(`    ${route.padEnd(34)} n=${String(f.n).padStart(5)}  p50 ${f.p50.toFixed(1).padStart(7)} ms  p99 ${f.p99.toFixed(1).padStart(7)} ms`)
         })
         if (samples.length >= MINUTES) {
           clearInterval(tick)
@@ -306,7 +354,9 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
   console.log(`  end of ${engine}: ${issued} requests offered, ${skipped} not sent (${MAX_IN_FLIGHT} in flight: saturated), ${failures} network failures`)
   console.log(`    unexpected answers: ${unexpected.size === 0 ? "none" : [...unexpected].map(([r, n]) => `${r} ×${n}`).join(", ")}`)
   console.log(`    acknowledged writes checked: ${checked}, not as acknowledged: ${wrong}`)
-  console.log(`    events stored: ${stored.length}; delivered: ${receiver.seen.size}; missing: ${missing}; delivered twice or more: ${twice}; unknown: ${strangers}`)
+  console.log(
+    `    events stored: ${stored.length}; delivered: ${receiver.seen.size}; missing: ${missing}; delivered twice or more: ${twice}; unknown: ${strangers}`
+  )
   console.log(`    last ${k} min ÷ first ${k} min (flag above ${FLAT}×):`)
   const flag = (r: number) => (r > FLAT ? "  ← above" : "")
   for (const route of [...new Set(first.map((s) => s.route))].sort()) {

@@ -63,20 +63,30 @@ const open = async (filename: string, token?: string) => {
 }
 
 type Box = readonly [number, number, number, number]
-const boxOf = (ring: ReadonlyArray<ReadonlyArray<number>>): Box =>
-  [Math.min(...ring.map((p) => p[0]!)), Math.min(...ring.map((p) => p[1]!)), Math.max(...ring.map((p) => p[0]!)), Math.max(...ring.map((p) => p[1]!))]
+const boxOf = (
+  ring: ReadonlyArray<ReadonlyArray<number>>
+): Box => [Math.min(...ring.map((p) => p[0]!)), Math.min(...ring.map((p) => p[1]!)), Math.max(...ring.map((p) => p[0]!)), Math.max(...ring.map((p) => p[1]!))]
 const load = () => `load ${loadavg().map((l) => l.toFixed(1)).join(" ")}`
 
 interface Window {
-  readonly creates: number; readonly perSecond: number; readonly cpuMs: number; readonly p99: number; readonly max: number; readonly walMiB: number; readonly heapMiB: number
+  readonly creates: number
+  readonly perSecond: number
+  readonly cpuMs: number
+  readonly p99: number
+  readonly max: number
+  readonly walMiB: number
+  readonly heapMiB: number
   /** The largest overlap report (its length) among the window's creates. */
   readonly overlapsMax: number
 }
 
 /** Creates projects one at a time until `stop` says so; calls `onWindow` at the end of each window. */
 const createUntil = async (
-  canopy: CanopyClient, principal: Principal.Principal, filename: string,
-  stop: (n: number, elapsedMs: number) => boolean, windowEnds: (n: number, windowMs: number) => boolean,
+  canopy: CanopyClient,
+  principal: Principal.Principal,
+  filename: string,
+  stop: (n: number, elapsedMs: number) => boolean,
+  windowEnds: (n: number, windowMs: number) => boolean,
   onWindow: (w: Window, n: number) => void
 ) => {
   const start = performance.now()
@@ -94,8 +104,14 @@ const createUntil = async (
     const used = process.cpuUsage(cpu)
     const creates = n - windowN
     onWindow({
-      creates, perSecond: (creates * 1_000) / (now - windowStart), cpuMs: (used.user + used.system) / 1_000 / creates,
-      p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0, max: latencies.at(-1) ?? 0, walMiB: wal / MIB, heapMiB: process.memoryUsage().heapUsed / MIB, overlapsMax: overlaps
+      creates,
+      perSecond: (creates * 1_000) / (now - windowStart),
+      cpuMs: (used.user + used.system) / 1_000 / creates,
+      p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0,
+      max: latencies.at(-1) ?? 0,
+      walMiB: wal / MIB,
+      heapMiB: process.memoryUsage().heapUsed / MIB,
+      overlapsMax: overlaps
     }, n)
     windowStart = now
     windowN = n
@@ -122,9 +138,12 @@ const createUntil = async (
 }
 
 const row = (label: string, w: Window) =>
-  `  ${label.padEnd(10)} ${String(w.creates).padStart(7)} ${w.perSecond.toFixed(0).padStart(9)} ${w.cpuMs.toFixed(2).padStart(8)} ${w.p99.toFixed(1).padStart(8)} ${w.max.toFixed(0).padStart(7)} ${w.walMiB.toFixed(1).padStart(9)} ${w.heapMiB.toFixed(0).padStart(8)} ${String(w.overlapsMax).padStart(8)}`
-const HEADER = `  ${"window".padEnd(10)} ${"creates".padStart(7)} ${"creates/s".padStart(9)} ${"cpu ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(7)} ${"-wal MiB".padStart(9)} ${"heap MiB".padStart(8)} ${"overlaps".padStart(8)}`
-
+  `  ${label.padEnd(10)} ${String(w.creates).padStart(7)} ${w.perSecond.toFixed(0).padStart(9)} ${w.cpuMs.toFixed(2).padStart(8)} ${
+    w.p99.toFixed(1).padStart(8)
+  } ${w.max.toFixed(0).padStart(7)} ${w.walMiB.toFixed(1).padStart(9)} ${w.heapMiB.toFixed(0).padStart(8)} ${String(w.overlapsMax).padStart(8)}`
+const HEADER = `  ${"window".padEnd(10)} ${"creates".padStart(7)} ${"creates/s".padStart(9)} ${"cpu ms".padStart(8)} ${"p99 ms".padStart(8)} ${
+  "max ms".padStart(7)
+} ${"-wal MiB".padStart(9)} ${"heap MiB".padStart(8)} ${"overlaps".padStart(8)}`
 
 const say = (line: string) => console.log(line)
 
@@ -140,13 +159,23 @@ const sustained = async (db: Awaited<ReturnType<typeof open>>) => {
   const full = windows.filter((w) => w.creates > 0).slice(0, Math.floor((SECONDS * 1_000) / WINDOW_MS))
   const first = full[0]!.perSecond
   const slowest = Math.min(...full.map((w) => w.perSecond))
-  say(`  ${s.n} creates, largest -wal ${s.maxWalMiB.toFixed(1)} MiB; slowest window ${slowest.toFixed(0)}/s = first ÷ ${(first / slowest).toFixed(2)} (goal ≤ 1.6), last = first ÷ ${(first / full.at(-1)!.perSecond).toFixed(2)}; CPU ms per create, last ÷ first: ${(full.at(-1)!.cpuMs / full[0]!.cpuMs).toFixed(2)}; ${load()}`)
+  say(
+    `  ${s.n} creates, largest -wal ${s.maxWalMiB.toFixed(1)} MiB; slowest window ${slowest.toFixed(0)}/s = first ÷ ${
+      (first / slowest).toFixed(2)
+    } (goal ≤ 1.6), last = first ÷ ${(first / full.at(-1)!.perSecond).toFixed(2)}; CPU ms per create, last ÷ first: ${
+      (full.at(-1)!.cpuMs / full[0]!.cpuMs).toFixed(2)
+    }; ${load()}`
+  )
   return s.n
 }
 
-const HTTP_HEADER = `  ${"window".padEnd(10)} ${"answers".padStart(7)} ${"req/s".padStart(7)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)} ${"overlaps".padStart(8)}  refused`
+const HTTP_HEADER = `  ${"window".padEnd(10)} ${"answers".padStart(7)} ${"req/s".padStart(7)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${
+  "max ms".padStart(8)
+} ${"overlaps".padStart(8)}  refused`
 const httpRow = (k: number, w: HttpWindow) =>
-  `  ${`${k * 10}–${k * 10 + 10} s`.padEnd(10)} ${String(w.answers).padStart(7)} ${w.perSecond.toFixed(0).padStart(7)} ${w.p50.toFixed(1).padStart(8)} ${w.p99.toFixed(1).padStart(8)} ${w.max.toFixed(0).padStart(8)} ${String(w.overlapsMax).padStart(8)}  ${[...w.refused].map(([status, n]) => `${n}× ${status}`).join(", ") || "—"}`
+  `  ${`${k * 10}–${k * 10 + 10} s`.padEnd(10)} ${String(w.answers).padStart(7)} ${w.perSecond.toFixed(0).padStart(7)} ${w.p50.toFixed(1).padStart(8)} ${
+    w.p99.toFixed(1).padStart(8)
+  } ${w.max.toFixed(0).padStart(8)} ${String(w.overlapsMax).padStart(8)}  ${[...w.refused].map(([status, n]) => `${n}× ${status}`).join(", ") || "—"}`
 
 /** Prints one HTTP load's windows and its verdict (worst and last window's p99 ÷ the first's). */
 const printHttp = (windows: ReadonlyArray<HttpWindow>) => {
@@ -166,19 +195,26 @@ const onGrownFile = async (dir: string) => {
   const served = join(dir, "served.db")
   say(`\n== writes: growing a file to ${fmt(START)} projects (as the scale benchmark does); ${load()}`)
   const { base, seededS, replicatedS } = await grow(grown, START, (line) => say(`    ${line}`))
-  say(`  ${fmt(Math.min(START, 1_000))} through the library in ${seededS.toFixed(1)} s, replicas by SQL and ANALYZE in ${replicatedS.toFixed(1)} s; file ${(sizeOf(grown) / MIB).toFixed(0)} MiB`)
+  say(
+    `  ${fmt(Math.min(START, 1_000))} through the library in ${seededS.toFixed(1)} s, replicas by SQL and ANALYZE in ${replicatedS.toFixed(1)} s; file ${
+      (sizeOf(grown) / MIB).toFixed(0)
+    } MiB`
+  )
   copyDatabase(grown, served)
 
   say(`\n== writes: on ${fmt(START)} projects, the library creating projects one at a time, never pausing, for ${SECONDS} s; ${load()}`)
   const n = await sustained(await open(grown, base.token))
   const seeded = boxesMeeting(grown, boxOf(projectGeometry(0).coordinates[0]!))
   say(`  overlap candidates (stored boxes meeting a new box): first create ${boxesMeeting(grown, boxOf(projectInput(0).geometry.coordinates[0]!))}, ` +
-    `last ${boxesMeeting(grown, boxOf(projectInput(n - 1).geometry.coordinates[0]!))}; a create on seeded position 0 would meet ${fmt(seeded + 1)} (stacked replicas)`)
+    `last ${boxesMeeting(grown, boxOf(projectInput(n - 1).geometry.coordinates[0]!))}; a create on seeded position 0 would meet ${
+      fmt(seeded + 1)
+    } (stacked replicas)`)
   removeDatabase(grown)
 
   const server = await startServer(served)
   try {
-    const target = (from: number) => ({ url: server.url, token: base.token, seconds: SECONDS, windowMs: WINDOW_MS, body: (i: number) => JSON.stringify(projectInput(from + i)) })
+    const target = (from: number) => ({ url: server.url, token: base.token, seconds: SECONDS, windowMs: WINDOW_MS, body: (i: number) =>
+      JSON.stringify(projectInput(from + i)) })
     await closedLoop({ ...target(HTTP_WARM_FROM), seconds: 5 }, HTTP_CONNECTIONS) // warm-up: JIT, geometry workers, page cache
     say(`\n== writes: on ${fmt(START)} projects, POST /v1/projects closed-loop, ${HTTP_CONNECTIONS} connections, for ${SECONDS} s; ${load()}`)
     const closed = await closedLoop(target(HTTP_CLOSED_FROM), HTTP_CONNECTIONS)
@@ -190,8 +226,12 @@ const onGrownFile = async (dir: string) => {
     say(`\n== writes: on ${fmt(START)} projects (+ the posts above), POST /v1/projects at ${rate}/s (open loop; latency from each post's due time` +
       `${rate < HTTP_RATE ? `; ${HTTP_RATE}/s asked, but the closed loop sustained ${saturation.toFixed(0)}/s` : ""}) for ${SECONDS} s; ${load()}`)
     printHttp(await openLoop(target(HTTP_OPEN_FROM), rate))
-    say(`  overlap candidates of the last closed-loop post: ${boxesMeeting(served, boxOf(projectInput(HTTP_CLOSED_FROM + posted - 1).geometry.coordinates[0]!))}, ` +
-      `of the first open-loop post: ${boxesMeeting(served, boxOf(projectInput(HTTP_OPEN_FROM).geometry.coordinates[0]!))}`)
+    say(
+      `  overlap candidates of the last closed-loop post: ${
+        boxesMeeting(served, boxOf(projectInput(HTTP_CLOSED_FROM + posted - 1).geometry.coordinates[0]!))
+      }, ` +
+        `of the first open-loop post: ${boxesMeeting(served, boxOf(projectInput(HTTP_OPEN_FROM).geometry.coordinates[0]!))}`
+    )
   } finally {
     await stopServer(server.child)
     removeDatabase(served)
@@ -215,7 +255,11 @@ export const run = async () => {
         say(row(`${n.toLocaleString("en")}`, w))
       })
       await volume.canopy.close()
-      say(`  ${v.n.toLocaleString("en")} projects in ${(v.elapsedMs / 1_000).toFixed(1)} s (${((v.n * 1_000) / v.elapsedMs).toFixed(0)}/s; goal < 180 s; ${v.cpuSeconds.toFixed(0)} s of CPU), largest -wal ${v.maxWalMiB.toFixed(1)} MiB, database ${(sizeOf(volume.filename) / MIB).toFixed(0)} MiB`)
+      say(
+        `  ${v.n.toLocaleString("en")} projects in ${(v.elapsedMs / 1_000).toFixed(1)} s (${((v.n * 1_000) / v.elapsedMs).toFixed(0)}/s; goal < 180 s; ${
+          v.cpuSeconds.toFixed(0)
+        } s of CPU), largest -wal ${v.maxWalMiB.toFixed(1)} MiB, database ${(sizeOf(volume.filename) / MIB).toFixed(0)} MiB`
+      )
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })

@@ -37,11 +37,18 @@ const unwrap = (v: unknown): unknown => {
   if (typeof v !== "object" || v === null || !("_tag" in v)) return v
   const o = v as Record<string, unknown>
   switch (o._tag) {
-    case "Some": return o.value
-    case "Success": return o.success
-    case "Right": return o.right
-    case "None": case "Failure": case "Left": return undefined
-    default: return v
+    case "Some":
+      return o.value
+    case "Success":
+      return o.success
+    case "Right":
+      return o.right
+    case "None":
+    case "Failure":
+    case "Left":
+      return undefined
+    default:
+      return v
   }
 }
 
@@ -59,8 +66,10 @@ const serverCodec = async (): Promise<Codec | undefined> => {
 }
 
 const jsonCodecs: ReadonlyArray<Codec> = [
-  { name: "base64url JSON", decode: (s) => JSON.parse(Buffer.from(s, "base64url").toString("utf8")), encode: (v) => Buffer.from(JSON.stringify(v)).toString("base64url") },
-  { name: "base64 JSON", decode: (s) => JSON.parse(Buffer.from(s, "base64").toString("utf8")), encode: (v) => Buffer.from(JSON.stringify(v)).toString("base64") },
+  { name: "base64url JSON", decode: (s) => JSON.parse(Buffer.from(s, "base64url").toString("utf8")),
+    encode: (v) => Buffer.from(JSON.stringify(v)).toString("base64url") },
+  { name: "base64 JSON", decode: (s) => JSON.parse(Buffer.from(s, "base64").toString("utf8")),
+    encode: (v) => Buffer.from(JSON.stringify(v)).toString("base64") },
   { name: "JSON", decode: (s) => JSON.parse(s), encode: (v) => JSON.stringify(v) }
 ]
 
@@ -79,12 +88,22 @@ const substitute = (value: unknown, pairs: ReadonlyArray<readonly [unknown, unkn
   return value
 }
 
-interface ApiRow { readonly id: string; readonly created_at: string; readonly name: string; readonly slug: string; readonly area_hectares: number }
+interface ApiRow {
+  readonly id: string
+  readonly created_at: string
+  readonly name: string
+  readonly slug: string
+  readonly area_hectares: number
+}
 
 const getJson = async (url: string, token: string) => {
   const a = await call(url, { token })
   let json: { data?: Array<ApiRow>; meta?: Record<string, unknown> } | undefined
-  try { json = JSON.parse(a.body) } catch { json = undefined }
+  try {
+    json = JSON.parse(a.body)
+  } catch {
+    json = undefined
+  }
   return { status: a.status, json }
 }
 
@@ -108,8 +127,13 @@ export const midCursor = async (base: string, token: string, prev: DbRow, firstI
   const last = page1.json?.data?.at(-1)
   if (!last) return { kind: "next", path: nextPath, note: "page 1 was empty" }
   const pairs: Array<readonly [unknown, unknown]> = [
-    [last.id, prev.id], [last.created_at, prev.created_at], [Date.parse(last.created_at), Date.parse(prev.created_at)],
-    [last.name, prev.name], [last.name.toLowerCase(), prev.sort_name], [last.slug, prev.slug], [last.area_hectares, prev.area_hectares]
+    [last.id, prev.id],
+    [last.created_at, prev.created_at],
+    [Date.parse(last.created_at), Date.parse(prev.created_at)],
+    [last.name, prev.name],
+    [last.name.toLowerCase(), prev.sort_name],
+    [last.slug, prev.slug],
+    [last.area_hectares, prev.area_hectares]
   ]
   const server = await serverCodec()
   const tried: Array<string> = []
@@ -135,7 +159,10 @@ export const midCursor = async (base: string, token: string, prev: DbRow, firstI
     return { kind: "mid", path, how: `cursor rebuilt with ${codec.name}`, verified: !!page.json?.data?.[0] && firstIds.has(page.json.data[0].id) }
   }
   return {
-    kind: "next", path: nextPath,
-    note: `mid cursor not available (${server ? "" : "no Cursor module in @canopy/core; "}${tried.length ? `refused: ${tried.join(", ")}` : "cursor is opaque"}): measured the page after page 1 via meta.next_cursor`
+    kind: "next",
+    path: nextPath,
+    note: `mid cursor not available (${server ? "" : "no Cursor module in @canopy/core; "}${
+      tried.length ? `refused: ${tried.join(", ")}` : "cursor is opaque"
+    }): measured the page after page 1 via meta.next_cursor`
   }
 }

@@ -16,10 +16,14 @@
 /** In exactly 1% of names (n % 100 === 37), in no description, and in no other word. */
 export const SEARCH_TERM = "quillwort"
 
-const QUALIFIERS = ["Upper", "Lower", "Northern", "Southern", "Eastern", "Western", "Old", "New", "Greater", "Little", "Misty", "Silver", "Green", "Red", "Black", "High"]
-const TREES = ["Cedar", "Pine", "Oak", "Birch", "Spruce", "Aspen", "Maple", "Willow", "Alder", "Larch", "Fir", "Hemlock", "Mahogany", "Teak", "Ebony", "Kapok", "Mangrove", "Acacia", "Eucalyptus", "Redwood", "Sequoia", "Juniper", "Cypress", "Rowan"]
-const FEATURES = ["Ridge", "Valley", "Creek", "River", "Hollow", "Basin", "Highlands", "Lowlands", "Plateau", "Delta", "Marsh", "Grove", "Woods", "Canyon", "Slope", "Terrace", "Glen", "Meadow", "Bluff", "Lake"]
-const KINDS = ["Reforestation", "Restoration", "Conservation", "Agroforestry", "Carbon Project", "REDD+", "Afforestation", "Watershed Protection", "Buffer Zone", "Plantation", "Habitat Corridor", "Regeneration"]
+const QUALIFIERS = ["Upper", "Lower", "Northern", "Southern", "Eastern", "Western", "Old", "New", "Greater", "Little", "Misty", "Silver", "Green", "Red",
+  "Black", "High"]
+const TREES = ["Cedar", "Pine", "Oak", "Birch", "Spruce", "Aspen", "Maple", "Willow", "Alder", "Larch", "Fir", "Hemlock", "Mahogany", "Teak", "Ebony", "Kapok",
+  "Mangrove", "Acacia", "Eucalyptus", "Redwood", "Sequoia", "Juniper", "Cypress", "Rowan"]
+const FEATURES = ["Ridge", "Valley", "Creek", "River", "Hollow", "Basin", "Highlands", "Lowlands", "Plateau", "Delta", "Marsh", "Grove", "Woods", "Canyon",
+  "Slope", "Terrace", "Glen", "Meadow", "Bluff", "Lake"]
+const KINDS = ["Reforestation", "Restoration", "Conservation", "Agroforestry", "Carbon Project", "REDD+", "Afforestation", "Watershed Protection",
+  "Buffer Zone", "Plantation", "Habitat Corridor", "Regeneration"]
 const SENTENCES = [
   "Community-led restoration of degraded pasture in the {f} catchment.",
   "Baseline survey completed in {y}; permanent monitoring plots every 2 km.",
@@ -64,7 +68,10 @@ export const projectStatus = (n: number): "active" | "archived" | "draft" => {
 }
 
 type Position = [number, number]
-export interface Polygon { readonly type: "Polygon"; readonly coordinates: Array<Array<Position>> }
+export interface Polygon {
+  readonly type: "Polygon"
+  readonly coordinates: Array<Array<Position>>
+}
 
 /** Forest regions, `[minLon, minLat, maxLon, maxLat]`. */
 const REGIONS: ReadonlyArray<readonly [number, number, number, number]> = [
@@ -117,7 +124,8 @@ export const projectGeometry = (n: number): Polygon => {
 
 /** A smooth 1,000-vertex polygon of about 500 ha (what the write benchmark posts). */
 export const thousandVertexPolygon = (i: number): Polygon => ({
-  type: "Polygon", coordinates: [ring(-60 + (i % 1000) * 0.01, -3 - Math.floor(i / 1000) * 0.01, 1_260, 1_000, true, i)]
+  type: "Polygon",
+  coordinates: [ring(-60 + (i % 1000) * 0.01, -3 - Math.floor(i / 1000) * 0.01, 1_260, 1_000, true, i)]
 })
 
 /**

@@ -23,7 +23,8 @@ export const call = (url: string, opts: { method?: string; token?: string; body?
   new Promise((resolve, reject) => {
     const t0 = performance.now()
     const req = httpRequest(url, {
-      method: opts.method ?? "GET", agent: opts.agent ?? sequentialAgent,
+      method: opts.method ?? "GET",
+      agent: opts.agent ?? sequentialAgent,
       headers: {
         ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
         ...(opts.body !== undefined ? { "content-type": "application/json", "content-length": Buffer.byteLength(opts.body) } : {})
@@ -142,7 +143,10 @@ export const mergeRefusals = (all: ReadonlyArray<Refusals>): Refusals => {
 export const mergeSingles = (rounds: ReadonlyArray<Single>): Single => {
   const times = rounds.flatMap((r) => r.times).sort((a, b) => a - b)
   return {
-    p50: quantile(times, 0.5), times, samples: times.length, target: rounds.reduce((a, r) => a + r.target, 0),
+    p50: quantile(times, 0.5),
+    times,
+    samples: times.length,
+    target: rounds.reduce((a, r) => a + r.target, 0),
     refused: mergeRefusals(rounds.map((r) => r.refused))
   }
 }
@@ -157,13 +161,17 @@ export interface Load {
 
 /** autocannon for `seconds` with `connections`; `requests` cycles per connection (e.g. archive, restore). */
 export const load = async (base: string, opts: {
-  seconds: number; connections: number; token?: string
+  seconds: number
+  connections: number
+  token?: string
   requests: ReadonlyArray<{ method?: "GET" | "POST"; path: (i: number) => string; body?: (i: number) => string }>
 }): Promise<Load> => {
   let i = 0
   const refused: Refusals = new Map()
   const result = await autocannon({
-    url: base, connections: opts.connections, duration: opts.seconds,
+    url: base,
+    connections: opts.connections,
+    duration: opts.seconds,
     headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), "content-type": "application/json" },
     requests: opts.requests.map((r) => ({
       method: r.method ?? "GET",
@@ -171,7 +179,9 @@ export const load = async (base: string, opts: {
         const k = ++i
         return { ...req, method: r.method ?? "GET", path: r.path(k), ...(r.body ? { body: r.body(k) } : {}) }
       },
-      onResponse: (status: number, body: string) => { if (status >= 300) refuse(refused, status, body) }
+      onResponse: (status: number, body: string) => {
+        if (status >= 300) refuse(refused, status, body)
+      }
     }))
   })
   return { rps: result["2xx"] / opts.seconds, non2xx: result.non2xx, errors: result.errors, refused }
@@ -215,8 +225,12 @@ export const probeDuring = async <A>(base: string, work: () => Promise<A>, drain
       const probe = k++
       pending.set(probe, performance.now())
       call(`${base}/health`, { agent }).then(
-        (a) => { if (pending.delete(probe)) latencies.push(a.ms) },
-        () => { pending.delete(probe) }
+        (a) => {
+          if (pending.delete(probe)) latencies.push(a.ms)
+        },
+        () => {
+          pending.delete(probe)
+        }
       )
     }
   }, 10)

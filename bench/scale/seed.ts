@@ -35,7 +35,9 @@ export const seedBase = async (storage: StorageProvider, count: number, progress
       const status = projectStatus(n)
       const description = projectDescription(n)
       const p = await canopy.projects.create(principal, {
-        name: projectName(n), geometry: projectGeometry(n), ...(description ? { description } : {}),
+        name: projectName(n),
+        geometry: projectGeometry(n),
+        ...(description ? { description } : {}),
         ...(status === "draft" ? { status: "draft" } : {})
       })
       if (status === "archived") await canopy.projects.archive(principal, p.id)
@@ -59,9 +61,16 @@ const replica = (base: Base, n: number): Record<Replaced | "base_id", string | n
   const description = projectDescription(n)
   const at = new Date(base.oldest - (n - base.ids.length + 1) * 60_000).toISOString()
   return {
-    base_id: base.ids[n % base.ids.length]!, id: Ids.make("project"), name, slug: Slug.fromName(name), description,
-    status: projectStatus(n), sort_name: name.toLowerCase(), search_text: `${name}\n${description ?? ""}`.toLowerCase(),
-    created_at: at, updated_at: at
+    base_id: base.ids[n % base.ids.length]!,
+    id: Ids.make("project"),
+    name,
+    slug: Slug.fromName(name),
+    description,
+    status: projectStatus(n),
+    sort_name: name.toLowerCase(),
+    search_text: `${name}\n${description ?? ""}`.toLowerCase(),
+    created_at: at,
+    updated_at: at
   }
 }
 
@@ -125,7 +134,8 @@ export const extendSqlite = (file: string, base: Base, from: number, to: number,
 }
 
 /** Grows a PostgreSQL database from `from` to `to` projects (`pg`, INSERT … SELECT from unnest(arrays) joined to the base rows), then ANALYZE. */
-export const extendPostgres = async (url: string, base: Base, from: number, to: number, progress: (line: string) => void): Promise<{ copied: ReadonlyArray<string> }> => {
+export const extendPostgres = async (url: string, base: Base, from: number, to: number,
+  progress: (line: string) => void): Promise<{ copied: ReadonlyArray<string> }> => {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {
@@ -134,8 +144,7 @@ export const extendPostgres = async (url: string, base: Base, from: number, to: 
     )).rows.map((r) => r.column_name)
     const { replaced, copied } = plan(columns)
     const inputs = ["base_id", ...replaced] as const
-    const sql =
-      `insert into projects (${[...replaced, ...copied].map(quote).join(", ")}) ` +
+    const sql = `insert into projects (${[...replaced, ...copied].map(quote).join(", ")}) ` +
       `select ${[...replaced.map((c) => `s.${quote(c)}`), ...copied.map((c) => `b.${quote(c)}`)].join(", ")} ` +
       `from unnest(${inputs.map((_, i) => `$${i + 1}::text[]`).join(", ")}) as s(${inputs.map(quote).join(", ")}) ` +
       `join projects b on b.id = s.base_id`

@@ -83,4 +83,3 @@ export const starLag = async (file: string, token: string, deps: StarDeps) => {
     }
   }
 }
-

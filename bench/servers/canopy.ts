@@ -16,7 +16,10 @@ const retention = process.env.BENCH_EVENT_RETENTION_MS
   : {}
 const maintenance = process.env.BENCH_MAINTENANCE_MS ? { maintenanceEveryMs: Number(process.env.BENCH_MAINTENANCE_MS) } : {}
 const running = await serve({
-  port: 0, ...database, log: false, dispatcher: process.env.BENCH_DISPATCHER === "0" ? false : maintenance,
+  port: 0,
+  ...database,
+  log: false,
+  dispatcher: process.env.BENCH_DISPATCHER === "0" ? false : maintenance,
   // As `canopy serve` does: the geometry workers start with the server, not with the first large boundary.
   geometry: { prewarm: true, ...(process.env.BENCH_GEOMETRY_THRESHOLD ? { threshold: Number(process.env.BENCH_GEOMETRY_THRESHOLD) } : {}) },
   // /metrics to anyone on loopback: the star benchmark reads the server's own event-loop delay there.

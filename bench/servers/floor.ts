@@ -30,7 +30,8 @@ let n = 0
 /** A plain token bucket of 10,000,000/min (the benchmark's plan): the same arithmetic, no library. */
 const meter = db.transaction((account: string, now: number) => {
   const row = planAndBucket.get(account) as { plan: string; state: string | null }
-  const state = row.state ? JSON.parse(row.state) as { units: number; refilledAt: number; day: number; dayCount: number } : { units: 6e11, refilledAt: now, day: 0, dayCount: 0 }
+  const state = row.state ? JSON.parse(row.state) as { units: number; refilledAt: number; day: number; dayCount: number }
+    : { units: 6e11, refilledAt: now, day: 0, dayCount: 0 }
   const units = Math.min(6e11, state.units + Math.max(0, now - state.refilledAt) * 1e7) - 60_000
   saveBucket.run(account, JSON.stringify({ units, refilledAt: now, day: Math.floor(now / 86_400_000), dayCount: state.dayCount + 1 }))
   count.get(account, new Date(now).toISOString().slice(0, 7))
@@ -49,7 +50,8 @@ const send = (res: ServerResponse, status: number, body: unknown, headers: Recor
 const admit = (authorization: string | undefined, res: ServerResponse) => {
   if (!withAuth) return { account: accountId, headers: {} }
   const token = /^Bearer (\S+)$/.exec(authorization ?? "")?.[1]
-  const row = token ? credential.get(createHash("sha256").update(token).digest("hex")) as { account_id: string; revoked_at: string | null } | undefined : undefined
+  const row = token ? credential.get(createHash("sha256").update(token).digest("hex")) as { account_id: string; revoked_at: string | null } | undefined
+    : undefined
   if (!row || row.revoked_at !== null) return void send(res, 401, { error: "unauthorized" })
   const { remaining } = meter.immediate(row.account_id, Date.now())
   return { account: row.account_id, headers: { "x-ratelimit-limit": "10000000", "x-ratelimit-remaining": String(remaining) } }

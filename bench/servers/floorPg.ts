@@ -62,7 +62,8 @@ const admit = async (authorization: string | undefined, res: ServerResponse) => 
   if (!row || row.revoked_at !== null) return void send(res, 401, { error: "unauthorized" })
   const now = Date.now()
   const [metered] = await query("meter", meter, [row.account_id, now, new Date(now).toISOString().slice(0, 7)])
-  return { account: String(row.account_id), headers: { "x-ratelimit-limit": "10000000", "x-ratelimit-remaining": String(Math.floor(Number(metered!.units) / 60_000)) } }
+  return { account: String(row.account_id),
+    headers: { "x-ratelimit-limit": "10000000", "x-ratelimit-remaining": String(Math.floor(Number(metered!.units) / 60_000)) } }
 }
 
 const handle = async (req: import("node:http").IncomingMessage, res: ServerResponse, body: string) => {
@@ -76,7 +77,8 @@ const handle = async (req: import("node:http").IncomingMessage, res: ServerRespo
   if (!who) return
   if (route === "list") {
     const [rows, [counted]] = await Promise.all([query("page", page, [who.account]), query("total", total, [who.account])])
-    return send(res, 200, `{"data":[${rows.slice(0, 20).map(view).join(",")}],"meta":${JSON.stringify({ total: Number(counted?.n ?? 0), page: 1, per_page: 20 })}}`, who.headers)
+    return send(res, 200,
+      `{"data":[${rows.slice(0, 20).map(view).join(",")}],"meta":${JSON.stringify({ total: Number(counted?.n ?? 0), page: 1, per_page: 20 })}}`, who.headers)
   }
   if (route === "get") {
     const [row] = await query("byId", byId, [who.account, m![1]])
@@ -85,7 +87,8 @@ const handle = async (req: import("node:http").IncomingMessage, res: ServerRespo
   const input = JSON.parse(body) as { name: string; geometry: unknown }
   const id = `proj_floorpg${process.pid}_${++n}`
   const now = new Date().toISOString()
-  await query("insert", insert, [id, who.account, input.name, `floorpg-${process.pid}-${n}`, JSON.stringify(input.geometry), input.name.toLowerCase(), input.name.toLowerCase(), now, now])
+  await query("insert", insert, [id, who.account, input.name, `floorpg-${process.pid}-${n}`, JSON.stringify(input.geometry), input.name.toLowerCase(),
+    input.name.toLowerCase(), now, now])
   send(res, 201, { data: { id, name: input.name } }, who.headers)
 }
 

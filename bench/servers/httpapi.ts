@@ -62,8 +62,8 @@ const RateLimited = apiError("RateLimited", 429)
 const Internal = apiError("Internal", 500)
 const Unavailable = apiError("Unavailable", 503)
 /** What the domain services' and the store's failures become (a bad query is `BadRequest`, apart). */
-type Failure = typeof Unauthorized.Type | typeof Forbidden.Type | typeof NotFound.Type | typeof Unprocessable.Type |
-  typeof RateLimited.Type | typeof Internal.Type | typeof Unavailable.Type
+type Failure = typeof Unauthorized.Type | typeof Forbidden.Type | typeof NotFound.Type | typeof Unprocessable.Type | typeof RateLimited.Type
+  | typeof Internal.Type | typeof Unavailable.Type
 
 const tagOfStatus: Record<number, Failure["_tag"]> = { 401: "Unauthorized", 403: "Forbidden", 404: "NotFound", 422: "Unprocessable", 429: "RateLimited" }
 
@@ -73,12 +73,16 @@ const toFailure = (e: unknown, headers: ResponseHeaders): Failure => {
     const extra = e._tag === "Unauthorized" ? { "www-authenticate": "Bearer error=\"invalid_token\"" }
       : e._tag === "RateLimited" ? { "retry-after": String(Math.max(1, Math.ceil(e.retryAfter))) } : {}
     return {
-      _tag: tagOfStatus[Errors.statusOf(e)] ?? "Internal", code: Errors.codeOf(e), message: e.message,
-      details: e._tag === "ValidationError" ? e.details : [], headers: { ...headers, ...extra }
+      _tag: tagOfStatus[Errors.statusOf(e)] ?? "Internal",
+      code: Errors.codeOf(e),
+      message: e.message,
+      details: e._tag === "ValidationError" ? e.details : [],
+      headers: { ...headers, ...extra }
     }
   }
   if ((e as { _tag?: unknown } | null)?._tag === "StorageError") {
-    return { _tag: "Unavailable", code: "INTERNAL_ERROR", message: "The database is unavailable; retry later", details: [], headers: { ...headers, "retry-after": "5" } }
+    return { _tag: "Unavailable", code: "INTERNAL_ERROR", message: "The database is unavailable; retry later", details: [],
+      headers: { ...headers, "retry-after": "5" } }
   }
   return { _tag: "Internal", code: "INTERNAL_ERROR", message: "An unexpected error occurred; quote the request id when reporting it", details: [], headers }
 }
@@ -87,7 +91,10 @@ const toFailure = (e: unknown, headers: ResponseHeaders): Failure => {
 const baseHeaders = (requestId: string) => ({ "x-request-id": requestId, "x-content-type-options": "nosniff" })
 
 const rateLimitHeaders = (requestId: string, d: RateLimit.Decision): ResponseHeaders => ({
-  ...baseHeaders(requestId), "x-ratelimit-limit": String(d.limit), "x-ratelimit-remaining": String(d.remaining), "x-ratelimit-reset": String(d.reset)
+  ...baseHeaders(requestId),
+  "x-ratelimit-limit": String(d.limit),
+  "x-ratelimit-remaining": String(d.remaining),
+  "x-ratelimit-reset": String(d.reset)
 })
 
 /** The authenticated, metered caller of a request, and the headers its answer carries. */
@@ -105,9 +112,15 @@ class QueryProblems extends HttpApiMiddleware.Service<QueryProblems, { requires:
 
 const ResponseMeta = Schema.Struct({ request_id: Schema.String, timestamp: Schema.String })
 const ListMeta = Schema.Struct({
-  total: Schema.Number, total_exact: Schema.Boolean, page: Schema.NullOr(Schema.Number), per_page: Schema.Number,
-  total_pages: Schema.Number, has_more: Schema.Boolean, next_cursor: Schema.NullOr(Schema.String),
-  request_id: Schema.String, timestamp: Schema.String
+  total: Schema.Number,
+  total_exact: Schema.Boolean,
+  page: Schema.NullOr(Schema.Number),
+  per_page: Schema.Number,
+  total_pages: Schema.Number,
+  has_more: Schema.Boolean,
+  next_cursor: Schema.NullOr(Schema.String),
+  request_id: Schema.String,
+  timestamp: Schema.String
 })
 
 const operations = { getProject: "projects.get", listProjects: "projects.list" } as const
@@ -138,7 +151,10 @@ const MeteredLive = Layer.effect(Metered, Effect.gen(function*() {
       const token = Redacted.value(credential)
       if (!token) {
         return yield* Effect.fail<Failure>({
-          _tag: "Unauthorized", code: "UNAUTHORIZED", message: "Authentication required: send Authorization: Bearer <token>", details: [],
+          _tag: "Unauthorized",
+          code: "UNAUTHORIZED",
+          message: "Authentication required: send Authorization: Bearer <token>",
+          details: [],
           headers: { ...baseHeaders(requestId), "www-authenticate": "Bearer" }
         })
       }
@@ -146,7 +162,9 @@ const MeteredLive = Layer.effect(Metered, Effect.gen(function*() {
       const decision = yield* Effect.mapError(accounts.meterRequest(principal.account_id), (e) => toFailure(e, baseHeaders(requestId)))
       const headers = rateLimitHeaders(requestId, decision)
       if (!decision.allowed) {
-        return yield* Effect.fail(toFailure(new Errors.RateLimited({ message: `Rate limit exceeded: retry after ${decision.retryAfter} s`, retryAfter: decision.retryAfter }), headers))
+        return yield* Effect.fail(
+          toFailure(new Errors.RateLimited({ message: `Rate limit exceeded: retry after ${decision.retryAfter} s`, retryAfter: decision.retryAfter }), headers)
+        )
       }
       yield* Effect.mapError(Principal.authorize(principal, operations[endpoint.identifier as keyof typeof operations]), (e) => toFailure(e, headers))
       return yield* Effect.provideService(httpEffect, Caller, { principal, headers })
@@ -154,20 +172,25 @@ const MeteredLive = Layer.effect(Metered, Effect.gen(function*() {
   })
 }))
 
-const QueryProblemsLive = HttpApiMiddleware.layerSchemaErrorTransform(QueryProblems, (error) => Effect.gen(function*() {
-  const { headers } = yield* Caller
-  return yield* Effect.fail({
-    _tag: "BadRequest" as const, code: "VALIDATION_ERROR", message: "Invalid query parameters",
-    details: FieldError.fromSchemaError(error.cause, ["query"]), headers
-  })
-}))
+const QueryProblemsLive = HttpApiMiddleware.layerSchemaErrorTransform(QueryProblems, (error) =>
+  Effect.gen(function*() {
+    const { headers } = yield* Caller
+    return yield* Effect.fail({
+      _tag: "BadRequest" as const,
+      code: "VALIDATION_ERROR",
+      message: "Invalid query parameters",
+      details: FieldError.fromSchemaError(error.cause, ["query"]),
+      headers
+    })
+  }))
 
 const spliced = process.env.HTTPAPI_RESPONSES === "spliced"
 
 /** A success: through the endpoint's schema, or (spliced) written as Canopy writes it. */
-const answer = <A>(body: A, headers: ResponseHeaders) => spliced
-  ? HttpServerResponse.text(RawJson.stringify(body), { contentType: "application/json; charset=utf-8", headers })
-  : HttpApiSchema.withHeaders({ body, headers })
+const answer = <A>(body: A, headers: ResponseHeaders) =>
+  spliced
+    ? HttpServerResponse.text(RawJson.stringify(body), { contentType: "application/json; charset=utf-8", headers })
+    : HttpApiSchema.withHeaders({ body, headers })
 
 const meta = (headers: ResponseHeaders) => ({ request_id: headers["x-request-id"], timestamp: new Date().toISOString() })
 
@@ -178,20 +201,21 @@ const rawQuery = Effect.map(HttpServerRequest.ParsedSearchParams, (params) => {
   return raw
 })
 
-const ProjectsLive = HttpApiBuilder.group(Api, "projects", (handlers) => Effect.gen(function*() {
-  const projects = yield* Projects
-  return handlers
-    .handle("getProject", Effect.fnUntraced(function*({ params }) {
-      const { headers, principal } = yield* Caller
-      const project = yield* Effect.mapError(projects.get(principal, params.project_id), (e) => toFailure(e, headers))
-      return answer({ data: project, meta: meta(headers) }, headers)
-    }))
-    .handle("listProjects", Effect.fnUntraced(function*() {
-      const { headers, principal } = yield* Caller
-      const page = yield* Effect.mapError(projects.list(principal, yield* rawQuery), (e) => toFailure(e, headers))
-      return answer({ data: page.data, meta: { ...page.meta, ...meta(headers) } }, headers)
-    }))
-}))
+const ProjectsLive = HttpApiBuilder.group(Api, "projects", (handlers) =>
+  Effect.gen(function*() {
+    const projects = yield* Projects
+    return handlers
+      .handle("getProject", Effect.fnUntraced(function*({ params }) {
+        const { headers, principal } = yield* Caller
+        const project = yield* Effect.mapError(projects.get(principal, params.project_id), (e) => toFailure(e, headers))
+        return answer({ data: project, meta: meta(headers) }, headers)
+      }))
+      .handle("listProjects", Effect.fnUntraced(function*() {
+        const { headers, principal } = yield* Caller
+        const page = yield* Effect.mapError(projects.list(principal, yield* rawQuery), (e) => toFailure(e, headers))
+        return answer({ data: page.data, meta: { ...page.meta, ...meta(headers) } }, headers)
+      }))
+  }))
 
 // Rate limiting runs on every request; the limits are high enough that the load is never refused.
 const big = { requestsPerMinute: 10_000_000, requestsPerDay: null, hectares: 1e12, members: 1_000, apiRequestsPerPeriod: 1e12 }

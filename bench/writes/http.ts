@@ -15,7 +15,10 @@ import { call, quantile } from "../scale/measure.ts"
 export const startServer = (file: string): Promise<{ url: string; child: ChildProcess }> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [
-      "--conditions=source", "--disable-warning=ExperimentalWarning", join(import.meta.dirname, "..", "servers", "canopy.ts"), file
+      "--conditions=source",
+      "--disable-warning=ExperimentalWarning",
+      join(import.meta.dirname, "..", "servers", "canopy.ts"),
+      file
     ], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, BENCH_DISPATCHER: "0" } })
     child.once("exit", (code) => reject(new Error(`the server exited (${code}) before it listened`)))
     child.stdout!.once("data", (d: Buffer) => resolve({ url: `http://127.0.0.1:${Number(d.toString().trim())}`, child }))
@@ -47,7 +50,12 @@ export interface HttpWindow {
 /** A post not answered within this long counts as refused (status 0). */
 const TIMEOUT_MS = 30_000
 
-interface Sample { readonly due: number; readonly ms: number; readonly status: number; readonly overlaps: number }
+interface Sample {
+  readonly due: number
+  readonly ms: number
+  readonly status: number
+  readonly overlaps: number
+}
 
 const windowsOf = (samples: ReadonlyArray<Sample>, start: number, windowMs: number, count: number): Array<HttpWindow> =>
   Array.from({ length: count }, (_, k) => {
@@ -56,8 +64,13 @@ const windowsOf = (samples: ReadonlyArray<Sample>, start: number, windowMs: numb
     const refused = new Map<number, number>()
     for (const s of mine) if (s.status !== 201) refused.set(s.status, (refused.get(s.status) ?? 0) + 1)
     return {
-      answers: mine.length, perSecond: (mine.length * 1_000) / windowMs, p50: quantile(times, 0.5), p99: quantile(times, 0.99),
-      max: times.at(-1) ?? NaN, refused, overlapsMax: Math.max(0, ...mine.map((s) => s.overlaps))
+      answers: mine.length,
+      perSecond: (mine.length * 1_000) / windowMs,
+      p50: quantile(times, 0.5),
+      p99: quantile(times, 0.99),
+      max: times.at(-1) ?? NaN,
+      refused,
+      overlapsMax: Math.max(0, ...mine.map((s) => s.overlaps))
     }
   })
 

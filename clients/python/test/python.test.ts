@@ -107,7 +107,10 @@ describe("Python client: package and types", () => {
     expect(config.typeCheckingMode).toBe("strict")
     expect(config.pythonVersion).toBe("3.9")
     const r = spawnSync(join(root, "node_modules/.bin/pyright"), ["-p", join(pkg, "pyrightconfig.json"), "--outputjson"], {
-      cwd: pkg, encoding: "utf8", env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" }, timeout: 180_000
+      cwd: pkg,
+      encoding: "utf8",
+      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
+      timeout: 180_000
     })
     const out = JSON.parse(r.stdout)
     const errors = (out.generalDiagnostics ?? []).filter((d: any) => d.severity === "error")
@@ -149,7 +152,9 @@ describe("Python client: its own test suite (python3 -m pytest, python3 -m unitt
 
 describe("Python client: webhook signatures", () => {
   it("signs and verifies exactly as @canopy/core's Signature module", async () => {
-    const event = (id: string) => JSON.stringify({ id, type: "project.created", created_at: "2026-01-01T00:00:00.000Z", data: { id: "proj_1", name: "Fjäll – 北" }, account: { id: "acc_1", name: "A" } })
+    const event = (id: string) =>
+      JSON.stringify({ id, type: "project.created", created_at: "2026-01-01T00:00:00.000Z", data: { id: "proj_1", name: "Fjäll – 北" },
+        account: { id: "acc_1", name: "A" } })
     const ts = Math.floor(Date.now() / 1000)
     const secrets = [Signature.generateSecret(), Signature.generateSecret(), "plain-secret-ünïcode", "whsec_YW Jj-_ZA==xyz", "whsec_Y"]
     const vectors = secrets.map((secret, i) => {
@@ -224,9 +229,28 @@ describe("Python client: scenario against a live canopy serve", () => {
     expect(run.code).toBe(0)
     expect(result.ok).toBe(true)
     expect(Object.keys(result.steps)).toEqual([
-      "auth_verify", "account", "webhook_create", "create", "get", "webhook_verify", "webhook_manage",
-      "list_all_pages", "update", "archive_restore_delete", "not_found", "validation_error", "assets",
-      "members", "events", "overlaps", "boundaries", "imports", "webhook_delete", "network_error_retry", "server_error_retry", "rate_limit_retry"
+      "auth_verify",
+      "account",
+      "webhook_create",
+      "create",
+      "get",
+      "webhook_verify",
+      "webhook_manage",
+      "list_all_pages",
+      "update",
+      "archive_restore_delete",
+      "not_found",
+      "validation_error",
+      "assets",
+      "members",
+      "events",
+      "overlaps",
+      "boundaries",
+      "imports",
+      "webhook_delete",
+      "network_error_retry",
+      "server_error_retry",
+      "rate_limit_retry"
     ])
   })
 
@@ -275,8 +299,14 @@ describe("Python client: scenario against a live canopy serve", () => {
     expect(Math.abs(s.overlap_hectares - s.half_area)).toBeLessThanOrEqual(s.half_area * 0.01)
     expect(s.bbox).toEqual({ west: [s.west], east: [s.project], both: [s.project, s.west], none: [] })
     expect(s.intersects).toEqual({
-      west: [s.west], east: [s.project], both: [s.project, s.west], edge: [s.west], outside: [],
-      polygon: [s.project], touching: [], text: [s.west]
+      west: [s.west],
+      east: [s.project],
+      both: [s.project, s.west],
+      edge: [s.west],
+      outside: [],
+      polygon: [s.project],
+      touching: [],
+      text: [s.west]
     })
     expect(s.rejected_status).toBe(409)
     expect(s.events).toBe(1)

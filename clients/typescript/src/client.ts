@@ -6,13 +6,10 @@ import createClient from "openapi-fetch"
 import { CanopyError, errorFromResponse } from "./errors.ts"
 import { type RetryInfo, retryingFetch } from "./http.ts"
 import type { paths } from "./schema.ts"
-import type {
-  Account, AccountUpdateParams, Asset, AssetCreateParams, AssetList, AssetListParams, AssetUpdateParams, CreatedWebhook, DeliveryLog,
-  DeliveryLogList, DeliveryLogListParams, EventList, EventListParams, InvitedMember, ItemOf, Me, Member, MemberInviteParams, MemberList,
-  MemberUpdateParams, Project, ProjectCreateParams, ProjectList, ProjectListParams, ProjectOverlap, ProjectOverlapList, ProjectOverlapListParams,
-  ProjectUpdateParams, TokenInfo, Usage, Webhook,
-  WebhookCreateParams, WebhookList, WebhookUpdateParams
-} from "./types.ts"
+import type { Account, AccountUpdateParams, Asset, AssetCreateParams, AssetList, AssetListParams, AssetUpdateParams, CreatedWebhook, DeliveryLog,
+  DeliveryLogList, DeliveryLogListParams, EventList, EventListParams, InvitedMember, ItemOf, Me, Member, MemberInviteParams, MemberList, MemberUpdateParams,
+  Project, ProjectCreateParams, ProjectList, ProjectListParams, ProjectOverlap, ProjectOverlapList, ProjectOverlapListParams, ProjectUpdateParams, TokenInfo,
+  Usage, Webhook, WebhookCreateParams, WebhookList, WebhookUpdateParams } from "./types.ts"
 
 export const VERSION = "0.1.0"
 
@@ -115,8 +112,10 @@ export class Canopy {
 
   constructor(options: CanopyOptions) {
     const token = options.apiKey ?? options.accessToken
-    if (!token) throw new CanopyError({ status: null, code: "CONFIGURATION_ERROR", message: "new Canopy({ apiKey }) or ({ accessToken }): a token is required" })
-    if (!options.baseUrl) throw new CanopyError({ status: null, code: "CONFIGURATION_ERROR", message: "new Canopy({ baseUrl }): the address of Canopy is required" })
+    if (!token)
+      throw new CanopyError({ status: null, code: "CONFIGURATION_ERROR", message: "new Canopy({ apiKey }) or ({ accessToken }): a token is required" })
+    if (!options.baseUrl)
+      throw new CanopyError({ status: null, code: "CONFIGURATION_ERROR", message: "new Canopy({ baseUrl }): the address of Canopy is required" })
     this.#token = token
     this.baseUrl = apiRoot(options.baseUrl)
     const baseFetch = options.fetch ?? globalThis.fetch.bind(globalThis)
@@ -173,8 +172,7 @@ export class Canopy {
      * With a boundary the answer carries `overlaps` (the account's other projects sharing area with it); under the
      * account's `overlap_policy: "reject"` an overlap is a `ConflictError` and nothing is stored.
      */
-    create: (body: ProjectCreateParams, options?: RequestOptions): Promise<Project> =>
-      data(this.api.POST("/v1/projects", { body, ...init(options) })),
+    create: (body: ProjectCreateParams, options?: RequestOptions): Promise<Project> => data(this.api.POST("/v1/projects", { body, ...init(options) })),
     /** Partial update: omitted fields stay; `null` clears a nullable one. */
     update: (projectId: string, body: ProjectUpdateParams, options?: RequestOptions): Promise<Project> =>
       data(this.api.PUT("/v1/projects/{project_id}", { params: { path: { project_id: projectId } }, body, ...init(options) })),
@@ -197,9 +195,13 @@ export class Canopy {
     create: (projectId: string, body: AssetCreateParams, options?: RequestOptions): Promise<Asset> =>
       data(this.api.POST("/v1/projects/{project_id}/assets", { params: { path: { project_id: projectId } }, body, ...init(options) })),
     update: (projectId: string, assetId: string, body: AssetUpdateParams, options?: RequestOptions): Promise<Asset> =>
-      data(this.api.PUT("/v1/projects/{project_id}/assets/{asset_id}", { params: { path: { project_id: projectId, asset_id: assetId } }, body, ...init(options) })),
+      data(
+        this.api.PUT("/v1/projects/{project_id}/assets/{asset_id}", { params: { path: { project_id: projectId, asset_id: assetId } }, body, ...init(options) })
+      ),
     delete: (projectId: string, assetId: string, options?: RequestOptions): Promise<void> =>
-      empty(this.api.DELETE("/v1/projects/{project_id}/assets/{asset_id}", { params: { path: { project_id: projectId, asset_id: assetId } }, ...init(options) }))
+      empty(
+        this.api.DELETE("/v1/projects/{project_id}/assets/{asset_id}", { params: { path: { project_id: projectId, asset_id: assetId } }, ...init(options) })
+      )
   }
 
   readonly members = {
@@ -226,8 +228,7 @@ export class Canopy {
     get: (webhookId: string, options?: RequestOptions): Promise<Webhook> =>
       data(this.api.GET("/v1/webhooks/{webhook_id}", { params: { path: { webhook_id: webhookId } }, ...init(options) })),
     /** Registers an endpoint; the answer holds the signing `secret`, shown only here. */
-    create: (body: WebhookCreateParams, options?: RequestOptions): Promise<CreatedWebhook> =>
-      data(this.api.POST("/v1/webhooks", { body, ...init(options) })),
+    create: (body: WebhookCreateParams, options?: RequestOptions): Promise<CreatedWebhook> => data(this.api.POST("/v1/webhooks", { body, ...init(options) })),
     update: (webhookId: string, body: WebhookUpdateParams, options?: RequestOptions): Promise<Webhook> =>
       data(this.api.PUT("/v1/webhooks/{webhook_id}", { params: { path: { webhook_id: webhookId } }, body, ...init(options) })),
     delete: (webhookId: string, options?: RequestOptions): Promise<void> =>

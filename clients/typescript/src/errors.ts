@@ -39,17 +39,29 @@ export class CanopyError extends Error {
 }
 
 /** 400 other than a validation error. */
-export class BadRequestError extends CanopyError { override readonly name: string = "BadRequestError" }
+export class BadRequestError extends CanopyError {
+  override readonly name: string = "BadRequestError"
+}
 /** `VALIDATION_ERROR` (422, or 400): `details` lists the problems. */
-export class ValidationError extends CanopyError { override readonly name: string = "ValidationError" }
+export class ValidationError extends CanopyError {
+  override readonly name: string = "ValidationError"
+}
 /** `UNAUTHORIZED` (401): missing, invalid, revoked or expired token. */
-export class AuthenticationError extends CanopyError { override readonly name: string = "AuthenticationError" }
+export class AuthenticationError extends CanopyError {
+  override readonly name: string = "AuthenticationError"
+}
 /** `FORBIDDEN` (403): the token lacks the permission. */
-export class PermissionDeniedError extends CanopyError { override readonly name: string = "PermissionDeniedError" }
+export class PermissionDeniedError extends CanopyError {
+  override readonly name: string = "PermissionDeniedError"
+}
 /** `NOT_FOUND` (404). */
-export class NotFoundError extends CanopyError { override readonly name: string = "NotFoundError" }
+export class NotFoundError extends CanopyError {
+  override readonly name: string = "NotFoundError"
+}
 /** `CONFLICT` (409): duplicate slug, deleting an active project, an idempotency key still at work. */
-export class ConflictError extends CanopyError { override readonly name: string = "ConflictError" }
+export class ConflictError extends CanopyError {
+  override readonly name: string = "ConflictError"
+}
 /** `RATE_LIMITED` (429), after the retries (if any) were spent. */
 export class RateLimitError extends CanopyError {
   override readonly name: string = "RateLimitError"
@@ -61,11 +73,17 @@ export class RateLimitError extends CanopyError {
   }
 }
 /** `INTERNAL_ERROR`, or any 5xx. */
-export class InternalServerError extends CanopyError { override readonly name: string = "InternalServerError" }
+export class InternalServerError extends CanopyError {
+  override readonly name: string = "InternalServerError"
+}
 /** No response: connection refused or broken, DNS, TLS… (`cause` holds the underlying error). */
-export class APIConnectionError extends CanopyError { override readonly name: string = "APIConnectionError" }
+export class APIConnectionError extends CanopyError {
+  override readonly name: string = "APIConnectionError"
+}
 /** No response within the client's `timeoutMs`. */
-export class APITimeoutError extends APIConnectionError { override readonly name: string = "APITimeoutError" }
+export class APITimeoutError extends APIConnectionError {
+  override readonly name: string = "APITimeoutError"
+}
 /** `verifyWebhook` refused a delivery. */
 export class WebhookVerificationError extends CanopyError {
   override readonly name: string = "WebhookVerificationError"
@@ -74,7 +92,9 @@ export class WebhookVerificationError extends CanopyError {
   }
 }
 /** The OAuth token endpoint refused a request (RFC 6749 §5.2): `code` is e.g. `invalid_grant`. */
-export class OAuthError extends CanopyError { override readonly name: string = "OAuthError" }
+export class OAuthError extends CanopyError {
+  override readonly name: string = "OAuthError"
+}
 
 /** `Retry-After` in seconds (delay-seconds or an HTTP date); null when absent or unreadable. */
 export const parseRetryAfter = (value: string | null, now = Date.now()): number | null => {

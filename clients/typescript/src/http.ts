@@ -74,7 +74,7 @@ export const retryingFetch = (options: TransportOptions) => async (input: Reques
   const wait = options.sleep ?? sleep
   const userSignal = input.signal
 
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 0;; attempt++) {
     const timeout = AbortSignal.timeout(options.timeoutMs)
     const signal = AbortSignal.any([userSignal, timeout])
     let response: Response | undefined
@@ -85,7 +85,8 @@ export const retryingFetch = (options: TransportOptions) => async (input: Reques
       if (userSignal.aborted) throw e
       failure = timeout.aborted
         ? new APITimeoutError({ status: null, code: "TIMEOUT", message: `${method} ${input.url}: no response within ${options.timeoutMs} ms`, cause: e })
-        : new APIConnectionError({ status: null, code: "CONNECTION_ERROR", message: `${method} ${input.url}: ${e instanceof Error ? e.message : String(e)}`, cause: e })
+        : new APIConnectionError({ status: null, code: "CONNECTION_ERROR", message: `${method} ${input.url}: ${e instanceof Error ? e.message : String(e)}`,
+          cause: e })
     }
 
     let retryAfter: number | null = null
@@ -107,8 +108,14 @@ export const retryingFetch = (options: TransportOptions) => async (input: Reques
       delayMs = jitter(Math.min(options.backoffMaxMs, options.backoffBaseMs * 2 ** attempt))
     }
     options.onRetry?.({
-      method, url: input.url, retry: attempt + 1, status: response?.status ?? null, error: failure,
-      retryAfter, delayMs, idempotencyKey
+      method,
+      url: input.url,
+      retry: attempt + 1,
+      status: response?.status ?? null,
+      error: failure,
+      retryAfter,
+      delayMs,
+      idempotencyKey
     })
     await wait(delayMs, userSignal)
   }

@@ -32,8 +32,7 @@ export type QueryOf<P extends Path, M extends Method> = Operation<P, M> extends 
   : Record<string, never>
 
 /** The JSON request body of an operation. */
-export type BodyOf<P extends Path, M extends Method> = Operation<P, M> extends { requestBody?: infer B }
-  ? Json<NonNullable<B>>
+export type BodyOf<P extends Path, M extends Method> = Operation<P, M> extends { requestBody?: infer B } ? Json<NonNullable<B>>
   : never
 
 /** A list response: `data` and `meta` (with `next_cursor` for the next page). */
@@ -130,7 +129,7 @@ export interface EventEnvelope<T extends string = EventType, D = Record<string, 
  * A webhook event, discriminated by `type`: `if (event.type === "project.created") event.data.area_hectares`.
  * When the document describes the events list's items, that type is used instead.
  */
-export type WebhookEvent = unknown extends ItemOf<"/v1/events">
-  ? | { [K in keyof EventDataByType]: EventEnvelope<K, EventDataByType[K]> }[keyof EventDataByType]
+export type WebhookEvent = unknown extends ItemOf<"/v1/events"> ?
+    | { [K in keyof EventDataByType]: EventEnvelope<K, EventDataByType[K]> }[keyof EventDataByType]
     | EventEnvelope<Exclude<EventType, keyof EventDataByType>, Record<string, unknown>>
   : ItemOf<"/v1/events">

@@ -34,8 +34,7 @@ export interface VerifyOptions {
 
 const encoder = new TextEncoder()
 
-const toBytes = (x: RawBody): Uint8Array =>
-  typeof x === "string" ? encoder.encode(x) : x instanceof Uint8Array ? x : new Uint8Array(x)
+const toBytes = (x: RawBody): Uint8Array => typeof x === "string" ? encoder.encode(x) : x instanceof Uint8Array ? x : new Uint8Array(x)
 
 const subtle = (): typeof globalThis.crypto.subtle => {
   const s = globalThis.crypto?.subtle
@@ -45,7 +44,9 @@ const subtle = (): typeof globalThis.crypto.subtle => {
 
 const hmac = async (key: Uint8Array, ...parts: ReadonlyArray<Uint8Array>): Promise<Uint8Array> => {
   // WebCrypto refuses an empty HMAC key; HMAC zero-pads keys to the block size, so one zero byte is the same key.
-  const k = await subtle().importKey("raw", (key.length === 0 ? new Uint8Array(1) : key) as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
+  const k = await subtle().importKey("raw", (key.length === 0 ? new Uint8Array(1) : key) as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign"
+  ])
   const total = parts.reduce((n, p) => n + p.length, 0)
   const message = new Uint8Array(total)
   let at = 0
@@ -72,8 +73,7 @@ const fromBase64 = (text: string): Uint8Array => {
   return Uint8Array.from(bin, (c) => c.charCodeAt(0))
 }
 
-const standardKey = (secret: string): Uint8Array =>
-  secret.startsWith("whsec_") ? fromBase64(secret.slice("whsec_".length)) : encoder.encode(secret)
+const standardKey = (secret: string): Uint8Array => secret.startsWith("whsec_") ? fromBase64(secret.slice("whsec_".length)) : encoder.encode(secret)
 
 /** Equality of two strings in time independent of where they differ (false when lengths differ). */
 export const constantTimeEqual = (a: string, b: string): boolean => {
@@ -86,8 +86,7 @@ export const constantTimeEqual = (a: string, b: string): boolean => {
 }
 
 /** The `X-Service-Signature` value of a raw body: `sha256=<lowercase hex>`. */
-export const signPayload = async (secret: string, rawBody: RawBody): Promise<string> =>
-  `sha256=${hex(await hmac(encoder.encode(secret), toBytes(rawBody)))}`
+export const signPayload = async (secret: string, rawBody: RawBody): Promise<string> => `sha256=${hex(await hmac(encoder.encode(secret), toBytes(rawBody)))}`
 
 /** The Standard Webhooks `webhook-signature` value: `v1,<base64>`. */
 export const signStandard = async (secret: string, id: string, timestamp: number, rawBody: RawBody): Promise<string> =>

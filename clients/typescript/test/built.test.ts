@@ -40,7 +40,8 @@ afterAll(async () => {
 
 describe("@canopy/client: the built package", () => {
   it("emits JavaScript and declarations, with .js specifiers and no node: imports", () => {
-    for (const f of ["index.js", "index.d.ts", "client.js", "webhooks.js", "oauth.js", "schema.d.ts", "types.d.ts"]) expect(existsSync(join(dir, "dist", f)), f).toBe(true)
+    for (const f of ["index.js", "index.d.ts", "client.js", "webhooks.js", "oauth.js", "schema.d.ts", "types.d.ts"])
+      expect(existsSync(join(dir, "dist", f)), f).toBe(true)
     const index = readFileSync(join(dir, "dist/index.js"), "utf8")
     expect(index).toMatch(/from "\.\/client\.js"/)
     expect(index).not.toMatch(/\.ts"/)
@@ -49,7 +50,8 @@ describe("@canopy/client: the built package", () => {
 
   it(`is imported and used by ${which}: verifyWebhook and requests to a live server`, () => {
     const secret = "whsec_" + Buffer.from("0123456789abcdef0123456789abcdef").toString("base64")
-    const body = JSON.stringify({ id: "evt_smoke", type: "project.created", created_at: new Date().toISOString(), data: { id: "proj_1" }, account: { id: "acc_1", name: "A" } })
+    const body = JSON.stringify({ id: "evt_smoke", type: "project.created", created_at: new Date().toISOString(), data: { id: "proj_1" },
+      account: { id: "acc_1", name: "A" } })
     const ts = Math.floor(Date.now() / 1000)
     const headers = {
       "x-service-signature": `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`,
@@ -74,7 +76,9 @@ describe("@canopy/client: the built package", () => {
       console.log(JSON.stringify(out))
     `
     const r = spawnSync(node, ["--input-type=module", "-e", script], {
-      cwd: dir, encoding: "utf8", timeout: 60_000,
+      cwd: dir,
+      encoding: "utf8",
+      timeout: 60_000,
       env: { ...process.env, SMOKE_INPUT: JSON.stringify({ body, headers, secret }), CANOPY_API_KEY: server.pro.api_key, CANOPY_BASE_URL: server.url }
     })
     expect(r.stderr).toBe("")

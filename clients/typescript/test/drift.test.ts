@@ -12,7 +12,8 @@ describe("@canopy/client: generated types", () => {
     const committed = readFileSync(schemaFile, "utf8")
     expect(fresh.length).toBeGreaterThan(10_000)
     // Every route of the document is in the file (the generation is not vacuous).
-    for (const path of ["/v1/projects", "/v1/projects/{project_id}/assets/{asset_id}", "/v1/webhooks/{webhook_id}/logs/{log_id}/redeliver", "/v1/auth/verify"]) {
+    for (const path of ["/v1/projects", "/v1/projects/{project_id}/assets/{asset_id}", "/v1/webhooks/{webhook_id}/logs/{log_id}/redeliver",
+      "/v1/auth/verify"]) {
       expect(fresh).toContain(`"${path}": {`)
     }
     expect(committed === fresh, "src/schema.ts is stale: run `npm run generate -w @canopy/client`").toBe(true)

@@ -7,10 +7,11 @@ import { afterEach, describe, expect, it } from "vitest"
 import { Canopy, CanopyError } from "../src/index.ts"
 import { startLocalServer } from "./support.ts"
 
-const page = (names: ReadonlyArray<string>, next: string | null) => JSON.stringify({
-  data: names.map((n) => ({ id: `proj_${n}`, name: n, slug: n, description: null, geometry: null, status: "active" })),
-  meta: { total: names.length, total_exact: false, per_page: 3, has_more: next !== null, next_cursor: next, request_id: "req_local" }
-})
+const page = (names: ReadonlyArray<string>, next: string | null) =>
+  JSON.stringify({
+    data: names.map((n) => ({ id: `proj_${n}`, name: n, slug: n, description: null, geometry: null, status: "active" })),
+    meta: { total: names.length, total_exact: false, per_page: 3, has_more: next !== null, next_cursor: next, request_id: "req_local" }
+  })
 
 /** A server answering GET /v1/projects with `pages[cursor]` ("" without a cursor). */
 const pagedServer = (pages: Record<string, string>) =>
@@ -19,7 +20,8 @@ const pagedServer = (pages: Record<string, string>) =>
     const body = url.pathname === "/v1/projects" ? pages[url.searchParams.get("cursor") ?? ""] : undefined
     return body !== undefined
       ? { status: 200, body }
-      : { status: 400, body: JSON.stringify({ error: { code: "VALIDATION_ERROR", message: `unknown ${req.url}`, details: [] }, meta: { request_id: "req_local" } }) }
+      : { status: 400,
+        body: JSON.stringify({ error: { code: "VALIDATION_ERROR", message: `unknown ${req.url}`, details: [] }, meta: { request_id: "req_local" } }) }
   })
 
 const closers: Array<() => Promise<void>> = []

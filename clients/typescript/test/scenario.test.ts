@@ -7,10 +7,9 @@
 import { spawn } from "node:child_process"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import {
-  APIConnectionError, authorizationUrl, AuthenticationError, Canopy, ConflictError, exchangeCode, NotFoundError, OAuthError,
-  type OverlapPolicy, type OverlapReport, type Project, type ProjectOverlap, type ProjectOverlapEventData, RateLimitError, refreshToken, type RetryInfo, ValidationError, verifyWebhook, WebhookVerificationError
-} from "../src/index.ts"
+import { APIConnectionError, authorizationUrl, AuthenticationError, Canopy, ConflictError, exchangeCode, NotFoundError, OAuthError, type OverlapPolicy,
+  type OverlapReport, type Project, type ProjectOverlap, type ProjectOverlapEventData, RateLimitError, refreshToken, type RetryInfo, ValidationError,
+  verifyWebhook, WebhookVerificationError } from "../src/index.ts"
 import { Browser, type LiveServer, startLiveServer, startLocalServer } from "./support.ts"
 
 const pkg = join(import.meta.dirname, "..")
@@ -23,12 +22,11 @@ const square = (lon: number, side = 0.01) => ({
 })
 
 /** A fetch that records each request it sends (method, URL, headers) before sending it for real. */
-const recordingFetch = (log: Array<{ method: string; url: string; headers: Headers }>): typeof fetch =>
-  async (input, init) => {
-    const req = new Request(input, init)
-    log.push({ method: req.method, url: req.url, headers: new Headers(req.headers) })
-    return fetch(req)
-  }
+const recordingFetch = (log: Array<{ method: string; url: string; headers: Headers }>): typeof fetch => async (input, init) => {
+  const req = new Request(input, init)
+  log.push({ method: req.method, url: req.url, headers: new Headers(req.headers) })
+  return fetch(req)
+}
 
 let server: LiveServer
 let client: Canopy
@@ -99,7 +97,10 @@ describe("@canopy/client: scenario against a live canopy serve", () => {
     const project = await client.projects.create({ name: `Assets ${run}`, geometry: square(20) })
     const made = []
     for (const [i, type] of (["equipment", "equipment", "sensor", "monitoring_station", "equipment"] as const).entries()) {
-      made.push(await client.assets.create(project.id, { name: `Asset ${i}`, type, location: { type: "Point", coordinates: [20.005, 0.005] }, metadata: { serial: `S-${i}` } }))
+      made.push(
+        await client.assets.create(project.id, { name: `Asset ${i}`, type, location: { type: "Point", coordinates: [20.005, 0.005] },
+          metadata: { serial: `S-${i}` } })
+      )
     }
     expect(made[0]!.id).toMatch(/^asset_/)
     expect(made[0]!.status).toBe("active")
@@ -116,7 +117,9 @@ describe("@canopy/client: scenario against a live canopy serve", () => {
   })
 
   it("a 422 with details, a 404, a 401 — typed errors with the request id", async () => {
-    const invalid = await client.projects.create({ name: "Bad", geometry: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [0, 0]]] } }).catch((e: unknown) => e)
+    const invalid = await client.projects.create({ name: "Bad", geometry: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [0, 0]]] } }).catch((e: unknown) =>
+      e
+    )
     expect(invalid).toBeInstanceOf(ValidationError)
     const v = invalid as ValidationError
     expect([v.status, v.code]).toEqual([422, "VALIDATION_ERROR"])
@@ -168,7 +171,8 @@ describe("@canopy/client: scenario against a live canopy serve", () => {
       await expect(verifyWebhook(tampered, delivery.headers, secret)).rejects.toBeInstanceOf(WebhookVerificationError)
       await expect(verifyWebhook(delivery.body, delivery.headers, `${secret.slice(0, -2)}AA`)).rejects.toThrow(/does not match/)
       // Only the spec's header, tampered: still refused.
-      const onlyService = { "x-service-signature": delivery.headers["x-service-signature"] as string, "x-service-timestamp": delivery.headers["x-service-timestamp"] as string }
+      const onlyService = { "x-service-signature": delivery.headers["x-service-signature"] as string,
+        "x-service-timestamp": delivery.headers["x-service-timestamp"] as string }
       expect((await verifyWebhook(delivery.body, onlyService, secret)).id).toBe(event.id)
       await expect(verifyWebhook(tampered, onlyService, secret)).rejects.toThrow(/X-Service-Signature/)
       // A replay far outside the tolerance.
@@ -279,9 +283,11 @@ describe("@canopy/client: scenario against a live canopy serve", () => {
   })
 
   it("retries 5xx answers with backoff, one Idempotency-Key across the attempts (a local endpoint answering 503, 503, 201)", async () => {
-    const flaky = await startLocalServer((_r, i) => i < 2
-      ? { status: 503, body: JSON.stringify({ error: { code: "INTERNAL_ERROR", message: "try again", details: [] }, meta: { request_id: "req_local" } }) }
-      : { status: 201, body: JSON.stringify({ data: { id: "proj_local", name: "x" }, meta: { request_id: "req_ok", timestamp: new Date().toISOString() } }) })
+    const flaky = await startLocalServer((_r, i) =>
+      i < 2
+        ? { status: 503, body: JSON.stringify({ error: { code: "INTERNAL_ERROR", message: "try again", details: [] }, meta: { request_id: "req_local" } }) }
+        : { status: 201, body: JSON.stringify({ data: { id: "proj_local", name: "x" }, meta: { request_id: "req_ok", timestamp: new Date().toISOString() } }) }
+    )
     try {
       const retries: Array<RetryInfo> = []
       const c = new Canopy({ apiKey: "cnp_key_x", baseUrl: flaky.url, maxRetries: 2, backoffBaseMs: 20, onRetry: (r) => retries.push(r) })
@@ -294,7 +300,9 @@ describe("@canopy/client: scenario against a live canopy serve", () => {
       expect(flaky.received.every((r) => r.body.toString() === "{\"name\":\"x\"}")).toBe(true)
       expect(retries.map((r) => [r.status, r.idempotencyKey])).toEqual([[503, keys[0]], [503, keys[0]]])
       // Out of retries: the typed error.
-      const before = await startLocalServer(() => ({ status: 500, body: JSON.stringify({ error: { code: "INTERNAL_ERROR", message: "boom", details: [] }, meta: { request_id: "req_boom" } }) }))
+      const before = await startLocalServer(() => ({ status: 500,
+        body: JSON.stringify({ error: { code: "INTERNAL_ERROR", message: "boom", details: [] }, meta: { request_id: "req_boom" } }) })
+      )
       try {
         const e = await new Canopy({ apiKey: "k", baseUrl: before.url, maxRetries: 1, backoffBaseMs: 10 }).projects.list().catch((x: unknown) => x)
         expect(e).toMatchObject({ status: 500, code: "INTERNAL_ERROR", requestId: "req_boom" })
@@ -338,7 +346,8 @@ describe("@canopy/client: scenario against a live canopy serve", () => {
 
     const sent: Array<{ method: string; url: string; headers: Headers }> = []
     const retries: Array<RetryInfo> = []
-    const patient = new Canopy({ apiKey: server.free.api_key, baseUrl: server.url, maxRetries: 3, fetch: recordingFetch(sent), onRetry: (r) => retries.push(r) })
+    const patient = new Canopy({ apiKey: server.free.api_key, baseUrl: server.url, maxRetries: 3, fetch: recordingFetch(sent),
+      onRetry: (r) => retries.push(r) })
     const name = `After the limit ${run}`
     const started = performance.now()
     const created = await patient.projects.create({ name })
@@ -368,7 +377,8 @@ describe("@canopy/client: scenario against a live canopy serve", () => {
     const auth = await authorizationUrl({ baseUrl: `${server.url}/v1`, clientId: app.clientId, redirectUri, scopes: ["projects:read", "offline_access"] })
     const u = new URL(auth.url)
     expect(`${u.origin}${u.pathname}`).toBe(`${server.url}/oauth/authorize`)
-    expect([u.searchParams.get("code_challenge_method"), u.searchParams.get("code_challenge"), u.searchParams.get("state")]).toEqual(["S256", auth.codeChallenge, auth.state])
+    expect([u.searchParams.get("code_challenge_method"), u.searchParams.get("code_challenge"), u.searchParams.get("state")]).toEqual(["S256",
+      auth.codeChallenge, auth.state])
     expect(auth.codeVerifier).toMatch(/^[A-Za-z0-9_-]{43,128}$/)
 
     const callback = await browser.approve(auth.url)
@@ -383,10 +393,12 @@ describe("@canopy/client: scenario against a live canopy serve", () => {
     expect(wrong).toMatchObject({ status: 400, code: "invalid_grant" })
 
     // A second consent gives a fresh code (the refused attempt may have burnt the first).
-    const auth2 = await authorizationUrl({ baseUrl: server.url, clientId: app.clientId, redirectUri, scopes: ["projects:read", "offline_access"], state: `st-${run}` })
+    const auth2 = await authorizationUrl({ baseUrl: server.url, clientId: app.clientId, redirectUri, scopes: ["projects:read", "offline_access"],
+      state: `st-${run}` })
     const callback2 = await browser.approve(auth2.url)
     expect(callback2.searchParams.get("state")).toBe(`st-${run}`)
-    const tokens = await exchangeCode({ baseUrl: server.url, clientId: app.clientId, code: callback2.searchParams.get("code")!, redirectUri, codeVerifier: auth2.codeVerifier })
+    const tokens = await exchangeCode({ baseUrl: server.url, clientId: app.clientId, code: callback2.searchParams.get("code")!, redirectUri,
+      codeVerifier: auth2.codeVerifier })
     expect([tokens.token_type, tokens.expires_in]).toEqual(["Bearer", 3600])
     expect(tokens.access_token).toMatch(/^cnp_oat_/)
     expect(tokens.refresh_token).toMatch(/^cnp_ort_/)
@@ -403,13 +415,16 @@ describe("@canopy/client: scenario against a live canopy serve", () => {
     asUser.setAccessToken(refreshed.access_token)
     expect((await asUser.auth.verify()).type).toBe("oauth")
     // The used refresh token is refused.
-    await expect(refreshToken({ baseUrl: server.url, clientId: app.clientId, refreshToken: tokens.refresh_token! })).rejects.toMatchObject({ code: "invalid_grant" })
+    await expect(refreshToken({ baseUrl: server.url, clientId: app.clientId, refreshToken: tokens.refresh_token! })).rejects.toMatchObject({
+      code: "invalid_grant"
+    })
   }, 60_000)
 
   it("examples/quickstart.ts runs against the live server", async () => {
     const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn(process.execPath, ["--conditions=source", join(pkg, "examples/quickstart.ts")], {
-        cwd: root, env: { ...process.env, CANOPY_BASE_URL: server.url, CANOPY_API_KEY: server.pro.api_key }
+        cwd: root,
+        env: { ...process.env, CANOPY_BASE_URL: server.url, CANOPY_API_KEY: server.pro.api_key }
       })
       let stdout = ""
       let stderr = ""

@@ -54,7 +54,9 @@ export const startLiveServer = async (label: string): Promise<LiveServer> => {
   const dir = mkdtempSync(join(tmpdir(), `canopy-ts-client-${label}-`))
   const db = join(dir, "canopy.db")
   const init = (email: string, plan: string, name: string): InitAccount => ({
-    ...JSON.parse(execFileSync(process.execPath, [canopyBin, "init", "--db", db, "--email", email, "--plan", plan, "--account-name", name, "--json"], { encoding: "utf8" })),
+    ...JSON.parse(
+      execFileSync(process.execPath, [canopyBin, "init", "--db", db, "--email", email, "--plan", plan, "--account-name", name, "--json"], { encoding: "utf8" })
+    ),
     email
   })
   const pro = init(`ts-pro-${label}@example.com`, "pro", "TS Pro")
@@ -68,7 +70,10 @@ export const startLiveServer = async (label: string): Promise<LiveServer> => {
   }
   const child = server.child
   return {
-    url: server.url, pro, free, child,
+    url: server.url,
+    pro,
+    free,
+    child,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve))
@@ -91,7 +96,9 @@ export interface Received {
 /** A loopback HTTP server that records requests and answers with `respond`. */
 export const startLocalServer = async (
   respond: (req: Received, index: number) => { status: number; body?: string; headers?: Record<string, string> }
-): Promise<{ url: string; received: Array<Received>; close: () => Promise<void>; next: (pred: (r: Received) => boolean, timeoutMs?: number) => Promise<Received> }> => {
+): Promise<
+  { url: string; received: Array<Received>; close: () => Promise<void>; next: (pred: (r: Received) => boolean, timeoutMs?: number) => Promise<Received> }
+> => {
   const received: Array<Received> = []
   const waiters: Array<() => void> = []
   const server: Server = createServer((req, res) => {
@@ -121,11 +128,14 @@ export const startLocalServer = async (
     }
   }
   return {
-    url, received, next,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    })
+    url,
+    received,
+    next,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
   }
 }
 
@@ -150,7 +160,10 @@ export class Browser {
     if (this.#cookies.size) headers.cookie = [...this.#cookies].map(([k, v]) => `${k}=${v}`).join("; ")
     if (fields) headers["content-type"] = "application/x-www-form-urlencoded"
     const res = await fetch(path.startsWith("http") ? path : `${this.base}${path}`, {
-      method, headers, redirect: "manual", ...(fields ? { body: new URLSearchParams(fields).toString() } : {})
+      method,
+      headers,
+      redirect: "manual",
+      ...(fields ? { body: new URLSearchParams(fields).toString() } : {})
     })
     for (const c of res.headers.getSetCookie()) {
       const [pair] = c.split(";")
@@ -177,12 +190,17 @@ export class Browser {
   }
 
   /** Registers an OAuth application from the dashboard; answers its client id (and secret, if confidential). */
-  async registerApp(name: string, redirectUri: string, scopes: ReadonlyArray<string>, type: "public" | "confidential"): Promise<{ clientId: string; clientSecret?: string }> {
+  async registerApp(name: string, redirectUri: string, scopes: ReadonlyArray<string>,
+    type: "public" | "confidential"): Promise<{ clientId: string; clientSecret?: string }> {
     const page = await this.send("GET", "/dashboard")
     const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)?.[1]
     if (!csrf) throw new Error(`no dashboard CSRF token: ${page.status}`)
     let r = await this.send("POST", "/dashboard/action", [
-      ["csrf", unescape(csrf)], ["action", "create_app"], ["name", name], ["redirect_uris", redirectUri], ["type", type],
+      ["csrf", unescape(csrf)],
+      ["action", "create_app"],
+      ["name", name],
+      ["redirect_uris", redirectUri],
+      ["type", type],
       ...scopes.map((s): [string, string] => ["scopes", s])
     ])
     // The dashboard answers an action with a redirect (post-redirect-get); the page it leads to

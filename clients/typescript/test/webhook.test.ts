@@ -9,7 +9,9 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { constantTimeEqual, signPayload, signStandard, verifyWebhook, WebhookVerificationError } from "../src/index.ts"
 
-const event = (id: string) => JSON.stringify({ id, type: "project.created", created_at: "2026-01-01T00:00:00.000Z", data: { id: "proj_1", name: "Fjäll – 北" }, account: { id: "acc_1", name: "A" } })
+const event = (id: string) =>
+  JSON.stringify({ id, type: "project.created", created_at: "2026-01-01T00:00:00.000Z", data: { id: "proj_1", name: "Fjäll – 北" },
+    account: { id: "acc_1", name: "A" } })
 const secrets = [Signature.generateSecret(), Signature.generateSecret(), "plain-secret-ünïcode", "whsec_YW Jj-_ZA==xyz", "whsec_Y"]
 
 describe("@canopy/client: webhook verification (WebCrypto) matches the server's signing", () => {

@@ -45,7 +45,9 @@ export const startApp = async (options: AppOptions) => {
   })
   const dispatcher = startDispatcher(canopy, { name: "embedded" })
   const canopyHandler = nodeHandler(canopy, {
-    basePath: BASE_PATH, onWrite: dispatcher.wake, ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {})
+    basePath: BASE_PATH,
+    onWrite: dispatcher.wake,
+    ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {})
   })
 
   const server = createServer((req, res) => {

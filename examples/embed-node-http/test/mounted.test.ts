@@ -143,7 +143,7 @@ describe("Canopy mounted under /canopy, in headless Chromium", () => {
     await p.fill("#password", "a long enough password")
     await submit(p, "button[type=submit]")
     assert.include(await p.textContent("h1"), "Welcome, Nell Newbie")
-    const members = await app.canopy.members.list((await app.canopy.asMember(b.account.id, b.user.id)))
+    const members = await app.canopy.members.list(await app.canopy.asMember(b.account.id, b.user.id))
     assert.strictEqual(members.data.find((m) => m.email === "mounted-newbie@example.com")?.status, "active")
     allUnderPrefix(seen)
     allUnderPrefix(inviteeSeen)
@@ -172,8 +172,13 @@ describe("Canopy mounted under /canopy, in headless Chromium", () => {
 
     const verifier = "bW91bnRlZC1jYW5vcHktcGtjZS12ZXJpZmllci0xMjM0NTY3ODkwYWJjZGVm"
     const authorize = `${metadata.authorization_endpoint}?${new URLSearchParams({
-      client_id: clientId, redirect_uri: callbackUrl, response_type: "code", scope: "profile projects:read",
-      state: "mounted-state", code_challenge: OAuth.challengeOf(verifier), code_challenge_method: "S256"
+      client_id: clientId,
+      redirect_uri: callbackUrl,
+      response_type: "code",
+      scope: "profile projects:read",
+      state: "mounted-state",
+      code_challenge: OAuth.challengeOf(verifier),
+      code_challenge_method: "S256"
     })}`
     const user = await browser.newContext()
     const seen = watch(user)
@@ -199,7 +204,8 @@ describe("Canopy mounted under /canopy, in headless Chromium", () => {
     await user.close()
 
     const exchange = await fetch(metadata.token_endpoint!, {
-      method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" },
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ grant_type: "authorization_code", client_id: clientId, code, redirect_uri: callbackUrl, code_verifier: verifier })
     })
     const tokens = await exchange.json() as { access_token: string; scope: string }
@@ -233,9 +239,13 @@ describe("the documents that name URLs, mounted", () => {
     const meta = await fetch(`${app.url}${BASE_PATH}/.well-known/oauth-authorization-server`)
     const m = await meta.json() as Record<string, string>
     assert.deepStrictEqual([m.issuer, m.authorization_endpoint, m.token_endpoint, m.revocation_endpoint], [
-      `${app.url}${BASE_PATH}`, `${app.url}${BASE_PATH}/oauth/authorize`, `${app.url}${BASE_PATH}/oauth/token`, `${app.url}${BASE_PATH}/oauth/revoke`
+      `${app.url}${BASE_PATH}`,
+      `${app.url}${BASE_PATH}/oauth/authorize`,
+      `${app.url}${BASE_PATH}/oauth/token`,
+      `${app.url}${BASE_PATH}/oauth/revoke`
     ])
-    const token = await fetch(m.token_endpoint!, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=authorization_code" })
+    const token = await fetch(m.token_endpoint!, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=authorization_code" })
     assert.strictEqual(token.status, 401, "Canopy's token endpoint answers (no client: invalid_client)")
     assert.strictEqual(((await token.json()) as { error: string }).error, "invalid_client")
     const page = await fetch(m.authorization_endpoint!)

@@ -39,33 +39,36 @@ afterAll(async () => {
 })
 
 /** `npm start` of the example, as its package.json says, with this run's `node`. */
-const start = () => new Promise<{ child: ChildProcess; url: string; output: () => string }>((resolve, reject) => {
-  const script = (JSON.parse(readFileSync(join(example, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start
-  const [command, ...args] = script.split(" ")
-  assert.strictEqual(command, "node")
-  const child = spawn(process.execPath, args, {
-    cwd: example, stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, PORT: "0", CANOPY_DB: db, CANOPY_ALLOW_INSECURE_WEBHOOKS: "1" }
+const start = () =>
+  new Promise<{ child: ChildProcess; url: string; output: () => string }>((resolve, reject) => {
+    const script = (JSON.parse(readFileSync(join(example, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start
+    const [command, ...args] = script.split(" ")
+    assert.strictEqual(command, "node")
+    const child = spawn(process.execPath, args, {
+      cwd: example,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, PORT: "0", CANOPY_DB: db, CANOPY_ALLOW_INSECURE_WEBHOOKS: "1" }
+    })
+    let out = ""
+    const seen = (d: Buffer) => {
+      out += d
+      const m = /host app on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
+      if (m) resolve({ child, url: m[1]!, output: () => out })
+    }
+    child.stdout!.on("data", seen)
+    child.stderr!.on("data", seen)
+    child.on("exit", (code) => reject(new Error(`the example exited ${code}: ${out}`)))
   })
-  let out = ""
-  const seen = (d: Buffer) => {
-    out += d
-    const m = /host app on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
-    if (m) resolve({ child, url: m[1]!, output: () => out })
-  }
-  child.stdout!.on("data", seen)
-  child.stderr!.on("data", seen)
-  child.on("exit", (code) => reject(new Error(`the example exited ${code}: ${out}`)))
-})
 
-const stop = (child: ChildProcess) => new Promise<number | null>((resolve) => {
-  const timer = setTimeout(() => child.kill("SIGKILL"), 15_000)
-  child.on("exit", (code) => {
-    clearTimeout(timer)
-    resolve(code)
+const stop = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000)
+    child.on("exit", (code) => {
+      clearTimeout(timer)
+      resolve(code)
+    })
+    child.kill("SIGTERM")
   })
-  child.kill("SIGTERM")
-})
 
 const waitFor = async (what: string, check: () => boolean, ms = 15_000) => {
   const until = Date.now() + ms
@@ -77,7 +80,8 @@ const waitFor = async (what: string, check: () => boolean, ms = 15_000) => {
 
 const api = (base: string, token: string) => async (method: string, path: string, body?: unknown) => {
   const res = await fetch(`${base}/canopy/v1${path}`, {
-    method, headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {})
   })
   return { status: res.status, body: await res.json() as { data: any } }
@@ -87,7 +91,9 @@ const square = { type: "Polygon", coordinates: [[[10, 50], [10.01, 50], [10.01, 
 
 describe("example: the mount example delivers webhooks and survives a restart", () => {
   it("delivers a webhook, stops on SIGTERM, starts again on the same file with everything in it", async () => {
-    const init = spawnSync(process.execPath, [canopyBin, "init", "--db", db, "--email", "host@example.com", "--plan", "enterprise", "--json"], { encoding: "utf8" })
+    const init = spawnSync(process.execPath, [canopyBin, "init", "--db", db, "--email", "host@example.com", "--plan", "enterprise", "--json"], {
+      encoding: "utf8"
+    })
     assert.strictEqual(init.status, 0, init.stderr)
     const token = (JSON.parse(init.stdout) as { api_key: string }).api_key
 

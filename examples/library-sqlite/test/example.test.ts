@@ -12,9 +12,11 @@ describe("example: Canopy as a library on SQLite", () => {
     const dir = mkdtempSync(join(tmpdir(), "canopy-example-"))
     try {
       const out = execFileSync(process.execPath, ["--conditions=source", "--disable-warning=ExperimentalWarning", main, join(dir, "example.db")], {
-        cwd: root, encoding: "utf8"
+        cwd: root,
+        encoding: "utf8"
       })
-      assert.strictEqual(out, "Acme Forestry: amazon-reforestation covers 491.5243 ha\nrefused: CONFLICT (a project with this slug already exists in the account)\n")
+      assert.strictEqual(out,
+        "Acme Forestry: amazon-reforestation covers 491.5243 ha\nrefused: CONFLICT (a project with this slug already exists in the account)\n")
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
@@ -24,6 +26,7 @@ describe("example: Canopy as a library on SQLite", () => {
     const guide = readFileSync(join(root, "../../docs/embedding.md"), "utf8")
     const snippet = /```ts\n(import \{ ConflictError, createCanopy \}[\s\S]*?)```/.exec(guide)?.[1]
     assert.isDefined(snippet, "docs/embedding.md has the library snippet")
-    assert.strictEqual(snippet!.replace('process.argv[2] ?? "canopy.db"', '"canopy.db"'), readFileSync(main, "utf8").replace('process.argv[2] ?? "canopy.db"', '"canopy.db"'))
+    assert.strictEqual(snippet!.replace("process.argv[2] ?? \"canopy.db\"", "\"canopy.db\""),
+      readFileSync(main, "utf8").replace("process.argv[2] ?? \"canopy.db\"", "\"canopy.db\""))
   })
 })

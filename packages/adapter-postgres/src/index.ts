@@ -57,8 +57,7 @@ const fromEnv = (name: string, unit = "milliseconds"): number | undefined => {
 }
 
 /** The pool size in effect: the option, else `CANOPY_PG_POOL_SIZE`, else 10. */
-export const poolSize = (options: PostgresOptions): number =>
-  options.maxConnections ?? fromEnv("CANOPY_PG_POOL_SIZE", "connections") ?? DEFAULT_POOL_SIZE
+export const poolSize = (options: PostgresOptions): number => options.maxConnections ?? fromEnv("CANOPY_PG_POOL_SIZE", "connections") ?? DEFAULT_POOL_SIZE
 
 /** The timeouts in effect: the options, else the environment, else the defaults. */
 export const timeouts = (options: PostgresOptions): { readonly connectMs: number; readonly statementMs: number } => ({

@@ -17,7 +17,9 @@ export const startEmbeddedPostgres = async (): Promise<{ url: string; stop: () =
     stdio: ["pipe", "pipe", "pipe"]
   })
   let stderr = ""
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => { stderr = (stderr + chunk).slice(-4000) })
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr = (stderr + chunk).slice(-4000)
+  })
   const exited = once(child, "exit")
   const firstLine = (async () => {
     for await (const line of createInterface({ input: child.stdout })) return line

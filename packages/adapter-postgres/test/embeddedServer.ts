@@ -36,14 +36,19 @@ process.env.TMPDIR = dir
 const port = await freePort()
 const password = "canopy-test"
 const server = new EmbeddedPostgres({
-  databaseDir: join(dir, "data"), user: "postgres", password, port, persistent: false,
-  createPostgresUser: true, onLog: () => {}, onError: () => {},
+  databaseDir: join(dir, "data"),
+  user: "postgres",
+  password,
+  port,
+  persistent: false,
+  createPostgresUser: true,
+  onLog: () => {},
+  onError: () => {},
   postgresFlags: ["-c", "max_connections=300", "-c", "fsync=off", "-c", "listen_addresses=127.0.0.1"]
 })
 
 let stopping: Promise<void> | undefined
-const stop = () =>
-  (stopping ??= server.stop().catch(() => undefined).then(() => process.exit(0)))
+const stop = () => (stopping ??= server.stop().catch(() => undefined).then(() => process.exit(0)))
 
 process.stdin.on("end", stop).on("error", stop).resume()
 await server.initialise()

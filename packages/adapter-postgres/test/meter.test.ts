@@ -33,8 +33,10 @@ it.live("two stores metering one account concurrently: N requests counted exactl
     yield* a.accounts.insert(account)
     const seen: Array<Plans.Plan> = []
     // Spread over 40 ms, so that both stores write batch after batch while the other does.
-    const results = yield* Effect.all(Array.from({ length: 300 }, (_, i) =>
-      Effect.delay((i % 2 ? a : b).requests.meter(account.id, "2026-01", decide(seen)), `${i % 40} millis`)), { concurrency: "unbounded" })
+    const results = yield* Effect.all(
+      Array.from({ length: 300 }, (_, i) => Effect.delay((i % 2 ? a : b).requests.meter(account.id, "2026-01", decide(seen)), `${i % 40} millis`)),
+      { concurrency: "unbounded" }
+    )
     const order = results.map((r) => r!.result).sort((x, y) => x - y)
     // Each request saw the state the one before it stored: 1…300, none twice, none skipped.
     assert.deepStrictEqual(order, Array.from({ length: 300 }, (_, i) => i + 1))

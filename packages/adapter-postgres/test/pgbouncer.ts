@@ -56,7 +56,9 @@ export const startPgBouncer = async (serverUrl: string, options: { readonly pool
   const asRoot = process.getuid?.() === 0
   const child: ChildProcess = spawn(binary, [...(asRoot ? ["-u", "postgres"] : []), join(dir, "pgbouncer.ini")], { stdio: ["ignore", "ignore", "pipe"] })
   let stderr = ""
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => { stderr = (stderr + chunk).slice(-4000) })
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr = (stderr + chunk).slice(-4000)
+  })
   const exited = once(child, "exit")
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {

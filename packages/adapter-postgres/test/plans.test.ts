@@ -16,9 +16,11 @@ import { clientLayer } from "../src/index.ts"
 import { freshDatabase } from "./database.ts"
 
 /** The store and its SQL client on a single connection of a fresh database. */
-const oneConnection = Layer.unwrap(Effect.map(freshDatabase(inject("postgresUrl")), (url) =>
-  Layer.effect(Storage.Storage, Effect.andThen(SqlMigrations.run, SqlStorage.make))
-    .pipe(Layer.provideMerge(clientLayer({ url, maxConnections: 1 })))))
+const oneConnection = Layer.unwrap(
+  Effect.map(freshDatabase(inject("postgresUrl")), (url) =>
+    Layer.effect(Storage.Storage, Effect.andThen(SqlMigrations.run, SqlStorage.make))
+      .pipe(Layer.provideMerge(clientLayer({ url, maxConnections: 1 }))))
+)
 
 layer(oneConnection, { timeout: 60_000 })("PostgreSQL plans", (it) => {
   it.effect("searches, boxes and overlap candidates are never run from a cached (generic) plan; other statements are prepared", () =>

@@ -69,7 +69,7 @@ export interface Checkpointer {
  * The writer's bound alone: after a commit, a PASSIVE checkpoint when the `-wal` file has grown
  * past `HARD_BYTES` (a stat, a few microseconds, otherwise).
  */
-export const writerBound = (db: Database.Database, filename: string): (() => void) => {
+export const writerBound = (db: Database.Database, filename: string): () => void => {
   const wal = `${resolve(filename)}-wal`
   return () => {
     try {
@@ -91,8 +91,10 @@ export const start = (db: Database.Database, filename: string): Checkpointer => 
   const worker = new Worker(THREAD, {
     eval: true,
     workerData: {
-      driver: createRequire(import.meta.url).resolve("better-sqlite3"), filename: resolve(filename),
-      intervalMs: INTERVAL_MS, restartBytes: RESTART_BYTES
+      driver: createRequire(import.meta.url).resolve("better-sqlite3"),
+      filename: resolve(filename),
+      intervalMs: INTERVAL_MS,
+      restartBytes: RESTART_BYTES
     },
     execArgv: [],
     stdout: true,

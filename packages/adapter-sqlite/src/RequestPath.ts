@@ -23,8 +23,9 @@ export const make = (database: SqliteDatabase["Service"]) => {
 
   const getByHash: Shape["credentials"]["getByHash"] = (hash) =>
     database.use("credential", (prepare) =>
-      SqlStorage.fromRow<Storage.CredentialRow>("credentials", prepare(CREDENTIAL_BY_HASH).get(hash) as SqlStorage.Row | undefined)
-    ).pipe(Effect.mapError(SqlStorage.storageError))
+      SqlStorage.fromRow<Storage.CredentialRow>("credentials", prepare(CREDENTIAL_BY_HASH).get(hash) as SqlStorage.Row | undefined)).pipe(
+        Effect.mapError(SqlStorage.storageError)
+      )
 
   const meter = <A>(accountId: string, period: string, decide: (plan: Plan, state: RateLimit.State | undefined) => Storage.MeterStep<A>) =>
     database.use("meter", (prepare, db) => {

@@ -104,10 +104,11 @@ export const make = (options: SqliteOptions) =>
         catch: (cause) =>
           new SqlError.SqlError({ reason: SqlError.classifySqliteError(cause, { operation: "open", message: openFailure(options.filename, cause) }) })
       }),
-      ({ db, stopCheckpointer }) => Effect.promise(async () => {
-        await stopCheckpointer?.()
-        db.close()
-      })
+      ({ db, stopCheckpointer }) =>
+        Effect.promise(async () => {
+          await stopCheckpointer?.()
+          db.close()
+        })
     )
     const { db, afterCommit } = opened
 
@@ -176,13 +177,13 @@ export const make = (options: SqliteOptions) =>
       const direct = Effect.try({ try: () => f(prepare, db), catch: classify(operation) })
       // Outside a transaction, borrow the connection as the client's own statements do (the
       // borrower also rolls back a transaction a failed COMMIT's cleanup left open).
-      return Effect.flatMap(Effect.serviceOption(client.transactionService), (tx) =>
-        Option.isSome(tx) ? direct : acquirers.borrower(() => direct))
+      return Effect.flatMap(Effect.serviceOption(client.transactionService), (tx) => Option.isSome(tx) ? direct : acquirers.borrower(() => direct))
     }
     return { client, database: SqliteDatabase.of({ use, afterCommit: afterCommit ?? (() => {}) }) }
   })
 
 /** The client and the synchronous access to its connection, as a layer. */
 export const layer = (options: SqliteOptions): Layer.Layer<SqlClient.SqlClient | SqliteDatabase, SqlError.SqlError> =>
-  Layer.effectContext(Effect.map(make(options), ({ client, database }) =>
-    Context.make(SqlClient.SqlClient, client).pipe(Context.add(SqliteDatabase, database)))).pipe(Layer.provide(Reactivity.layer))
+  Layer.effectContext(
+    Effect.map(make(options), ({ client, database }) => Context.make(SqlClient.SqlClient, client).pipe(Context.add(SqliteDatabase, database)))
+  ).pipe(Layer.provide(Reactivity.layer))

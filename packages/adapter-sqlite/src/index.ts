@@ -60,5 +60,4 @@ export const backup = async (filename: string, destination: string, onProgress?:
 }
 
 /** Opens a database, applies pending migrations, and closes it; returns the migrations applied. */
-export const migrate = (options: SqliteClient.SqliteOptions) =>
-  Effect.scoped(Effect.provide(Migrations.run, SqliteClient.layer(options)))
+export const migrate = (options: SqliteClient.SqliteOptions) => Effect.scoped(Effect.provide(Migrations.run, SqliteClient.layer(options)))

@@ -54,14 +54,15 @@ describe("SQLite adapter", () => {
 import { Effect } from "effect"
 const ran = await Effect.runPromise(migrate({ filename: ${JSON.stringify(filename)} }))
 console.log(JSON.stringify(ran.length))`
-    const run = () => new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-      const child = spawn(process.execPath, [...nodeArgs, "--input-type=module", "-e", script], { cwd: import.meta.dirname })
-      let out = ""
-      let err = ""
-      child.stdout.on("data", (d) => (out += d))
-      child.stderr.on("data", (d) => (err += d))
-      child.on("close", (code) => resolve({ code, out, err }))
-    })
+    const run = () =>
+      new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+        const child = spawn(process.execPath, [...nodeArgs, "--input-type=module", "-e", script], { cwd: import.meta.dirname })
+        let out = ""
+        let err = ""
+        child.stdout.on("data", (d) => (out += d))
+        child.stderr.on("data", (d) => (err += d))
+        child.on("close", (code) => resolve({ code, out, err }))
+      })
     const results = await Promise.all([run(), run(), run()])
     for (const r of results) assert.strictEqual(r.code, 0, r.err)
     const applied = results.map((r) => Number(r.out.trim()))
@@ -83,7 +84,9 @@ console.log(JSON.stringify(ran.length))`
     let err = ""
     child.stderr.on("data", (d) => (err += d))
     await new Promise<void>((resolve, reject) => {
-      child.stdout.on("data", (d: Buffer) => { if (d.toString().includes("written")) resolve() })
+      child.stdout.on("data", (d: Buffer) => {
+        if (d.toString().includes("written")) resolve()
+      })
       child.on("close", (code) => reject(new Error(`child exited ${code} before writing: ${err}`)))
     })
     // The rows are written inside the open transaction: the child's own connection would see them.

@@ -50,7 +50,8 @@ describe.concurrent("SQLite write-ahead log under writers that never pause", () 
     const { cleanup, filename } = tempDb()
     try {
       const child = spawn(process.execPath, [...nodeArgs, join(import.meta.dirname, "fixtures/neverPausingWriter.ts"), filename], {
-        cwd: import.meta.dirname, stdio: ["ignore", "pipe", "pipe"]
+        cwd: import.meta.dirname,
+        stdio: ["ignore", "pipe", "pipe"]
       })
       const acknowledged: Array<string> = []
       let err = ""
@@ -80,44 +81,48 @@ describe.concurrent("SQLite write-ahead log under writers that never pause", () 
     }
   }, 150_000)
 
-  it("canopy serve, twelve accounts creating 200-vertex boundaries over HTTP for a minute: -wal under 64 MiB throughout; killed mid-write, nothing acknowledged is lost", async () => {
-    const { cleanup, filename } = tempDb()
-    try {
-      const setup = await createCanopy({ storage: sqliteStorage({ filename }) })
-      const tokens: Array<string> = []
-      for (let i = 0; i < 12; i++) {
-        const b = await setup.bootstrap({ account_name: `Account ${i}`, email: `owner${i}@example.com`, plan: "enterprise" })
-        tokens.push(b.api_key.token)
-      }
-      await setup.close()
-
-      const server = await startServeProcess(["--db", filename])
-      const wal = sampleWal(filename)
-      const acknowledged: Array<string> = []
-      const refused = new Map<number, number>()
-      const until = Date.now() + WRITE_SECONDS * 1_000
-      // Each account at ~14 creates/s, inside its plan's 1,000 requests a minute.
-      const writer = async (token: string, account: number) => {
-        for (let n = 0; Date.now() < until; n++) {
-          const started = Date.now()
-          const r = await request(server.url, "POST", "/v1/projects", { token, json: { name: `stand ${n}`, geometry: ring(account * 100_000 + n, 200) } })
-          if (r.status === 201) acknowledged.push(r.body.data.id)
-          else refused.set(r.status, (refused.get(r.status) ?? 0) + 1)
-          await sleep(Math.max(0, 70 - (Date.now() - started)))
+  it(
+    "canopy serve, twelve accounts creating 200-vertex boundaries over HTTP for a minute: -wal under 64 MiB throughout; killed mid-write, nothing acknowledged is lost",
+    async () => {
+      const { cleanup, filename } = tempDb()
+      try {
+        const setup = await createCanopy({ storage: sqliteStorage({ filename }) })
+        const tokens: Array<string> = []
+        for (let i = 0; i < 12; i++) {
+          const b = await setup.bootstrap({ account_name: `Account ${i}`, email: `owner${i}@example.com`, plan: "enterprise" })
+          tokens.push(b.api_key.token)
         }
-      }
-      const writing = Promise.allSettled(tokens.map(writer)) // after the kill, in-flight requests fail
-      await sleep(WRITE_SECONDS * 1_000 - 500)
-      await killed(server.child) // mid-write: requests are in flight
-      await writing
-      const { largest, samples } = wal.stop()
-      console.log(`serve: ${acknowledged.length} creates in ${WRITE_SECONDS} s, largest -wal ${(largest / MIB).toFixed(1)} MiB`)
+        await setup.close()
 
-      assert.isAbove(acknowledged.length, 1_000, `creates in ${WRITE_SECONDS} s; refusals ${JSON.stringify([...refused])}`)
-      assert.deepStrictEqual([...refused], [])
-      assertBoundedAndDurable(filename, acknowledged, { largest, samples })
-    } finally {
-      cleanup()
-    }
-  }, 150_000)
+        const server = await startServeProcess(["--db", filename])
+        const wal = sampleWal(filename)
+        const acknowledged: Array<string> = []
+        const refused = new Map<number, number>()
+        const until = Date.now() + WRITE_SECONDS * 1_000
+        // Each account at ~14 creates/s, inside its plan's 1,000 requests a minute.
+        const writer = async (token: string, account: number) => {
+          for (let n = 0; Date.now() < until; n++) {
+            const started = Date.now()
+            const r = await request(server.url, "POST", "/v1/projects", { token, json: { name: `stand ${n}`, geometry: ring(account * 100_000 + n, 200) } })
+            if (r.status === 201) acknowledged.push(r.body.data.id)
+            else refused.set(r.status, (refused.get(r.status) ?? 0) + 1)
+            await sleep(Math.max(0, 70 - (Date.now() - started)))
+          }
+        }
+        const writing = Promise.allSettled(tokens.map(writer)) // after the kill, in-flight requests fail
+        await sleep(WRITE_SECONDS * 1_000 - 500)
+        await killed(server.child) // mid-write: requests are in flight
+        await writing
+        const { largest, samples } = wal.stop()
+        console.log(`serve: ${acknowledged.length} creates in ${WRITE_SECONDS} s, largest -wal ${(largest / MIB).toFixed(1)} MiB`)
+
+        assert.isAbove(acknowledged.length, 1_000, `creates in ${WRITE_SECONDS} s; refusals ${JSON.stringify([...refused])}`)
+        assert.deepStrictEqual([...refused], [])
+        assertBoundedAndDurable(filename, acknowledged, { largest, samples })
+      } finally {
+        cleanup()
+      }
+    },
+    150_000
+  )
 })

@@ -25,7 +25,8 @@ describe("SQLite: zoom cells", () => {
         const rows = Array.from({ length: 1_203 }, (_, i) => {
           const w = 5 + (i % 37) * 0.7
           const south = 40 + Math.floor(i / 37) * 0.3
-          return Fixtures.projectRow(account.id, { name: `Stand ${i}`, bbox: i % 50 === 0 ? null : [w, south, w + 0.01, south + 0.01], area_hectares: 1 + (i % 9) })
+          return Fixtures.projectRow(account.id, { name: `Stand ${i}`, bbox: i % 50 === 0 ? null : [w, south, w + 0.01, south + 0.01],
+            area_hectares: 1 + (i % 9) })
         })
         yield* s.transaction(Effect.forEach(rows, (r) => s.projects.insert(r), { discard: true }))
         yield* undoZoomCellsMigration

@@ -28,7 +28,8 @@ import * as RawJson from "./RawJson.ts"
 import * as WebhookSender from "./WebhookSender.ts"
 
 /** Every domain service. */
-export type Services = Projects | BoundaryHistory | ProjectOverlaps | Assets | Members | Accounts | Webhooks | Credentials | Deliveries | OAuthServer | Sessions | IdempotencyKeys | Imports
+export type Services = Projects | BoundaryHistory | ProjectOverlaps | Assets | Members | Accounts | Webhooks | Credentials | Deliveries | OAuthServer | Sessions
+  | IdempotencyKeys | Imports
 
 /**
  * What `run` provides: the domain services. The storage under them is the core's own business:
@@ -38,9 +39,8 @@ export type Runtime = Services
 
 /** Every domain service, given a Storage and a Sender. */
 export const layerWithSender: Layer.Layer<Services, never, Storage | Sender> = Layer.mergeAll(BoundaryHistory.layer.pipe(Layer.provide(Projects.layer)),
-  Projects.layer, ProjectOverlaps.layer, Assets.layer, Webhooks.layer, Accounts.layer, Deliveries.layer, OAuthServer.layer, Sessions.layer, IdempotencyKeys.layer,
-  Imports.layer.pipe(Layer.provide(Projects.layer))
-).pipe(Layer.provideMerge(Layer.merge(Credentials.layer, Members.layer)))
+  Projects.layer, ProjectOverlaps.layer, Assets.layer, Webhooks.layer, Accounts.layer, Deliveries.layer, OAuthServer.layer, Sessions.layer,
+  IdempotencyKeys.layer, Imports.layer.pipe(Layer.provide(Projects.layer))).pipe(Layer.provideMerge(Layer.merge(Credentials.layer, Members.layer)))
 
 /** Every domain service, given a Storage; webhooks are sent by `WebhookSender` (resolved addresses checked). */
 export const layer: Layer.Layer<Services, never, Storage> = layerWithSender.pipe(Layer.provide(WebhookSender.layer()))
@@ -72,10 +72,8 @@ export interface CreateCanopyOptions {
 }
 
 /** The Promise API's errors: classes of `Errors` (one table there), re-exported here. */
-export {
-  CanopyError, ConflictError, ForbiddenError, InternalError, NotFoundError, RateLimitedError, toCanopyError, UnauthorizedError,
-  ValidationFailedError
-} from "./Errors.ts"
+export { CanopyError, ConflictError, ForbiddenError, InternalError, NotFoundError, RateLimitedError, toCanopyError, UnauthorizedError,
+  ValidationFailedError } from "./Errors.ts"
 
 type P<S> = S extends (...args: infer A) => Effect.Effect<infer R, infer _E, infer _R> ? (...args: A) => Promise<R> : never
 
@@ -164,13 +162,16 @@ export const createCanopy = async (options: CreateCanopyOptions): Promise<Canopy
     if (found._tag === "Some" && Errors.isDomainError(found.value)) throw Errors.toCanopyError(found.value)
     throw new Errors.InternalError("INTERNAL_ERROR", "an unexpected error occurred", [])
   }
-  const use = <S, A, E>(tag: Effect.Effect<S, never, Runtime>, f: (service: S) => Effect.Effect<A, E>) =>
-    run(Effect.flatMap(tag, f))
+  const use = <S, A, E>(tag: Effect.Effect<S, never, Runtime>, f: (service: S) => Effect.Effect<A, E>) => run(Effect.flatMap(tag, f))
   // A project's boundary travels inside the services as its JSON text (RawJson); the Promise API
   // answers plain values.
   const wrap = <S extends object>(tag: Effect.Effect<S, never, Runtime>, methods: ReadonlyArray<keyof S>) =>
-    Object.fromEntries(methods.map((m) => [m, (...args: Array<unknown>) =>
-      use(tag, (s) => (s[m] as (...a: Array<unknown>) => Effect.Effect<unknown, unknown>)(...args)).then(RawJson.materialize)])) as never
+    Object.fromEntries(
+      methods.map((m) => [m, (...args: Array<unknown>) =>
+        use(tag, (s) =>
+          (s[m] as (...a: Array<unknown>) => Effect.Effect<unknown, unknown>)(...args)).then(RawJson.materialize)]
+      )
+    ) as never
 
   // The storage opens (and migrates) now, so that a bad filename fails createCanopy itself.
   await runtime.runPromise(Effect.void.pipe(Effect.andThen(Accounts))).catch((cause: unknown) => {

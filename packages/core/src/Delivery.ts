@@ -41,17 +41,18 @@ export type AttemptResult =
   | { readonly kind: "error"; readonly errorClass: Exclude<ErrorClass, "http">; readonly message: string; readonly durationMs: number }
 
 /** The headers of a delivery: the spec's and the Standard Webhooks set. */
-export const headers = (event: { readonly id: string; readonly type: string }, secret: string, body: string, timestampSeconds: number): Record<string, string> => ({
-  "content-type": "application/json",
-  "user-agent": "Canopy-Webhooks/1.0",
-  "x-service-signature": Signature.sign(secret, body),
-  "x-service-event-id": event.id,
-  "x-service-event-type": event.type,
-  "x-service-timestamp": String(timestampSeconds),
-  "webhook-id": event.id,
-  "webhook-timestamp": String(timestampSeconds),
-  "webhook-signature": Signature.standard(secret, event.id, timestampSeconds, body)
-})
+export const headers = (event: { readonly id: string; readonly type: string }, secret: string, body: string,
+  timestampSeconds: number): Record<string, string> => ({
+    "content-type": "application/json",
+    "user-agent": "Canopy-Webhooks/1.0",
+    "x-service-signature": Signature.sign(secret, body),
+    "x-service-event-id": event.id,
+    "x-service-event-type": event.type,
+    "x-service-timestamp": String(timestampSeconds),
+    "webhook-id": event.id,
+    "webhook-timestamp": String(timestampSeconds),
+    "webhook-signature": Signature.standard(secret, event.id, timestampSeconds, body)
+  })
 
 /** The outcome of attempt number `attempt` (1-based) that ended at `now`. */
 export interface Outcome {

@@ -118,19 +118,33 @@ export class CanopyError extends Error {
   }
 }
 /** The resource does not exist (or belongs to another account). */
-export class NotFoundError extends CanopyError { override readonly name = "NotFoundError" }
+export class NotFoundError extends CanopyError {
+  override readonly name = "NotFoundError"
+}
 /** Duplicate slug, illegal state transition, last owner. */
-export class ConflictError extends CanopyError { override readonly name = "ConflictError" }
+export class ConflictError extends CanopyError {
+  override readonly name = "ConflictError"
+}
 /** Not permitted, or over a plan limit. */
-export class ForbiddenError extends CanopyError { override readonly name = "ForbiddenError" }
+export class ForbiddenError extends CanopyError {
+  override readonly name = "ForbiddenError"
+}
 /** The input is invalid; see `details`. */
-export class ValidationFailedError extends CanopyError { override readonly name = "ValidationFailedError" }
+export class ValidationFailedError extends CanopyError {
+  override readonly name = "ValidationFailedError"
+}
 /** Missing, invalid or revoked credentials. */
-export class UnauthorizedError extends CanopyError { override readonly name = "UnauthorizedError" }
+export class UnauthorizedError extends CanopyError {
+  override readonly name = "UnauthorizedError"
+}
 /** Too many requests. */
-export class RateLimitedError extends CanopyError { override readonly name = "RateLimitedError" }
+export class RateLimitedError extends CanopyError {
+  override readonly name = "RateLimitedError"
+}
 /** Something unexpected; the message holds no internals. */
-export class InternalError extends CanopyError { override readonly name = "InternalError" }
+export class InternalError extends CanopyError {
+  override readonly name = "InternalError"
+}
 
 /** Seconds a client is asked to wait before retrying when the database is unavailable. */
 export const UNAVAILABLE_RETRY_AFTER_S = 5
@@ -167,29 +181,28 @@ const CHALLENGE = { description: "Bearer challenge", schema: { type: "string" } 
 
 /** Every error: its class, the spec's code, the HTTP status, the headers, the reference's words, the class the Promise API throws. */
 export const table = {
-  NotFound: row({ error: NotFound, code: "NOT_FOUND", status: 404, thrown: NotFoundError,
-    description: "No such resource in this account", example: "Project not found" }),
+  NotFound: row({ error: NotFound, code: "NOT_FOUND", status: 404, thrown: NotFoundError, description: "No such resource in this account",
+    example: "Project not found" }),
   Conflict: row({ error: Conflict, code: "CONFLICT", status: 409, thrown: ConflictError,
     description: "Duplicate slug, or a state transition that is not allowed", example: "A project with this slug already exists" }),
-  Forbidden: row({ error: Forbidden, code: "FORBIDDEN", status: 403, thrown: ForbiddenError,
-    description: "The credential lacks the permission", example: "this credential lacks the projects:write permission needed to projects create" }),
-  LimitExceeded: row({ error: LimitExceeded, code: "FORBIDDEN", status: 403, thrown: ForbiddenError,
-    description: "A plan limit would be exceeded", example: "this change would take hectares to 1200, over the plan's limit of 1000" }),
+  Forbidden: row({ error: Forbidden, code: "FORBIDDEN", status: 403, thrown: ForbiddenError, description: "The credential lacks the permission",
+    example: "this credential lacks the projects:write permission needed to projects create" }),
+  LimitExceeded: row({ error: LimitExceeded, code: "FORBIDDEN", status: 403, thrown: ForbiddenError, description: "A plan limit would be exceeded",
+    example: "this change would take hectares to 1200, over the plan's limit of 1000" }),
   ValidationError: row({ error: ValidationError, code: "VALIDATION_ERROR", status: 422, thrown: ValidationFailedError,
     description: "The body is well formed but invalid; `details` names every problem's field", example: "The request body is invalid" }),
   Unauthorized: row({ error: Unauthorized, code: "UNAUTHORIZED", status: 401, thrown: UnauthorizedError,
     description: "An invalid, expired or revoked credential", example: "Invalid or expired token",
     headers: { "WWW-Authenticate": { ...CHALLENGE, value: () => "Bearer error=\"invalid_token\"" } } }),
-  RateLimited: row({ error: RateLimited, code: "RATE_LIMITED", status: 429, thrown: RateLimitedError,
-    description: "Too many requests for the plan", example: "Rate limit exceeded: retry after 12 s",
-    headers: { "Retry-After": { ...RETRY_AFTER, value: (e) => retryAfter(e.retryAfter) } } }),
+  RateLimited: row({ error: RateLimited, code: "RATE_LIMITED", status: 429, thrown: RateLimitedError, description: "Too many requests for the plan",
+    example: "Rate limit exceeded: retry after 12 s", headers: { "Retry-After": { ...RETRY_AFTER, value: (e) => retryAfter(e.retryAfter) } } }),
   BadRequest: row({ error: BadRequest, code: "VALIDATION_ERROR", status: 400, thrown: ValidationFailedError,
     description: "The query or body could not be read (malformed JSON, wrong content type, bad query parameter or header)",
     example: "Invalid query parameters" }),
-  RouteNotFound: row({ error: RouteNotFound, code: "NOT_FOUND", status: 404, thrown: NotFoundError,
-    description: "No route has this path", example: "No route for GET /v1/nowhere" }),
-  MethodNotAllowed: row({ error: MethodNotAllowed, code: "NOT_FOUND", status: 405, thrown: NotFoundError,
-    description: "The path has no route for this method", example: "PATCH is not allowed on /v1/projects; allowed: GET, POST",
+  RouteNotFound: row({ error: RouteNotFound, code: "NOT_FOUND", status: 404, thrown: NotFoundError, description: "No route has this path",
+    example: "No route for GET /v1/nowhere" }),
+  MethodNotAllowed: row({ error: MethodNotAllowed, code: "NOT_FOUND", status: 405, thrown: NotFoundError, description: "The path has no route for this method",
+    example: "PATCH is not allowed on /v1/projects; allowed: GET, POST",
     headers: { Allow: { description: "The path's methods", schema: { type: "string" }, value: (e) => [...new Set(e.allowed)].join(", ") } } }),
   BodyTooLarge: row({ error: BodyTooLarge, code: "VALIDATION_ERROR", status: 413, thrown: ValidationFailedError,
     description: "The request body is over the size limit", example: "The request body exceeds 5242880 bytes" }),
@@ -197,17 +210,20 @@ export const table = {
     description: "No credential, or not sent as `Authorization: Bearer <token>`", example: "Authentication required: send Authorization: Bearer <token>",
     headers: { "WWW-Authenticate": { ...CHALLENGE, value: (e) => e.malformed ? "Bearer error=\"invalid_request\"" : "Bearer" } } }),
   OriginNotAllowed: row({ error: OriginNotAllowed, code: "FORBIDDEN", status: 403, thrown: ForbiddenError,
-    description: "A cross-origin request from an origin that is not allowed", example: "Cross-origin requests from https://elsewhere.example are not allowed" }),
+    description: "A cross-origin request from an origin that is not allowed",
+    example: "Cross-origin requests from https://elsewhere.example are not allowed" }),
   IdempotencyKeyReused: row({ error: IdempotencyKeyReused, code: "VALIDATION_ERROR", status: 422, thrown: ValidationFailedError,
-    description: "The Idempotency-Key was used with another request", example: "This Idempotency-Key was used with another request (method, path or body); use a new key for a new request" }),
+    description: "The Idempotency-Key was used with another request",
+    example: "This Idempotency-Key was used with another request (method, path or body); use a new key for a new request" }),
   IdempotencyKeyInProgress: row({ error: IdempotencyKeyInProgress, code: "CONFLICT", status: 409, thrown: ConflictError,
-    description: "A request with this Idempotency-Key is still at work (`Retry-After: 1`)", example: "A request with this Idempotency-Key is in progress; retry after it completes",
+    description: "A request with this Idempotency-Key is still at work (`Retry-After: 1`)",
+    example: "A request with this Idempotency-Key is in progress; retry after it completes",
     headers: { "Retry-After": { ...RETRY_AFTER, value: () => "1" } } }),
   Unavailable: row({ error: Unavailable, code: "INTERNAL_ERROR", status: 503, thrown: InternalError,
     description: "The database is unavailable or refuses writes; retry later", example: "The database is unavailable; retry later",
     headers: { "Retry-After": { ...RETRY_AFTER, value: () => String(UNAVAILABLE_RETRY_AFTER_S) } } }),
-  Unexpected: row({ error: Unexpected, code: "INTERNAL_ERROR", status: 500, thrown: InternalError,
-    description: "An unexpected error", example: "An unexpected error occurred; quote the request id when reporting it" })
+  Unexpected: row({ error: Unexpected, code: "INTERNAL_ERROR", status: 500, thrown: InternalError, description: "An unexpected error",
+    example: "An unexpected error occurred; quote the request id when reporting it" })
 } as const
 
 type Table = typeof table
@@ -244,8 +260,7 @@ export const headersOf = (error: AnyError): Record<string, string> => {
 }
 
 /** The thrown (Promise API) form of an error. */
-export const toCanopyError = (error: AnyError): CanopyError =>
-  new table[error._tag].thrown(codeOf(error), error.message, detailsOf(error))
+export const toCanopyError = (error: AnyError): CanopyError => new table[error._tag].thrown(codeOf(error), error.message, detailsOf(error))
 
 /** Whether a value is one of the domain errors. */
 export const isDomainError = (u: unknown): u is DomainError =>

@@ -4,13 +4,28 @@
  */
 /** Every event type (the spec's, then Canopy's own: docs/decisions.md, "Overlaps"; docs/gis.md, "Bulk imports"). */
 export const types = [
-  "project.created", "project.updated", "project.deleted", "project.archived", "project.restored",
-  "asset.created", "asset.updated", "asset.deleted", "asset.status_changed",
-  "member.invited", "member.joined", "member.updated", "member.removed",
-  "subscription.created", "subscription.updated", "subscription.canceled",
-  "invoice.paid", "invoice.failed",
-  "usage.threshold_reached", "usage.limit_exceeded",
-  "project.overlap_detected", "import.completed"
+  "project.created",
+  "project.updated",
+  "project.deleted",
+  "project.archived",
+  "project.restored",
+  "asset.created",
+  "asset.updated",
+  "asset.deleted",
+  "asset.status_changed",
+  "member.invited",
+  "member.joined",
+  "member.updated",
+  "member.removed",
+  "subscription.created",
+  "subscription.updated",
+  "subscription.canceled",
+  "invoice.paid",
+  "invoice.failed",
+  "usage.threshold_reached",
+  "usage.limit_exceeded",
+  "project.overlap_detected",
+  "import.completed"
 ] as const
 /** An event type of the catalogue. */
 export type EventType = (typeof types)[number]
@@ -36,12 +51,10 @@ export interface Route {
 }
 
 /** Whether an event of `type` goes to a webhook: enabled and subscribed to it or to `*`. */
-export const routesTo = (webhook: Route, type: string): boolean =>
-  webhook.enabled && (webhook.events.includes("*") || webhook.events.includes(type))
+export const routesTo = (webhook: Route, type: string): boolean => webhook.enabled && (webhook.events.includes("*") || webhook.events.includes(type))
 
 /** The webhooks, among `webhooks`, that receive an event of `type`. */
-export const recipients = <W extends Route>(webhooks: ReadonlyArray<W>, type: string): ReadonlyArray<W> =>
-  webhooks.filter((w) => routesTo(w, type))
+export const recipients = <W extends Route>(webhooks: ReadonlyArray<W>, type: string): ReadonlyArray<W> => webhooks.filter((w) => routesTo(w, type))
 
 /** Fields of a project as they appear in project.* event data. */
 export interface ProjectFields {
@@ -56,8 +69,13 @@ export interface ProjectFields {
 
 /** `project.created` data: the spec's project fields plus `created_by`. */
 export const projectCreated = (p: ProjectFields, createdBy: { readonly id: string; readonly email: string } | null) => ({
-  id: p.id, name: p.name, slug: p.slug, description: p.description,
-  area_hectares: p.area_hectares, status: p.status, created_at: p.created_at,
+  id: p.id,
+  name: p.name,
+  slug: p.slug,
+  description: p.description,
+  area_hectares: p.area_hectares,
+  status: p.status,
+  created_at: p.created_at,
   created_by: createdBy
 })
 
@@ -74,8 +92,13 @@ export interface AssetFields {
 
 /** `asset.created` data (spec fields). */
 export const assetCreated = (a: AssetFields) => ({
-  id: a.id, project_id: a.project_id, name: a.name, type: a.type,
-  location: a.location, status: a.status, created_at: a.created_at
+  id: a.id,
+  project_id: a.project_id,
+  name: a.name,
+  type: a.type,
+  location: a.location,
+  status: a.status,
+  created_at: a.created_at
 })
 
 /** `asset.status_changed` data: the asset plus `previous_status` (DECISIONS). */
@@ -94,12 +117,11 @@ export interface MemberFields {
 export const memberJoined = (m: MemberFields) => ({ id: m.id, email: m.email, name: m.name, role: m.role, joined_at: m.joined_at })
 
 /** `usage.threshold_reached` data. */
-export const thresholdReached = (metric: string, threshold: number, current: number, limit: number, period: { start: string; end: string }) =>
-  ({ metric, threshold, current, limit, period })
+export const thresholdReached = (metric: string, threshold: number, current: number, limit: number, period: { start: string; end: string }) => ({ metric,
+  threshold, current, limit, period })
 
 /** `usage.limit_exceeded` data. */
-export const limitExceeded = (metric: string, current: number, requested: number, limit: number) =>
-  ({ metric, current, requested, limit })
+export const limitExceeded = (metric: string, current: number, requested: number, limit: number) => ({ metric, current, requested, limit })
 
 /**
  * `project.overlap_detected` data: the project written (spec fields), the other projects it shares
@@ -110,7 +132,8 @@ export const overlapDetected = (
   report: { readonly overlaps: ReadonlyArray<unknown>; readonly complete: boolean }
 ) => ({
   project: { id: p.id, name: p.name, slug: p.slug, area_hectares: p.area_hectares, status: p.status },
-  overlaps: report.overlaps, complete: report.complete
+  overlaps: report.overlaps,
+  complete: report.complete
 })
 
 /** `webhook.test` data. */

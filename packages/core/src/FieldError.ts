@@ -38,5 +38,4 @@ export const fromIssue = (issue: SchemaIssue.Issue, prefix: Path = []): Array<Fi
   }))
 
 /** Every problem in a `Schema.SchemaError`. */
-export const fromSchemaError = (error: Schema.SchemaError, prefix: Path = []): Array<FieldError> =>
-  fromIssue(error.issue, prefix)
+export const fromSchemaError = (error: Schema.SchemaError, prefix: Path = []): Array<FieldError> => fromIssue(error.issue, prefix)

@@ -49,8 +49,7 @@ export const MAX_POSITIONS = 100_000
 export const MAX_PROBLEMS = 100
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-const describe = (u: unknown): string =>
-  u === null ? "null" : Array.isArray(u) ? "an array" : typeof u === "number" ? String(u) : typeof u
+const describe = (u: unknown): string => u === null ? "null" : Array.isArray(u) ? "an array" : typeof u === "number" ? String(u) : typeof u
 
 class Collector {
   readonly problems: Array<Problem> = []
@@ -213,8 +212,7 @@ export const validate = (value: unknown, options?: { readonly field?: string }):
   return problems(value).map((p) => ({ field: formatPath([...(prefix ? [prefix] : []), ...p.path]), message: p.message }))
 }
 
-const polygonsOf = (g: Boundary): ReadonlyArray<ReadonlyArray<Ring>> =>
-  g.type === "Polygon" ? [g.coordinates] : g.coordinates
+const polygonsOf = (g: Boundary): ReadonlyArray<ReadonlyArray<Ring>> => g.type === "Polygon" ? [g.coordinates] : g.coordinates
 
 /**
  * Geodesic area of a valid boundary on the WGS84 ellipsoid, in hectares, holes subtracted,
@@ -243,8 +241,7 @@ const planarSignedArea2 = (ring: Ring): number => {
   return s
 }
 
-const orient = (ring: Ring, counterClockwise: boolean): Ring =>
-  (planarSignedArea2(ring) > 0) === counterClockwise ? ring : [...ring].reverse()
+const orient = (ring: Ring, counterClockwise: boolean): Ring => (planarSignedArea2(ring) > 0) === counterClockwise ? ring : [...ring].reverse()
 
 /**
  * The boundary with RFC 7946's right-hand rule applied: exterior rings counter-clockwise, holes

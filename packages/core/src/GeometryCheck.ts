@@ -101,8 +101,7 @@ export const measureShared = (a: RawJson, b: RawJson): Shared => {
 }
 
 /** Whether a valid stored boundary covers a position (`Overlap.coversPoint`), synchronously. */
-export const measureCovers = (b: RawJson, position: Geometry.Position): boolean =>
-  Overlap.coversPoint(JSON.parse(b.text) as Geometry.Boundary, position)
+export const measureCovers = (b: RawJson, position: Geometry.Position): boolean => Overlap.coversPoint(JSON.parse(b.text) as Geometry.Boundary, position)
 
 /** What a geometry check implementation provides. */
 export interface GeometryCheckShape {
@@ -166,10 +165,11 @@ export const tooComplexProblem = (budgetMs: number): Geometry.Problem => ({
 export const tooComplex = (budgetMs: number): Verdict => ({ _tag: "Invalid", problems: [tooComplexProblem(budgetMs)] })
 
 /** The failure when too many large boundaries are already waiting to be checked (a 429). */
-export const busy = (retryAfterSeconds = 1): RateLimited => new RateLimited({
-  message: `Too many large geometries are being validated right now; retry after ${retryAfterSeconds} s`,
-  retryAfter: retryAfterSeconds
-})
+export const busy = (retryAfterSeconds = 1): RateLimited =>
+  new RateLimited({
+    message: `Too many large geometries are being validated right now; retry after ${retryAfterSeconds} s`,
+    retryAfter: retryAfterSeconds
+  })
 
 /** A decoded body and its checked geometry: `undefined` when the body has none, `null` when it clears it. */
 export interface Checked<A> {

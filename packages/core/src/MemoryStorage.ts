@@ -27,9 +27,11 @@ export const make = Effect.gen(function*() {
           const before = snapshot(db.t)
           return effect.pipe(
             Effect.provideService(InTransaction, true),
-            Effect.onExit((exit) => Effect.sync(() => {
-              if (exit._tag === "Failure") db.t = before
-            }))
+            Effect.onExit((exit) =>
+              Effect.sync(() => {
+                if (exit._tag === "Failure") db.t = before
+              })
+            )
           )
         }))
       }),

@@ -26,9 +26,8 @@ export interface Client {
 }
 
 /** RFC 6749 §4.1.2.1 and §5.2 error codes. */
-export type ErrorCode =
-  | "invalid_request" | "unauthorized_client" | "access_denied" | "unsupported_response_type" | "invalid_scope"
-  | "server_error" | "temporarily_unavailable" | "invalid_client" | "invalid_grant" | "unsupported_grant_type"
+export type ErrorCode = "invalid_request" | "unauthorized_client" | "access_denied" | "unsupported_response_type" | "invalid_scope" | "server_error"
+  | "temporarily_unavailable" | "invalid_client" | "invalid_grant" | "unsupported_grant_type"
 
 const isScope = (s: string): s is Permissions.Scope => (Permissions.scopes as ReadonlyArray<string>).includes(s)
 
@@ -73,11 +72,16 @@ export type AuthorizeCheck =
   /** The client or redirect URI cannot be trusted: show an error page, never redirect (§4.1.2.1). */
   | { readonly kind: "error_page"; readonly message: string }
   /** Redirect back with `error` (and the exact `state`). */
-  | { readonly kind: "redirect_error"; readonly redirect_uri: string; readonly error: ErrorCode; readonly description: string; readonly state: string | undefined }
+  | { readonly kind: "redirect_error"; readonly redirect_uri: string; readonly error: ErrorCode; readonly description: string;
+    readonly state: string | undefined }
   /** Valid: go on to sign-in and consent. */
   | {
-    readonly kind: "ok"; readonly client: Client; readonly redirect_uri: string; readonly scopes: ReadonlyArray<Permissions.Scope>
-    readonly state: string | undefined; readonly code_challenge: string | undefined
+    readonly kind: "ok"
+    readonly client: Client
+    readonly redirect_uri: string
+    readonly scopes: ReadonlyArray<Permissions.Scope>
+    readonly state: string | undefined
+    readonly code_challenge: string | undefined
   }
 
 /** Checks an authorization request against the client it names (undefined: unknown client). */
@@ -86,8 +90,8 @@ export const checkAuthorize = (p: AuthorizeParams, client: Client | undefined): 
   if (!p.redirect_uri || !client.redirect_uris.includes(p.redirect_uri)) {
     return { kind: "error_page", message: "This redirect URI is not registered for the application; it must match exactly." }
   }
-  const fail = (error: ErrorCode, description: string): AuthorizeCheck =>
-    ({ kind: "redirect_error", redirect_uri: p.redirect_uri!, error, description, state: p.state })
+  const fail = (error: ErrorCode, description: string): AuthorizeCheck => ({ kind: "redirect_error", redirect_uri: p.redirect_uri!, error, description,
+    state: p.state })
   if (p.response_type !== "code") return fail("unsupported_response_type", "response_type must be code")
   const scope = parseScope(p.scope)
   if (!scope.ok) return fail("invalid_scope", scope.description)
@@ -190,9 +194,11 @@ export const checkRefresh = (
   | { readonly ok: true; readonly scopes: ReadonlyArray<Permissions.Scope> }
   | { readonly ok: false; readonly error: ErrorCode; readonly revokeFamily: boolean; readonly description: string } => {
   if (!token) return { ok: false, error: "invalid_grant", revokeFamily: false, description: "unknown refresh token" }
-  if (token.client_id !== request.client_id) return { ok: false, error: "invalid_grant", revokeFamily: false, description: "refresh token was issued to another client" }
+  if (token.client_id !== request.client_id)
+    return { ok: false, error: "invalid_grant", revokeFamily: false, description: "refresh token was issued to another client" }
   if (token.revoked_at !== null) return { ok: false, error: "invalid_grant", revokeFamily: false, description: "refresh token revoked" }
-  if (token.rotated_at !== null) return { ok: false, error: "invalid_grant", revokeFamily: true, description: "refresh token already used; every token of this grant is revoked" }
+  if (token.rotated_at !== null)
+    return { ok: false, error: "invalid_grant", revokeFamily: true, description: "refresh token already used; every token of this grant is revoked" }
   if (now - token.last_used_at >= REFRESH_TTL_MS) return { ok: false, error: "invalid_grant", revokeFamily: false, description: "refresh token expired" }
   if (request.scope === undefined) return { ok: true, scopes: token.scopes }
   const asked = parseScope(request.scope)
@@ -218,7 +224,8 @@ export const checkOrigin = (s: string): true | string => {
   } catch {
     return "must be an origin such as https://app.example.com"
   }
-  if (u.origin === "null" || u.origin !== s) return `must be exactly an origin (scheme://host[:port], no path or trailing slash)${u.origin !== "null" ? `: ${u.origin}` : ""}`
+  if (u.origin === "null" || u.origin !== s)
+    return `must be exactly an origin (scheme://host[:port], no path or trailing slash)${u.origin !== "null" ? `: ${u.origin}` : ""}`
   const local = u.hostname === "localhost" || u.hostname === "127.0.0.1" || u.hostname === "[::1]"
   return u.protocol === "https:" || (u.protocol === "http:" && local) || "must be https:// (http:// only for localhost)"
 }

@@ -70,8 +70,7 @@ export interface Report {
 /** The polygons' rings as the clipper takes them, positions snapped to `1 / grid` degrees when given. */
 const polygonsOf = (g: Geometry.Boundary, grid?: number): Array<Array<Array<[number, number]>>> => {
   const at = grid === undefined ? (x: number) => x : (x: number) => Math.round(x * grid) / grid
-  return (g.type === "Polygon" ? [g.coordinates] : g.coordinates).map((rings) =>
-    rings.map((ring) => ring.map((p) => [at(p[0]), at(p[1])] as [number, number])))
+  return (g.type === "Polygon" ? [g.coordinates] : g.coordinates).map((rings) => rings.map((ring) => ring.map((p) => [at(p[0]), at(p[1])] as [number, number])))
 }
 
 let lastKeyed: string | undefined
@@ -91,8 +90,7 @@ export const boundaryKey = (text: string): string => {
 }
 
 /** Whether two boxes share at least one point. */
-export const boxesMeet = (a: Geometry.BBox, b: Geometry.BBox): boolean =>
-  a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3]
+export const boxesMeet = (a: Geometry.BBox, b: Geometry.BBox): boolean => a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3]
 
 /** A boundary's polygons as one array, the same array each time (the measure keeps its edges by it). */
 const ringsOf = (g: Geometry.Boundary): SharedArea.Rings => {

@@ -16,8 +16,8 @@ export const MAX_LENGTH = 200
 
 const derive = (password: string, salt: Buffer, n: number, r: number, p: number) =>
   Effect.callback<Buffer>((resume) => {
-    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { N: n, r, p, maxmem: 64 * 1024 * 1024 }, (err, key) =>
-      resume(err ? Effect.die(err) : Effect.succeed(key)))
+    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { N: n, r, p, maxmem: 64 * 1024 * 1024 },
+      (err, key) => resume(err ? Effect.die(err) : Effect.succeed(key)))
   })
 
 /** Hashes a password with a fresh salt. */

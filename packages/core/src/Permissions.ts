@@ -8,9 +8,12 @@
 
 /** Every permission (spec). */
 export const all = [
-  "projects:read", "projects:write",
-  "assets:read", "assets:write",
-  "members:read", "members:write",
+  "projects:read",
+  "projects:write",
+  "assets:read",
+  "assets:write",
+  "members:read",
+  "members:write",
   "billing:read",
   "admin"
 ] as const
@@ -78,8 +81,7 @@ export const normalize = (spellings: ReadonlyArray<string>): { readonly permissi
 }
 
 /** Whether a set of granted permissions allows `required` (`admin` implies all). */
-export const allows = (granted: ReadonlyArray<Permission>, required: Permission): boolean =>
-  granted.includes("admin") || granted.includes(required)
+export const allows = (granted: ReadonlyArray<Permission>, required: Permission): boolean => granted.includes("admin") || granted.includes(required)
 
 /** Every permission a set implies, expanded (`admin` → all of them). */
 export const expand = (granted: ReadonlyArray<Permission>): ReadonlyArray<Permission> =>

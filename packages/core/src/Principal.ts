@@ -22,14 +22,21 @@ export interface Principal {
 
 /** An operator acting on an account with full permissions (CLI, embedding application). */
 export const system = (accountId: string): Principal => ({
-  kind: "system", account_id: accountId, user_id: null, credential_id: null, permissions: ["admin"], expires_at: null
+  kind: "system",
+  account_id: accountId,
+  user_id: null,
+  credential_id: null,
+  permissions: ["admin"],
+  expires_at: null
 })
 
 /** Fails with Forbidden unless the principal may perform the operation. */
 export const authorize = (principal: Principal, operation: Permissions.Operation): Effect.Effect<void, Forbidden> =>
   Permissions.mayPerform(principal.permissions, operation)
     ? Effect.void
-    : Effect.fail(new Forbidden({ message: `this credential lacks the ${Permissions.required[operation]} permission needed to ${operation.replace(".", " ")}` }))
+    : Effect.fail(
+      new Forbidden({ message: `this credential lacks the ${Permissions.required[operation]} permission needed to ${operation.replace(".", " ")}` })
+    )
 
 /**
  * What `GET /v1/auth/verify` answers for a principal (spec): the credential's kind as the API names

@@ -4,12 +4,9 @@
  * the value or every problem as `{ field, message }`. Written by area under `schemas/`; this
  * module is their one entry point (`Schemas.X`).
  */
-export {
-  Description, Email, limits, ListCursor, Metadata, Name, newestFirst, Order, type Ordering, Page, paginated, PerPage, SearchTerm
-} from "./schemas/common.ts"
-export {
-  Boundary, DeferredBoundary, GeoJsonMultiPolygon, GeoJsonPoint, GeoJsonPolygon, GeoJsonPosition, geoJsonSchemas, Point
-} from "./schemas/geojson.ts"
+export { Description, Email, limits, ListCursor, Metadata, Name, newestFirst, Order, type Ordering, Page, paginated, PerPage,
+  SearchTerm } from "./schemas/common.ts"
+export { Boundary, DeferredBoundary, GeoJsonMultiPolygon, GeoJsonPoint, GeoJsonPolygon, GeoJsonPosition, geoJsonSchemas, Point } from "./schemas/geojson.ts"
 export * from "./schemas/projects.ts"
 export * from "./schemas/boundaryHistory.ts"
 export * from "./schemas/account.ts"

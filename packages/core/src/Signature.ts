@@ -23,14 +23,12 @@ export const safeEqual = (a: string, b: string): boolean => {
 }
 
 /** Whether `header` is the signature of `rawBody` under `secret`, compared in constant time. */
-export const verify = (secret: string, rawBody: string | Uint8Array, header: string): boolean =>
-  safeEqual(sign(secret, rawBody), header)
+export const verify = (secret: string, rawBody: string | Uint8Array, header: string): boolean => safeEqual(sign(secret, rawBody), header)
 
 /** A new signing secret: `whsec_` and 32 random bytes in base64. */
 export const generateSecret = (): string => `whsec_${randomBytes(32).toString("base64")}`
 
-const standardKey = (secret: string): Buffer =>
-  secret.startsWith("whsec_") ? Buffer.from(secret.slice("whsec_".length), "base64") : bytes(secret)
+const standardKey = (secret: string): Buffer => secret.startsWith("whsec_") ? Buffer.from(secret.slice("whsec_".length), "base64") : bytes(secret)
 
 /** The Standard Webhooks signature header value: `v1,<base64>`. */
 export const standard = (secret: string, id: string, timestampSeconds: number, rawBody: string | Uint8Array): string =>

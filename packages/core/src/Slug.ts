@@ -31,5 +31,7 @@ export const isSlug = (value: string): boolean =>
 
 /** An explicit slug given on create or update. */
 export const Slug = Schema.String.pipe(
-  Schema.check(Schema.makeFilter((s: string) => isSlug(s) || `must be lowercase letters and digits separated by single hyphens, at most ${MAX_LENGTH} characters`))
+  Schema.check(
+    Schema.makeFilter((s: string) => isSlug(s) || `must be lowercase letters and digits separated by single hyphens, at most ${MAX_LENGTH} characters`)
+  )
 )

@@ -72,7 +72,8 @@ export const cellRange = (z: number, x: number, y: number, level: number): { rea
  * Where the centre of cell `key` at `level` lies in tile z/x/y (a coarser zoom), in tile units
  * of `extent` from its north-west corner.
  */
-export const cellInTile = (level: number, key: number, tile: { readonly z: number; readonly x: number; readonly y: number }, extent: number): readonly [number, number] => {
+export const cellInTile = (level: number, key: number, tile: { readonly z: number; readonly x: number; readonly y: number },
+  extent: number): readonly [number, number] => {
   const [cx, cy] = deinterleave(key)
   const across = 2 ** (level - tile.z)
   return [Math.round(((cx + 0.5) / across - tile.x) * extent), Math.round(((cy + 0.5) / across - tile.y) * extent)]

@@ -17,8 +17,7 @@ export const reached = (value: number, limit: number, fired: ReadonlyArray<numbe
 export const exceeds = (before: number, after: number, limit: number): boolean => after > before && after > limit
 
 /** Percentage of a limit used, rounded to 2 decimals. */
-export const percentage = (value: number, limit: number): number =>
-  limit <= 0 ? 0 : Math.round((value / limit) * 10_000) / 100
+export const percentage = (value: number, limit: number): number => limit <= 0 ? 0 : Math.round((value / limit) * 10_000) / 100
 
 /** The key (`YYYY-MM`) of the billing period containing `at` (epoch ms); on every request's path. */
 export const periodKey = (at: number): string => {

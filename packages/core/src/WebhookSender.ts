@@ -32,19 +32,18 @@ type SocketLookupCallback = (err: NodeJS.ErrnoException | null, address: string 
 const blockedResolved = (address: string) => (isIP(address) === 0 ? "a non-IP address" : WebhookTarget.blockedAddress(address))
 
 /** A socket `lookup` that resolves with `resolve` and answers only addresses that pass the checks. */
-export const guardedLookup = (resolve: Lookup, allowLocal: boolean) =>
-  (hostname: string, options: { all?: boolean }, callback: SocketLookupCallback) => {
-    resolve(hostname, { all: true }, (err, addresses) => {
-      if (err) return callback(err, "")
-      const allowed = allowLocal ? [...addresses] : addresses.filter((a) => blockedResolved(a.address) === undefined)
-      if (allowed.length === 0) {
-        const why = addresses.length === 0 ? "no address" : blockedResolved(addresses[0]!.address) ?? "a blocked address"
-        return callback(Object.assign(new Error(`${hostname} resolves to ${why}`), { code: BLOCKED }), "")
-      }
-      if (options.all) return callback(null, allowed)
-      callback(null, allowed[0]!.address, allowed[0]!.family)
-    })
-  }
+export const guardedLookup = (resolve: Lookup, allowLocal: boolean) => (hostname: string, options: { all?: boolean }, callback: SocketLookupCallback) => {
+  resolve(hostname, { all: true }, (err, addresses) => {
+    if (err) return callback(err, "")
+    const allowed = allowLocal ? [...addresses] : addresses.filter((a) => blockedResolved(a.address) === undefined)
+    if (allowed.length === 0) {
+      const why = addresses.length === 0 ? "no address" : blockedResolved(addresses[0]!.address) ?? "a blocked address"
+      return callback(Object.assign(new Error(`${hostname} resolves to ${why}`), { code: BLOCKED }), "")
+    }
+    if (options.all) return callback(null, allowed)
+    callback(null, allowed[0]!.address, allowed[0]!.family)
+  })
+}
 
 type Failure = Pick<Extract<Delivery.AttemptResult, { kind: "error" }>, "errorClass" | "message">
 
@@ -76,7 +75,11 @@ const makePools = (resolve: Lookup) => {
     return { lookup, http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) }
   }
   const pools = { checked: pair(false), unchecked: pair(true) }
-  return { of: (allowLocal: boolean) => allowLocal ? pools.unchecked : pools.checked, close: () => Object.values(pools).forEach((p) => { p.http.destroy(); p.https.destroy() }) }
+  return { of: (allowLocal: boolean) => allowLocal ? pools.unchecked : pools.checked, close: () =>
+    Object.values(pools).forEach((p) => {
+      p.http.destroy()
+      p.https.destroy()
+    }) }
 }
 
 /**
@@ -89,36 +92,42 @@ export const layer = (options: { readonly lookup?: Lookup } = {}): Layer.Layer<S
       Effect.sync(() => makePools(options.lookup ?? (systemLookup as unknown as Lookup))),
       (p) => Effect.sync(() => p.close())
     )
-    const send = (req: Delivery.OutgoingRequest) => Effect.flatMap(Settings, (settings) =>
-      Effect.callback<Delivery.AttemptResult>((resume) => {
-        const started = performance.now()
-        const elapsed = () => Math.round(performance.now() - started)
-        const allowLocal = settings.allowInsecureWebhooks
-        const literal = WebhookTarget.problems(req.url, { allowInsecure: allowLocal })
-        if (literal.length > 0) return resume(Effect.succeed({ kind: "error", errorClass: "blocked", message: `URL ${literal[0]}`, durationMs: 0 }))
-        const url = new URL(req.url)
-        const secure = url.protocol === "https:"
-        const pool = pools.of(allowLocal)
-        let settled = false
-        const settle = (result: Delivery.AttemptResult) => {
-          if (settled) return
-          settled = true
-          resume(Effect.succeed(result))
-        }
-        const outgoing = (secure ? httpsRequest : httpRequest)(url, {
-          method: "POST", headers: { ...req.headers, "content-length": String(Buffer.byteLength(req.body)) },
-          agent: secure ? pool.https : pool.http, lookup: pool.lookup as never, signal: AbortSignal.timeout(req.timeoutMs)
-        }, (res) => {
-          const retryAfter = res.headers["retry-after"]
-          settle({
-            kind: "response", status: res.statusCode ?? 0, durationMs: elapsed(),
-            retryAfterSeconds: Delivery.parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, Date.now())
+    const send = (req: Delivery.OutgoingRequest) =>
+      Effect.flatMap(Settings, (settings) =>
+        Effect.callback<Delivery.AttemptResult>((resume) => {
+          const started = performance.now()
+          const elapsed = () => Math.round(performance.now() - started)
+          const allowLocal = settings.allowInsecureWebhooks
+          const literal = WebhookTarget.problems(req.url, { allowInsecure: allowLocal })
+          if (literal.length > 0) return resume(Effect.succeed({ kind: "error", errorClass: "blocked", message: `URL ${literal[0]}`, durationMs: 0 }))
+          const url = new URL(req.url)
+          const secure = url.protocol === "https:"
+          const pool = pools.of(allowLocal)
+          let settled = false
+          const settle = (result: Delivery.AttemptResult) => {
+            if (settled) return
+            settled = true
+            resume(Effect.succeed(result))
+          }
+          const outgoing = (secure ? httpsRequest : httpRequest)(url, {
+            method: "POST",
+            headers: { ...req.headers, "content-length": String(Buffer.byteLength(req.body)) },
+            agent: secure ? pool.https : pool.http,
+            lookup: pool.lookup as never,
+            signal: AbortSignal.timeout(req.timeoutMs)
+          }, (res) => {
+            const retryAfter = res.headers["retry-after"]
+            settle({
+              kind: "response",
+              status: res.statusCode ?? 0,
+              durationMs: elapsed(),
+              retryAfterSeconds: Delivery.parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, Date.now())
+            })
+            discard(res)
           })
-          discard(res)
-        })
-        outgoing.on("error", (e) => settle({ kind: "error", ...classify(e, req.timeoutMs), durationMs: elapsed() }))
-        outgoing.end(req.body)
-        return Effect.sync(() => outgoing.destroy())
-      }))
+          outgoing.on("error", (e) => settle({ kind: "error", ...classify(e, req.timeoutMs), durationMs: elapsed() }))
+          outgoing.end(req.body)
+          return Effect.sync(() => outgoing.destroy())
+        }))
     return Sender.of({ send })
   }))

@@ -3,10 +3,8 @@
  * as a namespace; `createCanopy` is the Promise facade for applications that do not use Effect.
  */
 export * as Canopy from "./Canopy.ts"
-export {
-  type Canopy as CanopyClient, CanopyError, ConflictError, createCanopy, ForbiddenError, InternalError, memoryStorage,
-  NotFoundError, RateLimitedError, type StorageProvider, UnauthorizedError, ValidationFailedError
-} from "./Canopy.ts"
+export { type Canopy as CanopyClient, CanopyError, ConflictError, createCanopy, ForbiddenError, InternalError, memoryStorage, NotFoundError, RateLimitedError,
+  type StorageProvider, UnauthorizedError, ValidationFailedError } from "./Canopy.ts"
 export * as Delivery from "./Delivery.ts"
 export { type Dispatcher, type DispatcherOptions, maintenance, startDispatcher } from "./Dispatcher.ts"
 export * as Errors from "./Errors.ts"

@@ -71,7 +71,9 @@ describe("createCanopy's facade", () => {
 
   it("imports.start and imports.get: features become projects in the background, with per-feature results", async () => {
     const started = await canopy.imports.start(principal, {
-      mode: "per_feature", dryRun: false, file: { name: "stands.geojson", format: "GeoJSON", sourceCrs: null },
+      mode: "per_feature",
+      dryRun: false,
+      file: { name: "stands.geojson", format: "GeoJSON", sourceCrs: null },
       features: [
         { label: "feature 1", name: "Imported north", geometry: squareHa(1, 40), areaHectares: 1, problems: [] },
         { label: "feature 2", name: "Imported south", problems: [{ field: "features[1].geometry", message: "no boundary" }] }
@@ -92,7 +94,11 @@ describe("createCanopy's facade", () => {
 
   it("imports.cancel: a running import stops (what is done stays done); a finished one is a conflict", async () => {
     const features = Array.from({ length: 400 }, (_, i) => ({
-      label: `feature ${i + 1}`, name: `Plot ${i + 1}`, geometry: squareHa(0.5, 60 + (i % 20) * 0.1, (Math.floor(i / 20)) * 0.1), areaHectares: 0.5, problems: []
+      label: `feature ${i + 1}`,
+      name: `Plot ${i + 1}`,
+      geometry: squareHa(0.5, 60 + (i % 20) * 0.1, (Math.floor(i / 20)) * 0.1),
+      areaHectares: 0.5,
+      problems: []
     }))
     const started = await canopy.imports.start(principal, { mode: "per_feature", dryRun: false, file: { name: null, format: null, sourceCrs: null }, features })
     const cancelled = await canopy.imports.cancel(principal, started.id)

@@ -52,9 +52,12 @@ describe("Delivery", () => {
       disabled ??= next.disable ? `${i}` : null
     }
     assert.strictEqual(disabled, "10", "the 11th failure, 5 days after the first, with ≥ 10 attempts")
-    assert.isNull(Delivery.health({ consecutive_failures: 50, failing_since: new Date(T).toISOString() }, false, T + 4 * 86_400_000).disable, "4 days is not enough")
-    assert.isNull(Delivery.health({ consecutive_failures: 3, failing_since: new Date(T).toISOString() }, false, T + 9 * 86_400_000).disable, "3 attempts are not enough")
-    assert.deepStrictEqual(Delivery.health({ consecutive_failures: 9, failing_since: "x" }, true, T), { consecutive_failures: 0, failing_since: null, disable: null })
+    assert.isNull(Delivery.health({ consecutive_failures: 50, failing_since: new Date(T).toISOString() }, false, T + 4 * 86_400_000).disable,
+      "4 days is not enough")
+    assert.isNull(Delivery.health({ consecutive_failures: 3, failing_since: new Date(T).toISOString() }, false, T + 9 * 86_400_000).disable,
+      "3 attempts are not enough")
+    assert.deepStrictEqual(Delivery.health({ consecutive_failures: 9, failing_since: "x" }, true, T), { consecutive_failures: 0, failing_since: null,
+      disable: null })
   })
 
   it("headers: both sets, verifiable; property: they sign exactly the body", () => {

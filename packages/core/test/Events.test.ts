@@ -21,8 +21,8 @@ describe("Events", () => {
     const asset = { id: "asset_1", project_id: "proj_1", name: "S", type: "sensor", location: null, status: "active", created_at: "t" }
     assert.deepStrictEqual(Object.keys(Events.assetCreated(asset)).sort(), ["created_at", "id", "location", "name", "project_id", "status", "type"])
     assert.strictEqual(Events.assetStatusChanged(asset, "inactive").previous_status, "inactive")
-    assert.deepStrictEqual(Object.keys(Events.memberJoined({ id: "u", email: "e", name: "n", role: "editor", joined_at: "t" })).sort(),
-      ["email", "id", "joined_at", "name", "role"])
+    assert.deepStrictEqual(Object.keys(Events.memberJoined({ id: "u", email: "e", name: "n", role: "editor", joined_at: "t" })).sort(), ["email", "id",
+      "joined_at", "name", "role"])
   })
 
   it("routes to enabled webhooks subscribed to the type or to *", () => {

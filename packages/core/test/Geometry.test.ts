@@ -84,7 +84,8 @@ describe("Geometry.areaHectares", () => {
         const expected = Geometry.areaHectares(poly(shell)) - Geometry.areaHectares(poly(hole))
         assert.closeTo(withHole, expected, Geometry.areaHectares(poly(shell)) * 1e-12)
         assert.closeTo(Geometry.areaHectares(poly(hole)), oracleRingArea(hole) / 10_000, (oracleRingArea(hole) / 10_000) * 1e-6)
-      }), { numRuns: 100 })
+      }
+    ), { numRuns: 100 })
   })
 })
 
@@ -250,19 +251,23 @@ describe("Geometry.validate", () => {
     }), { numRuns: 500 })
     fc.assert(fc.property(
       fc.record({ type: fc.constantFrom("Polygon", "MultiPolygon"), coordinates: fc.anything() }),
-      (v) => { Geometry.validate(v) }
+      (v) => {
+        Geometry.validate(v)
+      }
     ), { numRuns: 500 })
   })
 
   it("property: any convex blob is valid and its reversal is valid too", () => {
     fc.assert(fc.property(
-      fc.double({ min: -170, max: 170, noNaN: true }), fc.double({ min: -80, max: 80, noNaN: true }),
+      fc.double({ min: -170, max: 170, noNaN: true }),
+      fc.double({ min: -80, max: 80, noNaN: true }),
       fc.integer({ min: 3, max: 60 }),
       (lon, lat, n) => {
         const ring = blob(lon, lat, 1000, n) as Array<Position>
         assert.deepStrictEqual(Geometry.validate(poly(ring)), [])
         assert.deepStrictEqual(Geometry.validate(poly([...ring].reverse())), [])
-      }), { numRuns: 100 })
+      }
+    ), { numRuns: 100 })
   })
 })
 

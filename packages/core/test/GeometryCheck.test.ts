@@ -21,7 +21,12 @@ const geometries: ReadonlyArray<unknown> = [
   { type: "Point", coordinates: [0, 0] },
   { type: "Polygon" },
   { type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]], bbox: [0, 0, 1, 1] },
-  "POLYGON((0 0, 1 0, 1 1, 0 0))", 5, true, [], {}, null
+  "POLYGON((0 0, 1 0, 1 1, 0 0))",
+  5,
+  true,
+  [],
+  {},
+  null
 ]
 
 const bodyArbitrary = fc.record({
@@ -97,7 +102,9 @@ describe("GeometryCheck.decodeBody", () => {
   })
 
   it("geometry problems sit between description's and status's, as before", () => {
-    const exit = run(deferredCreate({ status: "archived", slug: "Bad Slug", geometry: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [0, 0]]] }, description: 5, name: "" }))
+    const exit = run(
+      deferredCreate({ status: "archived", slug: "Bad Slug", geometry: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [0, 0]]] }, description: 5, name: "" })
+    )
     assert.isTrue(Exit.isFailure(exit))
     const e = Exit.isFailure(exit) ? (exit.cause.reasons[0] as { error: { details: ReadonlyArray<{ field: string }> } }).error : undefined
     assert.deepStrictEqual(e?.details.map((d) => d.field), ["name", "description", "geometry.coordinates[0]", "status", "slug"])

@@ -20,11 +20,9 @@ const gridRing = fc.array(fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ 
   .filter(distinct).map(close)
 const unit = fc.double({ min: 0, max: 1, noNaN: true })
 const floatRing = fc.array(fc.tuple(unit, unit), { minLength: 3, maxLength: 8 }).filter(distinct).map(close)
-const polygons = (ring: fc.Arbitrary<Ring>) =>
-  fc.array(fc.array(ring, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 })
+const polygons = (ring: fc.Arbitrary<Ring>) => fc.array(fc.array(ring, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 })
 
-const crossingFound = (polys: ReadonlyArray<ReadonlyArray<Ring>>) =>
-  topologyProblems(polys).some((p) => /^(ring self-intersects|rings cross)/.test(p.message))
+const crossingFound = (polys: ReadonlyArray<ReadonlyArray<Ring>>) => topologyProblems(polys).some((p) => /^(ring self-intersects|rings cross)/.test(p.message))
 
 // ---- brute force: every pair of edges ------------------------------------------------------
 
@@ -54,9 +52,7 @@ const edgesOf = (ring: Ring) => {
 
 /** Directions (as angles) in which a ring leaves point p. */
 const arms = (ring: Ring, p: Pt): Array<number> =>
-  edgesOf(ring).flatMap(([a, b]) =>
-    same(a, p) ? [b] : same(b, p) ? [a] : onSegment(p, a, b) ? [a, b] : []
-  ).map((q) => Math.atan2(q[1] - p[1], q[0] - p[0]))
+  edgesOf(ring).flatMap(([a, b]) => same(a, p) ? [b] : same(b, p) ? [a] : onSegment(p, a, b) ? [a, b] : []).map((q) => Math.atan2(q[1] - p[1], q[0] - p[0]))
 
 /** Whether rings a and b cross where they meet at point p (their arms interleave around it). */
 const crossAt = (a: Ring, b: Ring, p: Pt) => {

@@ -38,8 +38,11 @@ describe("Lifecycle", () => {
     fc.constant({ _tag: "Delete" as const })
   )
   const expectedEvent: Record<Command["_tag"], string> = {
-    Create: "project.created", Update: "project.updated", Archive: "project.archived",
-    Restore: "project.restored", Delete: "project.deleted"
+    Create: "project.created",
+    Update: "project.updated",
+    Archive: "project.archived",
+    Restore: "project.restored",
+    Delete: "project.deleted"
   }
 
   it("property: delete only ever succeeds from archived, and each accepted transition emits exactly its event", () => {

@@ -3,7 +3,8 @@ import * as fc from "fast-check"
 import { OAuth } from "../src/index.ts"
 import type { Client } from "../src/OAuth.ts"
 
-const confidential: Client = { client_id: "app_conf", redirect_uris: ["https://app.example.com/cb"], scopes: ["profile", "projects:read", "offline_access"], confidential: true }
+const confidential: Client = { client_id: "app_conf", redirect_uris: ["https://app.example.com/cb"], scopes: ["profile", "projects:read", "offline_access"],
+  confidential: true }
 const pub: Client = { ...confidential, client_id: "app_pub", confidential: false }
 // RFC 7636 Appendix B
 const VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
@@ -52,7 +53,8 @@ describe("OAuth", () => {
   it("public clients need PKCE; valid requests pass with their scopes", () => {
     const noPkce = OAuth.checkAuthorize({ ...base, client_id: "app_pub" }, pub)
     assert.strictEqual(noPkce.kind === "redirect_error" && noPkce.error, "invalid_request")
-    const ok = OAuth.checkAuthorize({ ...base, client_id: "app_pub", scope: "offline_access projects:read", code_challenge: CHALLENGE, code_challenge_method: "S256" }, pub)
+    const ok = OAuth.checkAuthorize({ ...base, client_id: "app_pub", scope: "offline_access projects:read", code_challenge: CHALLENGE,
+      code_challenge_method: "S256" }, pub)
     assert.strictEqual(ok.kind, "ok")
     if (ok.kind === "ok") assert.deepStrictEqual(ok.scopes, ["projects:read", "offline_access"])
     assert.strictEqual(OAuth.checkAuthorize(base, confidential).kind, "ok")
@@ -79,7 +81,8 @@ describe("OAuth", () => {
 
   it("codes: single use (a replay is flagged), 10 minutes, same client, exact redirect_uri, PKCE when challenged", () => {
     const now = Date.UTC(2026, 0, 1)
-    const code = { client_id: "app_pub", redirect_uri: "https://app.example.com/cb", code_challenge: CHALLENGE, expires_at: now + OAuth.CODE_TTL_MS, used_at: null }
+    const code = { client_id: "app_pub", redirect_uri: "https://app.example.com/cb", code_challenge: CHALLENGE, expires_at: now + OAuth.CODE_TTL_MS,
+      used_at: null }
     const req = { client_id: "app_pub", redirect_uri: "https://app.example.com/cb", code_verifier: VERIFIER }
     assert.deepStrictEqual(OAuth.checkCodeExchange(code, req, now), { ok: true })
     const replay = OAuth.checkCodeExchange({ ...code, used_at: now }, req, now)
@@ -99,7 +102,8 @@ describe("OAuth", () => {
   it("refresh: rotation reuse revokes the family; expiry after 30 days unused; never wider scope", () => {
     const now = Date.UTC(2026, 0, 1)
     const token = { client_id: "app_conf", scopes: ["projects:read", "offline_access"] as const, rotated_at: null, revoked_at: null, last_used_at: now }
-    assert.deepStrictEqual(OAuth.checkRefresh(token, { client_id: "app_conf", scope: undefined }, now), { ok: true, scopes: ["projects:read", "offline_access"] })
+    assert.deepStrictEqual(OAuth.checkRefresh(token, { client_id: "app_conf", scope: undefined }, now), { ok: true,
+      scopes: ["projects:read", "offline_access"] })
     const narrowed = OAuth.checkRefresh(token, { client_id: "app_conf", scope: "projects:read" }, now)
     assert.deepStrictEqual(narrowed, { ok: true, scopes: ["projects:read"] })
     const wider = OAuth.checkRefresh(token, { client_id: "app_conf", scope: "projects:read assets:read" }, now)
@@ -114,12 +118,15 @@ describe("OAuth", () => {
   })
 
   it("property: a refresh never yields a scope the grant did not have", () => {
-    fc.assert(fc.property(fc.subarray(["profile", "projects:read", "projects:write", "assets:read", "offline_access"] as const, { minLength: 1 }),
-      fc.subarray(["profile", "projects:read", "projects:write", "assets:read", "assets:write", "members:read", "offline_access"] as const, { minLength: 1 }),
-      (granted, asked) => {
-        const r = OAuth.checkRefresh({ client_id: "c", scopes: granted, rotated_at: null, revoked_at: null, last_used_at: 0 }, { client_id: "c", scope: asked.join(" ") }, 1)
-        if (r.ok) for (const s of r.scopes) assert.include(granted as ReadonlyArray<string>, s)
-        else assert.isTrue(asked.some((s) => !(granted as ReadonlyArray<string>).includes(s)))
-      }))
+    fc.assert(
+      fc.property(fc.subarray(["profile", "projects:read", "projects:write", "assets:read", "offline_access"] as const, { minLength: 1 }),
+        fc.subarray(["profile", "projects:read", "projects:write", "assets:read", "assets:write", "members:read", "offline_access"] as const, { minLength: 1 }),
+        (granted, asked) => {
+          const r = OAuth.checkRefresh({ client_id: "c", scopes: granted, rotated_at: null, revoked_at: null, last_used_at: 0 }, { client_id: "c",
+            scope: asked.join(" ") }, 1)
+          if (r.ok) { for (const s of r.scopes) assert.include(granted as ReadonlyArray<string>, s) }
+          else assert.isTrue(asked.some((s) => !(granted as ReadonlyArray<string>).includes(s)))
+        })
+    )
   })
 })

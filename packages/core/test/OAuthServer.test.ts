@@ -21,7 +21,11 @@ const codeFor = (clientId: string, userId: string, scope: string, pkce = true) =
   Effect.gen(function*() {
     const oauth = yield* OAuthServer
     const check = yield* oauth.check({
-      client_id: clientId, redirect_uri: "https://app.example.com/cb", response_type: "code", scope, state: "st-1",
+      client_id: clientId,
+      redirect_uri: "https://app.example.com/cb",
+      response_type: "code",
+      scope,
+      state: "st-1",
       ...(pkce ? { code_challenge: CHALLENGE, code_challenge_method: "S256" } : {})
     })
     assert.strictEqual(check.kind, "ok", JSON.stringify(check))
@@ -35,16 +39,20 @@ layer(world, { excludeTestServices: true })("OAuth authorization server (library
     Effect.gen(function*() {
       const { admin, editorId } = yield* setup
       const oauth = yield* OAuthServer
-      const app = yield* oauth.register(admin, { name: "Field app", redirect_uris: ["https://app.example.com/cb"], scopes: ["projects:read", "projects:write", "members:read", "offline_access"], type: "public" })
+      const app = yield* oauth.register(admin, { name: "Field app", redirect_uris: ["https://app.example.com/cb"],
+        scopes: ["projects:read", "projects:write", "members:read", "offline_access"], type: "public" })
       assert.isUndefined(app.client_secret)
       const code = yield* codeFor(app.client_id, editorId, "projects:read projects:write offline_access")
-      const bad = yield* oauth.token({ grant_type: "authorization_code", client_id: app.client_id, code, redirect_uri: "https://app.example.com/cb", code_verifier: "x".repeat(43) }, undefined)
+      const bad = yield* oauth.token({ grant_type: "authorization_code", client_id: app.client_id, code, redirect_uri: "https://app.example.com/cb",
+        code_verifier: "x".repeat(43) }, undefined)
       assert.isFalse(bad.ok, "a wrong verifier fails…")
-      const again = yield* oauth.token({ grant_type: "authorization_code", client_id: app.client_id, code, redirect_uri: "https://app.example.com/cb", code_verifier: VERIFIER }, undefined)
+      const again = yield* oauth.token({ grant_type: "authorization_code", client_id: app.client_id, code, redirect_uri: "https://app.example.com/cb",
+        code_verifier: VERIFIER }, undefined)
       assert.isTrue(!again.ok && again.error.body.error === "invalid_grant", "…and the code is spent: single use")
 
       const code2 = yield* codeFor(app.client_id, editorId, "projects:read projects:write offline_access")
-      const t = yield* oauth.token({ grant_type: "authorization_code", client_id: app.client_id, code: code2, redirect_uri: "https://app.example.com/cb", code_verifier: VERIFIER }, undefined)
+      const t = yield* oauth.token({ grant_type: "authorization_code", client_id: app.client_id, code: code2, redirect_uri: "https://app.example.com/cb",
+        code_verifier: VERIFIER }, undefined)
       assert.isTrue(t.ok)
       if (!t.ok) return
       assert.deepStrictEqual([t.body.token_type, t.body.expires_in, t.body.scope], ["Bearer", 3600, "projects:read projects:write offline_access"])
@@ -58,7 +66,8 @@ layer(world, { excludeTestServices: true })("OAuth authorization server (library
       if (!r1.ok) return
       assert.notStrictEqual(r1.body.refresh_token, t.body.refresh_token)
       assert.strictEqual((yield* (yield* Credentials).authenticate(r1.body.access_token)).kind, "oauth")
-      const widened = yield* oauth.token({ grant_type: "refresh_token", client_id: app.client_id, refresh_token: r1.body.refresh_token!, scope: "projects:read members:read" }, undefined)
+      const widened = yield* oauth.token({ grant_type: "refresh_token", client_id: app.client_id, refresh_token: r1.body.refresh_token!,
+        scope: "projects:read members:read" }, undefined)
       assert.isTrue(!widened.ok && widened.error.body.error === "invalid_scope")
       const reuse = yield* oauth.token({ grant_type: "refresh_token", client_id: app.client_id, refresh_token: t.body.refresh_token! }, undefined)
       assert.isTrue(!reuse.ok && reuse.error.body.error === "invalid_grant")
@@ -70,10 +79,12 @@ layer(world, { excludeTestServices: true })("OAuth authorization server (library
     Effect.gen(function*() {
       const { admin, editorId } = yield* setup
       const oauth = yield* OAuthServer
-      const app = yield* oauth.register(admin, { name: "Back office", redirect_uris: ["https://app.example.com/cb"], scopes: ["projects:read"], type: "confidential" })
+      const app = yield* oauth.register(admin, { name: "Back office", redirect_uris: ["https://app.example.com/cb"], scopes: ["projects:read"],
+        type: "confidential" })
       assert.match(app.client_secret ?? "", /^cnp_sec_/)
       const code = yield* codeFor(app.client_id, editorId, "projects:read", false)
-      const wrong = yield* oauth.token({ grant_type: "authorization_code", client_id: app.client_id, client_secret: "cnp_sec_nope", code, redirect_uri: "https://app.example.com/cb" }, undefined)
+      const wrong = yield* oauth.token({ grant_type: "authorization_code", client_id: app.client_id, client_secret: "cnp_sec_nope", code,
+        redirect_uri: "https://app.example.com/cb" }, undefined)
       assert.isTrue(!wrong.ok && wrong.error.status === 401 && wrong.error.body.error === "invalid_client")
       const basic = `Basic ${Buffer.from(`${app.client_id}:${app.client_secret}`).toString("base64")}`
       const t = yield* oauth.token({ grant_type: "authorization_code", code, redirect_uri: "https://app.example.com/cb" }, basic)
@@ -82,7 +93,8 @@ layer(world, { excludeTestServices: true })("OAuth authorization server (library
       assert.isUndefined(t.body.refresh_token, "no offline_access, no refresh token")
       const replay = yield* oauth.token({ grant_type: "authorization_code", code, redirect_uri: "https://app.example.com/cb" }, basic)
       assert.isTrue(!replay.ok && replay.error.body.error === "invalid_grant")
-      assert.isTrue(Exit.isFailure(yield* Effect.exit((yield* Credentials).authenticate(t.body.access_token))), "the replay revoked the tokens issued from the code")
+      assert.isTrue(Exit.isFailure(yield* Effect.exit((yield* Credentials).authenticate(t.body.access_token))),
+        "the replay revoked the tokens issued from the code")
       const rotated = yield* oauth.rotateSecret(admin, app.client_id)
       const old = yield* oauth.token({ grant_type: "refresh_token", refresh_token: "x" }, basic)
       assert.isTrue(!old.ok && old.error.body.error === "invalid_client", "the old secret stops working")
@@ -93,12 +105,16 @@ layer(world, { excludeTestServices: true })("OAuth authorization server (library
     Effect.gen(function*() {
       const { admin, editorId } = yield* setup
       const oauth = yield* OAuthServer
-      const app = yield* oauth.register(admin, { name: "Timer", redirect_uris: ["https://app.example.com/cb"], scopes: ["projects:read", "offline_access"], type: "public" })
+      const app = yield* oauth.register(admin, { name: "Timer", redirect_uris: ["https://app.example.com/cb"], scopes: ["projects:read", "offline_access"],
+        type: "public" })
       const code = yield* codeFor(app.client_id, editorId, "projects:read offline_access")
       yield* clock.adjust(OAuth.CODE_TTL_MS)
-      const late = yield* oauth.token({ grant_type: "authorization_code", client_id: app.client_id, code, redirect_uri: "https://app.example.com/cb", code_verifier: VERIFIER }, undefined)
+      const late = yield* oauth.token({ grant_type: "authorization_code", client_id: app.client_id, code, redirect_uri: "https://app.example.com/cb",
+        code_verifier: VERIFIER }, undefined)
       assert.isTrue(!late.ok && /expired/.test(late.error.body.error_description))
-      const t = yield* oauth.token({ grant_type: "authorization_code", client_id: app.client_id, code: yield* codeFor(app.client_id, editorId, "projects:read offline_access"), redirect_uri: "https://app.example.com/cb", code_verifier: VERIFIER }, undefined)
+      const t = yield* oauth.token({ grant_type: "authorization_code", client_id: app.client_id,
+        code: yield* codeFor(app.client_id, editorId, "projects:read offline_access"), redirect_uri: "https://app.example.com/cb", code_verifier: VERIFIER },
+        undefined)
       assert.isTrue(t.ok)
       if (!t.ok) return
       yield* clock.adjust(3_600_000)
@@ -123,8 +139,14 @@ layer(world, { excludeTestServices: true })("OAuth authorization server (library
       assert.isTrue(listed.some((a) => a.client_id === app.client_id))
       assert.notInclude(JSON.stringify(listed), app.client_secret!)
       const editor = yield* (yield* Members).principalFor(admin.account_id, editorId)
-      assert.isTrue(Exit.isFailure(yield* Effect.exit(oauth.register(editor, { name: "x", redirect_uris: ["https://a.example.com/cb"], scopes: ["profile"], type: "public" }))))
-      const badUri = yield* Effect.exit(oauth.register(admin, { name: "x", redirect_uris: ["http://evil.example.com/cb"], scopes: ["profile"], type: "public" }))
+      assert.isTrue(
+        Exit.isFailure(
+          yield* Effect.exit(oauth.register(editor, { name: "x", redirect_uris: ["https://a.example.com/cb"], scopes: ["profile"], type: "public" }))
+        )
+      )
+      const badUri = yield* Effect.exit(
+        oauth.register(admin, { name: "x", redirect_uris: ["http://evil.example.com/cb"], scopes: ["profile"], type: "public" })
+      )
       assert.isTrue(Exit.isFailure(badUri), "http:// is only for localhost")
       const other = yield* setup
       const check = yield* oauth.check({ client_id: app.client_id, redirect_uri: "https://app.example.com/cb", response_type: "code", scope: "profile" })
@@ -132,7 +154,10 @@ layer(world, { excludeTestServices: true })("OAuth authorization server (library
       const foreign = yield* Effect.exit(oauth.approve(other.editorId, check as Extract<typeof check, { kind: "ok" }>))
       assert.isTrue(Exit.isFailure(foreign), "a member of another account cannot authorize this application")
       yield* oauth.remove(admin, app.client_id)
-      assert.strictEqual((yield* oauth.check({ client_id: app.client_id, redirect_uri: "https://app.example.com/cb", response_type: "code", scope: "profile" })).kind, "error_page")
+      assert.strictEqual(
+        (yield* oauth.check({ client_id: app.client_id, redirect_uri: "https://app.example.com/cb", response_type: "code", scope: "profile" })).kind,
+        "error_page"
+      )
     }))
 
   it.effect("sign-in: right password opens a session; wrong ones say nothing about the email; attempts are rate limited per account", () =>

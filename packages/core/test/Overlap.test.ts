@@ -3,13 +3,19 @@ import * as fc from "fast-check"
 import { intersection } from "polyclip-ts"
 import { Geometry, Overlap } from "../src/index.ts"
 
-const rect = (w: number, s: number, e: number, n: number): Geometry.Polygon =>
-  ({ type: "Polygon", coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] })
+const rect = (w: number, s: number, e: number, n: number): Geometry.Polygon => ({ type: "Polygon", coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] })
 
 // A square field with a pond, and the same field after a round trip through UTM zone 32N (as a
 // Shapefile import gives it): nearly coinciding, which defeats the clipper on raw positions.
-const HOLED: Geometry.Polygon = {"type": "Polygon", "coordinates": [[[8.2, 48.1], [8.219999999999999, 48.1], [8.219999999999999, 48.120000000000005], [8.2, 48.120000000000005], [8.2, 48.1]], [[8.205, 48.105000000000004], [8.205, 48.115], [8.215, 48.115], [8.215, 48.105000000000004], [8.205, 48.105000000000004]]]}
-const HOLED_VIA_UTM: Geometry.Polygon = { type: "Polygon", coordinates: [[[8.200000000000003, 48.099999999999994], [8.220000000000002, 48.1], [8.219999999999994, 48.12], [8.2, 48.12], [8.200000000000003, 48.099999999999994]], [[8.204999999999993, 48.105000000000004], [8.204999999999997, 48.115], [8.215000000000002, 48.114999999999995], [8.214999999999998, 48.105], [8.204999999999993, 48.105000000000004]]] }
+const HOLED: Geometry.Polygon = { "type": "Polygon",
+  "coordinates": [[[8.2, 48.1], [8.219999999999999, 48.1], [8.219999999999999, 48.120000000000005], [8.2, 48.120000000000005], [8.2, 48.1]], [[8.205,
+    48.105000000000004], [8.205, 48.115], [8.215, 48.115], [8.215, 48.105000000000004], [8.205, 48.105000000000004]]] }
+const HOLED_VIA_UTM: Geometry.Polygon = {
+  type: "Polygon",
+  coordinates: [[[8.200000000000003, 48.099999999999994], [8.220000000000002, 48.1], [8.219999999999994, 48.12], [8.2, 48.12], [8.200000000000003,
+    48.099999999999994]], [[8.204999999999993, 48.105000000000004], [8.204999999999997, 48.115], [8.215000000000002, 48.114999999999995], [8.214999999999998,
+    48.105], [8.204999999999993, 48.105000000000004]]]
+}
 
 describe("Overlap", () => {
   it("shared hectares: a known rectangle, none for an edge or a corner, the whole for a copy", () => {
@@ -43,7 +49,8 @@ describe("Overlap", () => {
 
   it("property: concave shapes cut to the shared box first measure what the clipper measures on the whole shapes", () => {
     // stars: concave rings whose parts leave the shared box and come back
-    const star = fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 5, max: 40 }), fc.array(fc.integer({ min: 20, max: 100 }), { minLength: 6, maxLength: 24 }))
+    const star = fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 5, max: 40 }),
+      fc.array(fc.integer({ min: 20, max: 100 }), { minLength: 6, maxLength: 24 }))
       .map(([x, y, r, radii]): Geometry.Polygon => {
         const ring = radii.map((k, i) => {
           const t = (2 * Math.PI * i) / radii.length

@@ -37,12 +37,16 @@ const star = (grid?: number, maxLength = 40) =>
   }).map(({ cx, cy, radii, turn }) => polygon(starRing(cx, cy, radii, turn, grid)))
 
 const gridShape = fc.record({
-  x: fc.integer({ min: 0, max: 8 }), y: fc.integer({ min: 0, max: 8 }), w: fc.integer({ min: 2, max: 8 }), h: fc.integer({ min: 2, max: 8 }),
+  x: fc.integer({ min: 0, max: 8 }),
+  y: fc.integer({ min: 0, max: 8 }),
+  w: fc.integer({ min: 2, max: 8 }),
+  h: fc.integer({ min: 2, max: 8 }),
   kind: fc.constantFrom("plain", "holed", "multi")
 }).map(({ x, y, w, h, kind }): Geometry.Boundary => {
   const g = 0.0005
   const shell = rect(7 + x * g, 46 + y * g, 7 + (x + w) * g, 46 + (y + h) * g)
-  if (kind === "holed") return { type: "Polygon", coordinates: [shell, [...rect(7 + (x + 1) * g, 46 + (y + 1) * g, 7 + (x + w - 1) * g, 46 + (y + h - 1) * g)].reverse()] }
+  if (kind === "holed")
+    return { type: "Polygon", coordinates: [shell, [...rect(7 + (x + 1) * g, 46 + (y + 1) * g, 7 + (x + w - 1) * g, 46 + (y + h - 1) * g)].reverse()] }
   if (kind === "multi") return { type: "MultiPolygon", coordinates: [[shell], [rect(7 + (x + w + 1) * g, 46 + y * g, 7 + (x + w + 3) * g, 46 + (y + 2) * g)]] }
   return { type: "Polygon", coordinates: [shell] }
 })

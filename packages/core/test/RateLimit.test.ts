@@ -81,7 +81,7 @@ describe("RateLimit", () => {
       const limits = { perMinute, perDay }
       const times: Array<number> = []
       let t = start
-      for (const g of gaps) times.push((t += g))
+      for (const g of gaps) times.push(t += g)
       const passed = replay(limits, times).filter((d) => d.allowed).map((d) => d.at)
       for (let i = 0; i < passed.length; i++) {
         for (let j = i; j < passed.length; j++) {

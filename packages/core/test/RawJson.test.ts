@@ -13,7 +13,8 @@ describe("RawJson", () => {
   it("stringify splices the text of every RawJson, unparsed, into the JSON of the rest", () => {
     const inner = new RawJson.RawJson("{\"type\":\"Point\",\"coordinates\":[1,2]}")
     const value = { a: 1, g: inner, list: [inner, "x"], s: "naïve 🌲" }
-    assert.strictEqual(RawJson.stringify(value), "{\"a\":1,\"g\":{\"type\":\"Point\",\"coordinates\":[1,2]},\"list\":[{\"type\":\"Point\",\"coordinates\":[1,2]},\"x\"],\"s\":\"naïve 🌲\"}")
+    assert.strictEqual(RawJson.stringify(value),
+      "{\"a\":1,\"g\":{\"type\":\"Point\",\"coordinates\":[1,2]},\"list\":[{\"type\":\"Point\",\"coordinates\":[1,2]},\"x\"],\"s\":\"naïve 🌲\"}")
     assert.strictEqual(RawJson.stringify({ plain: [1, "two"] }), JSON.stringify({ plain: [1, "two"] }))
     // Plain JSON.stringify gives the same JSON through toJSON.
     assert.strictEqual(JSON.stringify(value), RawJson.stringify(value))

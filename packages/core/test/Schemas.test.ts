@@ -3,8 +3,7 @@ import { Result } from "effect"
 import * as fc from "fast-check"
 import { FieldError, Schemas } from "../src/index.ts"
 
-const problems = <A>(r: Result.Result<A, ReadonlyArray<FieldError.FieldError>>) =>
-  Result.isFailure(r) ? r.failure : []
+const problems = <A>(r: Result.Result<A, ReadonlyArray<FieldError.FieldError>>) => Result.isFailure(r) ? r.failure : []
 const fieldsOf = <A>(r: Result.Result<A, ReadonlyArray<FieldError.FieldError>>) => problems(r).map((p) => p.field)
 
 const square = { type: "Polygon", coordinates: [[[0, 0], [0.01, 0], [0.01, 0.01], [0, 0.01], [0, 0]]] }
@@ -57,8 +56,7 @@ describe("Schemas.decodeRequest", () => {
   it("webhooks: events from the catalogue or *, an absolute URL, secret length", () => {
     const create = Schemas.decodeRequest(Schemas.CreateWebhook)
     assert.isTrue(Result.isSuccess(create({ url: "https://example.com/hook", events: ["*"] })))
-    assert.deepStrictEqual(fieldsOf(create({ url: "nope", events: ["project.created", "bogus"], secret: "short" })).sort(),
-      ["events[1]", "secret", "url"])
+    assert.deepStrictEqual(fieldsOf(create({ url: "nope", events: ["project.created", "bogus"], secret: "short" })).sort(), ["events[1]", "secret", "url"])
     assert.deepStrictEqual(fieldsOf(create({ url: "https://e.com", events: [] })), ["events"])
   })
 

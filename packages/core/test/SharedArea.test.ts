@@ -36,12 +36,16 @@ const star = (grid?: number) =>
 
 /** Rectangles on a grid of 0.0005°, with a hole or a second part sometimes: edges coincide often. */
 const gridShape = fc.record({
-  x: fc.integer({ min: 0, max: 8 }), y: fc.integer({ min: 0, max: 8 }), w: fc.integer({ min: 2, max: 8 }), h: fc.integer({ min: 2, max: 8 }),
+  x: fc.integer({ min: 0, max: 8 }),
+  y: fc.integer({ min: 0, max: 8 }),
+  w: fc.integer({ min: 2, max: 8 }),
+  h: fc.integer({ min: 2, max: 8 }),
   kind: fc.constantFrom("plain", "holed", "multi")
 }).map(({ x, y, w, h, kind }): Geometry.Boundary => {
   const g = 0.0005
   const shell = rect(7 + x * g, 46 + y * g, 7 + (x + w) * g, 46 + (y + h) * g)
-  if (kind === "holed") return { type: "Polygon", coordinates: [shell, [...rect(7 + (x + 1) * g, 46 + (y + 1) * g, 7 + (x + w - 1) * g, 46 + (y + h - 1) * g)].reverse()] }
+  if (kind === "holed")
+    return { type: "Polygon", coordinates: [shell, [...rect(7 + (x + 1) * g, 46 + (y + 1) * g, 7 + (x + w - 1) * g, 46 + (y + h - 1) * g)].reverse()] }
   if (kind === "multi") return { type: "MultiPolygon", coordinates: [[shell], [rect(7 + (x + w + 1) * g, 46 + y * g, 7 + (x + w + 3) * g, 46 + (y + 2) * g)]] }
   return { type: "Polygon", coordinates: [shell] }
 })
@@ -125,7 +129,8 @@ describe("shared area by edges against the clipper", () => {
   })
 
   it("adjacent stands share nothing; a stand inside an outline shares all of itself; a copy shares all", () => {
-    const stand = (i: number, j: number): Geometry.Polygon => ({ type: "Polygon", coordinates: [rect(7 + i * 0.001, 46 + j * 0.001, 7.001 + i * 0.001, 46.001 + j * 0.001)] })
+    const stand = (i: number, j: number): Geometry.Polygon => ({ type: "Polygon",
+      coordinates: [rect(7 + i * 0.001, 46 + j * 0.001, 7.001 + i * 0.001, 46.001 + j * 0.001)] })
     const outline: Geometry.Polygon = { type: "Polygon", coordinates: [rect(7, 46, 7.01, 46.01)] }
     for (const [i, j] of [[1, 0], [0, 1], [1, 1], [-1, 1]] as const) {
       assert.isFalse(Overlap.sharesArea(stand(0, 0), stand(i, j)))

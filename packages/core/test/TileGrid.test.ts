@@ -23,8 +23,9 @@ describe("TileGrid", () => {
   })
 
   it("a tile's cells at its level are one range of keys, each inside the tile, at most 32 × 32 (16 × 16 at least to zoom 14)", () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 18 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
-      fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (z, u, v) => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 18 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (z, u, v) => {
         const x = Math.floor(u * 2 ** z)
         const y = Math.floor(v * 2 ** z)
         const level = TileGrid.levelFor(z)
@@ -37,7 +38,8 @@ describe("TileGrid", () => {
           const [px, py] = TileGrid.cellInTile(level, key, { z, x, y }, 4096)
           assert.isTrue(px > 0 && px < 4096 && py > 0 && py < 4096, `${key} at ${px},${py}`)
         }
-      }))
+      })
+    )
   })
 
   it("a box's cell holds its centre: the keys of neighbouring centres share their coarse cells", () => {

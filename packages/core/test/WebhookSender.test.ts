@@ -55,7 +55,8 @@ describe("createCanopy's default webhook sender", () => {
     try {
       const boot = await canopy.bootstrap({ account_name: "Hooks", email: "hooks@example.com", plan: "enterprise" })
       const principal = await canopy.authenticate(boot.api_key.token)
-      const refused = await canopy.webhooks.create(principal, { url: `https://localhost:${port}/in`, events: ["*"] }).then(() => "created", (e: { code?: string }) => e.code)
+      const refused = await canopy.webhooks.create(principal, { url: `https://localhost:${port}/in`, events: ["*"] }).then(() => "created",
+        (e: { code?: string }) => e.code)
       assert.strictEqual(refused, "VALIDATION_ERROR")
     } finally {
       await canopy.close()
@@ -83,8 +84,10 @@ describe("the guarded lookup", () => {
   const answering = (addresses: ReadonlyArray<string>): WebhookSender.Lookup => (_h, _o, callback) =>
     callback(null, addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })))
   const resolve = (addresses: ReadonlyArray<string>, allowLocal = false) =>
-    new Promise<string>((done) => WebhookSender.guardedLookup(answering(addresses), allowLocal)("hooks.example.com", { all: true }, (err, out) =>
-      done(err ? `refused: ${err.message}` : (out as Array<{ address: string }>).map((a) => a.address).join(","))))
+    new Promise<string>((done) =>
+      WebhookSender.guardedLookup(answering(addresses), allowLocal)("hooks.example.com", { all: true }, (err, out) =>
+        done(err ? `refused: ${err.message}` : (out as Array<{ address: string }>).map((a) => a.address).join(",")))
+    )
 
   it("answers only the addresses that pass; a name with none is refused, naming why", async () => {
     assert.strictEqual(await resolve(["93.184.215.14", "127.0.0.1", "10.0.0.5"]), "93.184.215.14")

@@ -65,7 +65,8 @@ export interface AppOptions extends NodeAdapterOptions {
 /** The request pipeline with the public pages, independent of the server. */
 export const makeApiHandler = (
   canopy: CanopyClient,
-  options: Pick<AppOptions, "log" | "onWrite" | "publicUrl" | "metrics" | "tracing" | "onMeteringRefused" | "basePath" | "corsOrigins" | "basemapUrl" | "basemapAttribution"> = {}
+  options: Pick<AppOptions,
+    "log" | "onWrite" | "publicUrl" | "metrics" | "tracing" | "onMeteringRefused" | "basePath" | "corsOrigins" | "basemapUrl" | "basemapAttribution"> = {}
 ) => {
   // Throws on a malformed public URL, base path or CORS origin: better at start than in every answer.
   const site = makeSite(options.publicUrl, options.basePath)

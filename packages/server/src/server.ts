@@ -104,7 +104,10 @@ export const ownProcessDefaults = (env: Readonly<Record<string, string | undefin
  * demand (`storageLoader.ts`): a missing one is an error naming the package to install.
  */
 export const storageFor = async (options: {
-  readonly db?: string | undefined; readonly databaseUrl?: string | undefined; readonly pgPoolSize?: number | undefined; readonly mustExist?: boolean
+  readonly db?: string | undefined
+  readonly databaseUrl?: string | undefined
+  readonly pgPoolSize?: number | undefined
+  readonly mustExist?: boolean
 }): Promise<StorageProvider> =>
   options.databaseUrl
     ? (await loadPostgres()).postgresStorage({ url: options.databaseUrl, ...(options.pgPoolSize !== undefined ? { maxConnections: options.pgPoolSize } : {}) })
@@ -140,7 +143,12 @@ export const openCanopy = async (
 }
 
 const logDispatcherError = (e: unknown) =>
-  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), component: "dispatcher", error: (e as { _tag?: string })?._tag ?? (e instanceof Error ? e.name : "error") })}\n`)
+  process.stderr.write(
+    `${
+      JSON.stringify({ time: new Date().toISOString(), component: "dispatcher",
+        error: (e as { _tag?: string })?._tag ?? (e instanceof Error ? e.name : "error") })
+    }\n`
+  )
 
 /** `/metrics` access from the environment: `CANOPY_METRICS_TOKEN`, or `CANOPY_METRICS=public`. */
 const metricsFromEnv = (): MetricsAccess | undefined => {
@@ -190,8 +198,13 @@ export const serve = async (options: ServeOptions = {}): Promise<RunningServer> 
   })
   const log = options.log === false ? undefined : (options.log ?? stdoutLog)
   const handler = nodeHandler(canopy, {
-    ...(log ? { log } : {}), trustedProxies: options.trustedProxies ?? [], publicUrl, ...(dispatcher ? { onWrite: dispatcher.wake } : {}),
-    ...(metrics ? { metrics } : {}), ...(tracing ? { tracing } : {}), onMeteringRefused,
+    ...(log ? { log } : {}),
+    trustedProxies: options.trustedProxies ?? [],
+    publicUrl,
+    ...(dispatcher ? { onWrite: dispatcher.wake } : {}),
+    ...(metrics ? { metrics } : {}),
+    ...(tracing ? { tracing } : {}),
+    onMeteringRefused,
     corsOrigins: options.corsOrigins ?? process.env.CANOPY_CORS_ORIGINS,
     ...(options.basemapUrl !== undefined ? { basemapUrl: options.basemapUrl } : {}),
     ...(options.basemapAttribution !== undefined ? { basemapAttribution: options.basemapAttribution } : {})

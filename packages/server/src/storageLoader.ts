@@ -18,14 +18,14 @@ const load = async <A>(name: string, what: string, importer: () => Promise<A>): 
   try {
     return await importer()
   } catch (e) {
-    if (isMissing(e, name)) throw Object.assign(new Error(`${what} needs ${name}, which is not installed: npm install ${name}`), { code: "CANOPY_ADAPTER_MISSING" })
+    if (isMissing(e, name))
+      throw Object.assign(new Error(`${what} needs ${name}, which is not installed: npm install ${name}`), { code: "CANOPY_ADAPTER_MISSING" })
     throw e
   }
 }
 
 /** `@canopy/adapter-sqlite`, or an error saying to install it. */
-export const loadSqlite = (): Promise<typeof SqliteAdapter> =>
-  load("@canopy/adapter-sqlite", "SQLite storage", () => import("@canopy/adapter-sqlite"))
+export const loadSqlite = (): Promise<typeof SqliteAdapter> => load("@canopy/adapter-sqlite", "SQLite storage", () => import("@canopy/adapter-sqlite"))
 
 /** `@canopy/adapter-postgres`, or an error saying to install it. */
 export const loadPostgres = (): Promise<typeof PostgresAdapter> =>

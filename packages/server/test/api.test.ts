@@ -29,7 +29,8 @@ describe("v1 over a real socket: every endpoint's success", () => {
     const p = created.body.data
     assert.strictEqual(p.slug, "foret-de-troncais")
     assert.isAbove(p.area_hectares, 1)
-    assert.deepStrictEqual(Object.keys(p).sort(), ["area_hectares", "bbox", "created_at", "description", "geometry", "id", "name", "overlaps", "slug", "status", "updated_at"])
+    assert.deepStrictEqual(Object.keys(p).sort(), ["area_hectares", "bbox", "created_at", "description", "geometry", "id", "name", "overlaps", "slug", "status",
+      "updated_at"])
     assert.deepStrictEqual(p.overlaps, { overlaps: [], complete: true })
 
     const got = await api.get(`/v1/projects/${p.id}`)
@@ -41,8 +42,8 @@ describe("v1 over a real socket: every endpoint's success", () => {
     const list = await api.get("/v1/projects?per_page=1&page=2&sort=name&order=asc")
     assert.strictEqual(list.status, 200)
     meta(list)
-    assert.deepStrictEqual({ ...list.body.meta, request_id: 0, timestamp: 0 },
-      { total: 2, total_exact: true, page: 2, per_page: 1, total_pages: 2, has_more: false, next_cursor: null, request_id: 0, timestamp: 0 })
+    assert.deepStrictEqual({ ...list.body.meta, request_id: 0, timestamp: 0 }, { total: 2, total_exact: true, page: 2, per_page: 1, total_pages: 2,
+      has_more: false, next_cursor: null, request_id: 0, timestamp: 0 })
     const first = await api.get("/v1/projects?per_page=1&sort=name&order=asc")
     const next = await api.get(`/v1/projects?per_page=1&sort=name&order=asc&cursor=${first.body.meta.next_cursor}`)
     assert.deepStrictEqual([next.status, next.body.meta.page, next.body.data[0].name], [200, null, "Second"])
@@ -77,7 +78,10 @@ describe("v1 over a real socket: every endpoint's success", () => {
   it("assets: create 201, get, list, update, delete 204", async () => {
     const p = (await api.post("/v1/projects", { name: "Asset host" })).body.data
     const created = await api.post(`/v1/projects/${p.id}/assets`, {
-      name: "Station A", type: "monitoring_station", location: { type: "Point", coordinates: [3.1, 46.6] }, metadata: { serial: "X1" }
+      name: "Station A",
+      type: "monitoring_station",
+      location: { type: "Point", coordinates: [3.1, 46.6] },
+      metadata: { serial: "X1" }
     })
     assert.strictEqual(created.status, 201)
     const a = created.body.data

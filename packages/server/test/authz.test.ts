@@ -39,8 +39,10 @@ describe("the permission matrix: each permission against each endpoint", () => {
   it("a service token's IP allowlist is checked against the socket address", async () => {
     const { accountId } = await server.newAccount("enterprise")
     const system = Principal.system(accountId)
-    const inside = await server.canopy.credentials.create(system, "service_token", { name: "local", permissions: ["projects:read"], ip_allowlist: ["127.0.0.0/8"] })
-    const outside = await server.canopy.credentials.create(system, "service_token", { name: "remote", permissions: ["projects:read"], ip_allowlist: ["203.0.113.0/24"] })
+    const inside = await server.canopy.credentials.create(system, "service_token", { name: "local", permissions: ["projects:read"],
+      ip_allowlist: ["127.0.0.0/8"] })
+    const outside = await server.canopy.credentials.create(system, "service_token", { name: "remote", permissions: ["projects:read"],
+      ip_allowlist: ["203.0.113.0/24"] })
     assert.strictEqual((await client(server.url, inside.token).get("/v1/projects")).status, 200)
     const refused = await client(server.url, outside.token).get("/v1/projects")
     assert.strictEqual(refused.status, 403)

@@ -47,7 +47,9 @@ describe("an oversize body", () => {
       for (let i = 0; i < 40; i++) {
         try {
           const res = await send(`${serve.url}/v1/projects`, {
-            method: "POST", body: big, headers: { authorization: "Bearer whatever", "content-type": "application/json" }
+            method: "POST",
+            body: big,
+            headers: { authorization: "Bearer whatever", "content-type": "application/json" }
           })
           const body = await res.json() as { error?: { code?: string; details?: unknown } }
           outcomes.push(res.status === 413 && body.error?.code === "VALIDATION_ERROR" && Array.isArray(body.error.details) &&
@@ -66,7 +68,9 @@ describe("an oversize body", () => {
       for (let i = 0; i < 7; i++) yield new Uint8Array(1024 * 1024).fill(0x20)
     }
     const res = await fetch(`${serve.url}/v1/projects`, {
-      method: "POST", body: ReadableStream.from(chunks()), duplex: "half",
+      method: "POST",
+      body: ReadableStream.from(chunks()),
+      duplex: "half",
       headers: { authorization: "Bearer whatever", "content-type": "application/json" }
     } as RequestInit)
     assert.strictEqual(res.status, 413)
@@ -107,7 +111,9 @@ describe("an oversize body", () => {
       const socket = connect(Number(port), hostname)
       let text = ""
       socket.pause()
-      socket.on("data", (d: Buffer) => { text += d.toString("latin1") })
+      socket.on("data", (d: Buffer) => {
+        text += d.toString("latin1")
+      })
       socket.on("error", () => resolve(text))
       socket.on("close", () => resolve(text))
       socket.write(`POST /v1/projects HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: ${1024 ** 3}\r\n\r\n`)
@@ -135,13 +141,14 @@ describe("deeply nested JSON", () => {
   const send = (method: string, path: string, body: string) =>
     request(server.url, method, path, { token, body, headers: { "content-type": "application/json" } })
 
-  const routes = () => [
-    ["POST", "/v1/projects", "name\":\"x\",\""],
-    ["PUT", `/v1/projects/${projectId}`, ""],
-    ["POST", `/v1/projects/${projectId}/assets`, "name\":\"x\",\"type\":\"sensor\",\""],
-    ["PUT", "/v1/account", ""],
-    ["POST", "/v1/webhooks", "url\":\"https://example.com/h\",\""]
-  ] as const
+  const routes = () =>
+    [
+      ["POST", "/v1/projects", "name\":\"x\",\""],
+      ["PUT", `/v1/projects/${projectId}`, ""],
+      ["POST", `/v1/projects/${projectId}/assets`, "name\":\"x\",\"type\":\"sensor\",\""],
+      ["PUT", "/v1/account", ""],
+      ["POST", "/v1/webhooks", "url\":\"https://example.com/h\",\""]
+    ] as const
 
   for (const field of ["description", "status", "metadata", "name", "geometry"]) {
     it(`50,000 levels of objects in ${field} is a 422 on every JSON route`, async () => {

@@ -23,8 +23,7 @@ const firstServe = async (args: ReadonlyArray<string>, env: Readonly<Record<stri
   try {
     for (let i = 0; i < 100 && !/try it/.test(s.stderr()); i++) await new Promise((r) => setTimeout(r, 100))
     const key = (path: string) => readFileSync(path, "utf8").trim()
-    const works = async (token: string) =>
-      (await fetch(`${s.url}/v1/projects`, { headers: { authorization: `Bearer ${token}` } })).status
+    const works = async (token: string) => (await fetch(`${s.url}/v1/projects`, { headers: { authorization: `Bearer ${token}` } })).status
     return { stderr: s.stderr(), key, works }
   } finally {
     s.child.kill("SIGTERM")
@@ -92,4 +91,3 @@ describe("on a terminal", () => {
     }
   }, 60_000)
 })
-

@@ -13,8 +13,8 @@ import { client, isErrorBody, request } from "./harness.ts"
 import { serverOnEachStore, type StoreServer } from "./stores.ts"
 
 /** A square with its south-west corner at (lon, lat), `side` degrees wide. */
-const square = (lon: number, lat: number, side: number) =>
-  ({ type: "Polygon", coordinates: [[[lon, lat], [lon + side, lat], [lon + side, lat + side], [lon, lat + side], [lon, lat]]] })
+const square = (lon: number, lat: number, side: number) => ({ type: "Polygon",
+  coordinates: [[[lon, lat], [lon + side, lat], [lon + side, lat + side], [lon, lat + side], [lon, lat]]] })
 
 const suite = (store: string, open: () => Promise<StoreServer>) =>
   describe(`boundary history (${store})`, () => {
@@ -44,7 +44,9 @@ const suite = (store: string, open: () => Promise<StoreServer>) =>
       const created = (await api.post("/v1/projects", { name: "Spruce", geometry: square(10, 50, 0.01) })).body.data
       const file = new TextEncoder().encode(JSON.stringify({ type: "Feature", properties: {}, geometry: square(10, 50, 0.02) }))
       const replaced = await request(running.url, "PUT", `/v1/projects/${created.id}/boundary`, {
-        token, body: file, headers: { "content-type": "application/geo+json" }
+        token,
+        body: file,
+        headers: { "content-type": "application/geo+json" }
       })
       assert.strictEqual(replaced.status, 200, replaced.text)
       const updated = (await api.put(`/v1/projects/${created.id}`, { geometry: square(10, 50, 0.005) })).body.data
@@ -67,7 +69,8 @@ const suite = (store: string, open: () => Promise<StoreServer>) =>
 
       const one = await api.get(`/v1/projects/${created.id}/boundaries/2`)
       assert.strictEqual(one.status, 200, one.text)
-      assert.deepStrictEqual([one.body.data.version, one.body.data.area_hectares_after, one.body.data.bbox], [2, replaced.body.data.area_hectares, replaced.body.data.bbox])
+      assert.deepStrictEqual([one.body.data.version, one.body.data.area_hectares_after, one.body.data.bbox], [2, replaced.body.data.area_hectares,
+        replaced.body.data.bbox])
       assert.deepStrictEqual(one.body.data.geometry, replaced.body.data.geometry)
       const renamed = await api.put(`/v1/projects/${created.id}`, { name: "Spruce, renamed" })
       assert.strictEqual(renamed.status, 200)
@@ -89,8 +92,8 @@ const suite = (store: string, open: () => Promise<StoreServer>) =>
       assert.strictEqual(after.length, before + 1)
       assert.strictEqual(after[0].data.area_hectares, p.area_hectares)
       const newest = (await api.get(`/v1/projects/${p.id}/boundaries?per_page=1`)).body.data[0]
-      assert.deepStrictEqual([newest.version, newest.via, newest.restored_from, newest.area_hectares_before, newest.area_hectares_after],
-        [3, "version_restore", 1, smaller.area_hectares, p.area_hectares])
+      assert.deepStrictEqual([newest.version, newest.via, newest.restored_from, newest.area_hectares_before, newest.area_hectares_after], [3, "version_restore",
+        1, smaller.area_hectares, p.area_hectares])
     })
 
     it("refused changes store no version: an invalid boundary (422), a restore over the plan's hectares", async () => {
@@ -115,7 +118,8 @@ const suite = (store: string, open: () => Promise<StoreServer>) =>
       const { api, token } = await account()
       const p = (await api.post("/v1/projects", { name: "Birch", geometry: square(15, 50, 0.006) })).body.data
       await api.put(`/v1/projects/${p.id}`, { geometry: square(15, 50, 0.003) })
-      const types = { geojson: "application/geo+json", kml: "application/vnd.google-earth.kml+xml", shapefile: "application/zip", geopackage: "application/geopackage+sqlite3" }
+      const types = { geojson: "application/geo+json", kml: "application/vnd.google-earth.kml+xml", shapefile: "application/zip",
+        geopackage: "application/geopackage+sqlite3" }
       for (const [format, mediaType] of Object.entries(types)) {
         const res = await fetch(`${running.url}/v1/projects/${p.id}/boundaries/1/export?format=${format}`, { headers: { authorization: `Bearer ${token}` } })
         assert.strictEqual(res.status, 200, format)

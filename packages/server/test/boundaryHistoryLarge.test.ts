@@ -50,7 +50,8 @@ const suite = (store: string, open: () => Promise<StoreServer>) =>
         for (const a of answers) assert.strictEqual(a.status, 200, a.text.slice(0, 300))
         return answers
       }
-      const restores = await timed("restore of version 1", () => fetch(`${running.url}/v1/projects/${p.id}/boundaries/1/restore`, { method: "POST", headers: auth }))
+      const restores = await timed("restore of version 1",
+        () => fetch(`${running.url}/v1/projects/${p.id}/boundaries/1/restore`, { method: "POST", headers: auth }))
       assert.strictEqual(JSON.parse(restores[0]!.text).data.area_hectares, p.area_hectares)
       await timed("GET project", () => fetch(`${running.url}/v1/projects/${p.id}`, { headers: auth }))
       const read = await timed("GET version 1", () => fetch(`${running.url}/v1/projects/${p.id}/boundaries/1`, { headers: auth }))

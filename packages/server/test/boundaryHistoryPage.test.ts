@@ -18,8 +18,8 @@ import { client, startTestServer, type TestServer } from "./harness.ts"
 const shots = join(process.cwd(), ".test-results", "screenshots")
 
 /** A square with its south-west corner at (lon, lat), `side` degrees wide. */
-const square = (lon: number, lat: number, side: number) =>
-  ({ type: "Polygon", coordinates: [[[lon, lat], [lon + side, lat], [lon + side, lat + side], [lon, lat + side], [lon, lat]]] })
+const square = (lon: number, lat: number, side: number) => ({ type: "Polygon",
+  coordinates: [[[lon, lat], [lon + side, lat], [lon + side, lat + side], [lon, lat + side], [lon, lat]]] })
 
 let server: TestServer
 let browser: Browser
@@ -39,10 +39,13 @@ afterAll(async () => {
 const signedIn = (email: string, password: string) => signInAs(browser, server.url, email, password)
 
 /** The history table's rows as shown. */
-const rows = (page: Page) => page.$$eval("#history-table tbody tr", (trs) => trs.map((tr) => {
-  const cells = [...tr.querySelectorAll("td")].map((td) => (td.textContent ?? "").trim())
-  return { version: Number(tr.getAttribute("data-version")), who: cells[2], via: cells[3], hectares: cells[4], restore: tr.querySelector("button") !== null }
-}))
+const rows = (page: Page) =>
+  page.$$eval("#history-table tbody tr", (trs) =>
+    trs.map((tr) => {
+      const cells = [...tr.querySelectorAll("td")].map((td) => (td.textContent ?? "").trim())
+      return { version: Number(tr.getAttribute("data-version")), who: cells[2], via: cells[3], hectares: cells[4],
+        restore: tr.querySelector("button") !== null }
+    }))
 
 /** Hectares as the page prints them (en-US, up to 4 decimals). */
 const ha = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 4 })
@@ -66,8 +69,11 @@ describe("a project page's boundary history in headless Chromium", () => {
     assert.deepStrictEqual(shown.map((r) => r.version), firstApi.data.map((v: { version: number }) => v.version))
     assert.deepStrictEqual(shown.map((r) => r.version), [11, 10, 9, 8, 7, 6, 5, 4, 3, 2])
     assert.deepStrictEqual(shown[0], {
-      version: 11, who: "API key · you", via: "Update (API)",
-      hectares: `${ha(firstApi.data[0].area_hectares_before)} → ${ha(firstApi.data[0].area_hectares_after)}`, restore: true
+      version: 11,
+      who: "API key · you",
+      via: "Update (API)",
+      hectares: `${ha(firstApi.data[0].area_hectares_before)} → ${ha(firstApi.data[0].area_hectares_after)}`,
+      restore: true
     })
     assert.include(await page.textContent("#boundary-history"), "11 versions")
     await Promise.all([page.waitForEvent("load"), page.click("#more-history")])

@@ -84,8 +84,13 @@ describe("in headless Chromium", () => {
 
     const verifier = "M25iVXpKU3puUjFaYWg3T1NDTDQtcW1ROUY5YXlwalNoc0hhakxifmZHag"
     const authorize = `${server.url}/oauth/authorize?${new URLSearchParams({
-      client_id: app.client_id, redirect_uri: callbackUrl, response_type: "code", scope: "projects:read offline_access",
-      state: "opaque-123", code_challenge: OAuth.challengeOf(verifier), code_challenge_method: "S256"
+      client_id: app.client_id,
+      redirect_uri: callbackUrl,
+      response_type: "code",
+      scope: "projects:read offline_access",
+      state: "opaque-123",
+      code_challenge: OAuth.challengeOf(verifier),
+      code_challenge_method: "S256"
     })}`
     const page = await browser.newPage()
     await page.goto(authorize)
@@ -108,20 +113,23 @@ describe("in headless Chromium", () => {
     assert.match(code, /^cnp_ocd_/)
 
     const exchange = await fetch(`${server.url}/oauth/token`, {
-      method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" },
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ grant_type: "authorization_code", client_id: app.client_id, code, redirect_uri: callbackUrl, code_verifier: verifier })
     })
     const tokens = await exchange.json() as { access_token: string; refresh_token: string }
     assert.strictEqual(exchange.status, 200)
     assert.strictEqual((await client(server.url, tokens.access_token).get("/v1/projects")).status, 200)
     const refreshed = await fetch(`${server.url}/oauth/token`, {
-      method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" },
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ grant_type: "refresh_token", client_id: app.client_id, refresh_token: tokens.refresh_token })
     })
     const rotated = await refreshed.json() as { access_token: string; refresh_token: string }
     assert.strictEqual((await client(server.url, rotated.access_token).get("/v1/projects")).status, 200)
     const reused = await fetch(`${server.url}/oauth/token`, {
-      method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" },
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ grant_type: "refresh_token", client_id: app.client_id, refresh_token: tokens.refresh_token })
     })
     assert.strictEqual(reused.status, 400, "the old refresh token fails")
@@ -142,7 +150,8 @@ describe("in headless Chromium", () => {
     const admin = client(server.url, b.api_key.token)
     // 800 ha of 1,000: the hectare bar passes 75%
     const side = Math.sqrt(800 * 10_000)
-    await admin.post("/v1/projects", { name: "Big", geometry: { type: "Polygon", coordinates: [[[0, 0], [side / 111_320, 0], [side / 111_320, side / 110_574], [0, side / 110_574], [0, 0]]] } })
+    await admin.post("/v1/projects", { name: "Big",
+      geometry: { type: "Polygon", coordinates: [[[0, 0], [side / 111_320, 0], [side / 111_320, side / 110_574], [0, side / 110_574], [0, 0]]] } })
 
     const page = await browser.newPage()
     page.on("dialog", (d) => void d.accept()) // destructive actions are confirmed

@@ -46,9 +46,8 @@ export const launchChromium = (executablePath: string): Promise<Browser> =>
   chromium.launch({
     executablePath,
     headless: true,
-    args: ["--no-sandbox", "--no-zygote", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-      "--disable-domain-reliability", "--no-pings", "--font-render-hinting=none"]
+    args: ["--no-sandbox", "--no-zygote", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+      "--disable-sync", "--disable-domain-reliability", "--no-pings", "--font-render-hinting=none"]
   })
 
 /** A third-party application's OAuth callback on a loopback port: the query of every visit, in order. */

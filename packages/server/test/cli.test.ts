@@ -55,7 +55,10 @@ describe("canopy CLI", { timeout: 90_000 }, () => {
     assert.match(out.user_id!, /^user_/)
     assert.match(out.api_key!, /^cnp_key_/)
     assert.match(out.set_password_url!, /^http:\/\/127\.0\.0\.1:8080\/invitations\/accept\?token=cnp_inv_\w+$/)
-    const pub = JSON.parse(canopy("init", "--db", freshDb(), "--email", "p@example.com", "--public-url", "https://canopy.example.com", "--json").out) as Record<string, string>
+    const pub = JSON.parse(canopy("init", "--db", freshDb(), "--email", "p@example.com", "--public-url", "https://canopy.example.com", "--json").out) as Record<
+      string,
+      string
+    >
     assert.match(pub.set_password_url!, /^https:\/\/canopy\.example\.com\/invitations\/accept\?token=cnp_inv_\w+$/)
     const c = await createCanopy({ storage: sqliteStorage({ filename: db }) })
     const principal = await c.authenticate(out.api_key!)
@@ -85,7 +88,8 @@ describe("canopy CLI", { timeout: 90_000 }, () => {
     assert.strictEqual(await c.authenticate(key.token).then(() => "ok", (e: { code: string }) => e.code), "UNAUTHORIZED")
     await c.close()
 
-    const svc = canopy("service-tokens", "create", "--db", db, "--name", "runner", "--permissions", "projects:read", "--ip-allowlist", "10.0.0.0/8,192.0.2.7", "--json")
+    const svc = canopy("service-tokens", "create", "--db", db, "--name", "runner", "--permissions", "projects:read", "--ip-allowlist", "10.0.0.0/8,192.0.2.7",
+      "--json")
     assert.strictEqual(svc.code, 0, svc.err)
     const token = JSON.parse(svc.out) as { token: string; ip_allowlist: Array<string> }
     assert.match(token.token, /^cnp_svc_/)
@@ -109,8 +113,10 @@ describe("canopy CLI", { timeout: 90_000 }, () => {
     assert.strictEqual(canopy("account", "set-plan", "pro", "--db", db, "--account", first.account_id).code, 0)
     assert.strictEqual(canopy("account", "set-plan", "platinum", "--db", db).code, 2)
     // The store itself (the facade runs domain services only).
-    const events = await Effect.runPromise(Effect.flatMap(Storage.Storage, (s) => s.outbox.listEvents(first.account_id, { type: "subscription.updated", limit: 10, offset: 0 }))
-      .pipe(Effect.provide(sqliteStorage({ filename: db }).layer)))
+    const events = await Effect.runPromise(
+      Effect.flatMap(Storage.Storage, (s) => s.outbox.listEvents(first.account_id, { type: "subscription.updated", limit: 10, offset: 0 }))
+        .pipe(Effect.provide(sqliteStorage({ filename: db }).layer))
+    )
     assert.deepStrictEqual(events.rows.map((e) => (JSON.parse(e.payload) as { data: { plan: string } }).data.plan), ["pro", "enterprise"])
   })
 
@@ -155,8 +161,8 @@ describe("canopy CLI", { timeout: 90_000 }, () => {
     const flag = canopy("init", "--db", freshDb(), "--email", "p@example.com", "--public-url", "https://canopy.example.com/")
     assert.strictEqual(flag.code, 0, flag.err)
     assert.match(flag.out, /https:\/\/canopy\.example\.com\/invitations\/accept\?token=cnp_inv_\w+/)
-    const env = spawnSync(process.execPath, [bin, "init", "--db", freshDb(), "--email", "q@example.com"],
-      { encoding: "utf8", env: { ...process.env, CANOPY_DB: "", CANOPY_PUBLIC_URL: "https://env.example.com" } })
+    const env = spawnSync(process.execPath, [bin, "init", "--db", freshDb(), "--email", "q@example.com"], { encoding: "utf8",
+      env: { ...process.env, CANOPY_DB: "", CANOPY_PUBLIC_URL: "https://env.example.com" } })
     assert.match(env.stdout, /https:\/\/env\.example\.com\/invitations\/accept\?token=cnp_inv_\w+/)
     for (const bad of ["ftp://canopy.example.com", "canopy.example.com", "https://canopy.example.com/?x=1", "https://user:pw@canopy.example.com"]) {
       const r = canopy("init", "--db", freshDb(), "--email", "r@example.com", "--public-url", bad)
@@ -235,7 +241,8 @@ describe("canopy CLI", { timeout: 90_000 }, () => {
 
   it("commands on an existing account never create a database: a typo'd --db is an error", () => {
     const typo = join(dir, "typo.db")
-    for (const command of [["keys", "list"], ["keys", "create", "--name", "x", "--permissions", "admin"], ["service-tokens", "list"], ["account", "set-plan", "pro"], ["worker"]]) {
+    for (const command of [["keys", "list"], ["keys", "create", "--name", "x", "--permissions", "admin"], ["service-tokens", "list"], ["account", "set-plan",
+      "pro"], ["worker"]]) {
       const r = canopy(...command, "--db", typo)
       assert.strictEqual(r.code, 1, `${command.join(" ")}: ${r.err}`)
       assert.lengthOf(lines(r.err), 1, r.err)
@@ -252,7 +259,8 @@ describe("canopy CLI", { timeout: 90_000 }, () => {
     assert.include(s.stderr(), "Acme Forestry")
     assert.notInclude(s.stderr(), "npm start -- --email", "no hint when both were chosen")
     assert.notInclude(s.url, ":8080")
-    assert.match(readFileSync(join(dir, "canopy-owner-link"), "utf8"), new RegExp(`^${s.url.replace(/[.:/]/g, "\\$&")}/invitations/accept\\?token=cnp_inv_\\w+\n$`))
+    assert.match(readFileSync(join(dir, "canopy-owner-link"), "utf8"),
+      new RegExp(`^${s.url.replace(/[.:/]/g, "\\$&")}/invitations/accept\\?token=cnp_inv_\\w+\n$`))
     assert.notMatch(s.stderr(), /cnp_inv_/)
     const key = readFileSync(join(dir, "canopy-admin-key"), "utf8").trim()
     const home = await fetch(`${s.url}/`, { redirect: "manual" })
@@ -316,30 +324,41 @@ describe("ownProcessDefaults (what serve and worker do to their process)", () =>
     const db = freshDb()
     const init = JSON.parse(canopy("init", "--db", db, "--email", "backup@example.com", "--plan", "enterprise", "--json").out) as { api_key: string }
     const server = await startServe(["--db", db])
-    const post = (name: string) => fetch(`${server.url}/v1/projects`, {
-      method: "POST", headers: { authorization: `Bearer ${init.api_key}`, "content-type": "application/json" },
-      body: JSON.stringify({ name, geometry: { type: "Polygon", coordinates: [[[10, 0], [10.01, 0], [10.01, 0.01], [10, 0.01], [10, 0]]] } })
-    })
+    const post = (name: string) =>
+      fetch(`${server.url}/v1/projects`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${init.api_key}`, "content-type": "application/json" },
+        body: JSON.stringify({ name, geometry: { type: "Polygon", coordinates: [[[10, 0], [10.01, 0], [10.01, 0.01], [10, 0.01], [10, 0]]] } })
+      })
     try {
       for (let i = 0; i < 20; i++) assert.strictEqual((await post(`Before ${i}`)).status, 201)
       // Writes go on while the backup runs (it is an async child process, so the server keeps answering).
       let writing = true
-      const writer = (async () => { for (let i = 0; writing; i++) await post(`During ${i}`) })()
+      const writer = (async () => {
+        for (let i = 0; writing; i++) await post(`During ${i}`)
+      })()
       const target = join(dir, "copy.db")
       const out = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
         const child = spawn(process.execPath, [bin, "backup", "--db", db, "--to", target, "--json"], { stdio: ["ignore", "pipe", "pipe"] })
         let o = "", e = ""
-        child.stdout!.on("data", (d) => { o += d })
-        child.stderr!.on("data", (d) => { e += d })
+        child.stdout!.on("data", (d) => {
+          o += d
+        })
+        child.stderr!.on("data", (d) => {
+          e += d
+        })
         child.on("exit", (code) => resolve({ code, out: o, err: e }))
       })
       writing = false
       await writer
       assert.strictEqual(out.code, 0, out.err)
       assert.isAbove((JSON.parse(out.out) as { pages: number }).pages, 0)
-      const names = await Effect.runPromise(Effect.flatMap(Storage.Storage, (s) => Effect.flatMap(s.accounts.list, (accounts) =>
-        s.projects.list(accounts[0]!.id, { sort: "name", order: "asc", limit: 100, offset: 0, search: "before" })))
-        .pipe(Effect.provide(sqliteStorage({ filename: target, mustExist: true }).layer)))
+      const names = await Effect.runPromise(
+        Effect.flatMap(Storage.Storage, (s) =>
+          Effect.flatMap(s.accounts.list, (accounts) =>
+            s.projects.list(accounts[0]!.id, { sort: "name", order: "asc", limit: 100, offset: 0, search: "before" })))
+          .pipe(Effect.provide(sqliteStorage({ filename: target, mustExist: true }).layer))
+      )
       assert.strictEqual(names.total, 20)
       const again = canopy("backup", "--db", db, "--to", target)
       assert.strictEqual(again.code, 1)

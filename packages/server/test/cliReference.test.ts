@@ -41,10 +41,11 @@ afterEach(() => vi.restoreAllMocks())
 const argvFor = (c: Command, flag: string, value: string | undefined) => [c.name, ...(value === undefined ? [flag] : [flag, value]), "--help"]
 
 /** The TypeScript files under a directory. */
-const sources = (dir: string): Array<string> => readdirSync(dir).flatMap((name) => {
-  const path = join(dir, name)
-  return statSync(path).isDirectory() ? sources(path) : name.endsWith(".ts") ? [path] : []
-})
+const sources = (dir: string): Array<string> =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? sources(path) : name.endsWith(".ts") ? [path] : []
+  })
 
 /** Tokens that look like variables but are error codes. */
 const ERROR_CODES = new Set(["CANOPY_BLOCKED_ADDRESS", "CANOPY_NO_DATABASE", "CANOPY_ADAPTER_MISSING"])

@@ -61,7 +61,11 @@ const setUp = async (server: RunningServer, origins: ReadonlyArray<string>) => {
   const b = await server.canopy.bootstrap({ account_name: "Browser Co", email, plan: "pro" })
   await server.canopy.members.accept(b.password_token, { name: "Bea Browser", password: "browser owner password" })
   const registered = await server.canopy.oauth.register(Principal.system(b.account.id), {
-    name: "Browser app", redirect_uris: [`${appOrigin}/callback`], scopes: ["profile", "projects:read"], type: "public", allowed_origins: origins
+    name: "Browser app",
+    redirect_uris: [`${appOrigin}/callback`],
+    scopes: ["profile", "projects:read"],
+    type: "public",
+    allowed_origins: origins
   })
   return { b, clientId: registered.client_id, key: b.api_key.token }
 }
@@ -72,8 +76,13 @@ const codeFor = async (server: RunningServer, clientId: string, userId: string) 
   const url = await server.canopy.run(Effect.gen(function*() {
     const oauth = yield* OAuthServer
     const check = yield* oauth.check({
-      client_id: clientId, redirect_uri: `${appOrigin}/callback`, response_type: "code", scope: "profile projects:read",
-      state: "s", code_challenge: OAuth.challengeOf(verifier), code_challenge_method: "S256"
+      client_id: clientId,
+      redirect_uri: `${appOrigin}/callback`,
+      response_type: "code",
+      scope: "profile projects:read",
+      state: "s",
+      code_challenge: OAuth.challengeOf(verifier),
+      code_challenge_method: "S256"
     })
     if (check.kind !== "ok") return yield* Effect.die(new Error(JSON.stringify(check)))
     return yield* oauth.approve(userId, check)
@@ -119,7 +128,9 @@ describe("CORS in headless Chromium, from pages on other origins", () => {
     assert.deepStrictEqual((listed.body as { data: Array<unknown> }).data, [])
     assert.match(listed.requestId ?? "", /^req_/, "X-Request-Id is exposed")
     const created = await fromPage(deploymentOrigin, projects, {
-      method: "POST", headers: { ...withKey.headers, "content-type": "application/json", "idempotency-key": "browser-1" }, body: JSON.stringify({ name: "From the browser" })
+      method: "POST",
+      headers: { ...withKey.headers, "content-type": "application/json", "idempotency-key": "browser-1" },
+      body: JSON.stringify({ name: "From the browser" })
     })
     assert.strictEqual(created.status, 201, JSON.stringify(created))
 
@@ -127,7 +138,9 @@ describe("CORS in headless Chromium, from pages on other origins", () => {
     assert.isFalse(blocked.ok)
     assert.match(blocked.error!, /TypeError|Failed to fetch/)
     const blockedPost = await fromPage(strangerOrigin, projects, {
-      method: "POST", headers: { ...withKey.headers, "content-type": "application/json" }, body: JSON.stringify({ name: "Should not exist" })
+      method: "POST",
+      headers: { ...withKey.headers, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Should not exist" })
     })
     assert.isFalse(blockedPost.ok)
     const names = (await (await fetch(projects, withKey)).json() as { data: Array<{ name: string }> }).data.map((p) => p.name)
@@ -135,7 +148,8 @@ describe("CORS in headless Chromium, from pages on other origins", () => {
 
     // The public application's page: the code exchange (a simple POST, no preflight) and the API.
     const { code, verifier } = await codeFor(api, clientId, b.user.id)
-    const form = new URLSearchParams({ grant_type: "authorization_code", client_id: clientId, code, redirect_uri: `${appOrigin}/callback`, code_verifier: verifier })
+    const form = new URLSearchParams({ grant_type: "authorization_code", client_id: clientId, code, redirect_uri: `${appOrigin}/callback`,
+      code_verifier: verifier })
     const tokenInit = { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form.toString() }
     const strangerExchange = await fromPage(strangerOrigin, `${api.url}/oauth/token`, tokenInit)
     assert.isFalse(strangerExchange.ok, "a stranger's page cannot read the token endpoint's answer")
@@ -148,13 +162,15 @@ describe("CORS in headless Chromium, from pages on other origins", () => {
 
     const fresh = await codeFor(api, clientId, b.user.id)
     const tokens = await fromPage(appOrigin, `${api.url}/oauth/token`, {
-      ...tokenInit, body: new URLSearchParams({ ...Object.fromEntries(form), code: fresh.code, code_verifier: fresh.verifier }).toString()
+      ...tokenInit,
+      body: new URLSearchParams({ ...Object.fromEntries(form), code: fresh.code, code_verifier: fresh.verifier }).toString()
     })
     assert.strictEqual(tokens.status, 200, JSON.stringify(tokens))
     const access = (tokens.body as { access_token: string }).access_token
     const me = await fromPage(appOrigin, `${api.url}/v1/me`, { headers: { authorization: `Bearer ${access}` } })
     assert.strictEqual(me.status, 200, JSON.stringify(me))
-    assert.deepStrictEqual((me.body as { data: unknown }).data, { id: b.user.id, name: "Bea Browser", email: b.user.email, role: "owner", account_id: b.account.id })
+    assert.deepStrictEqual((me.body as { data: unknown }).data, { id: b.user.id, name: "Bea Browser", email: b.user.email, role: "owner",
+      account_id: b.account.id })
     assert.isFalse((await fromPage(strangerOrigin, `${api.url}/v1/me`, { headers: { authorization: `Bearer ${access}` } })).ok)
   })
 
@@ -184,11 +200,13 @@ describe("CORS in headless Chromium, from pages on other origins", () => {
 
 describe("CORS headers over HTTP", () => {
   const preflight = (server: RunningServer, path: string, origin: string, method = "GET", headers = "authorization") =>
-    fetch(`${server.url}${path}`, { method: "OPTIONS", headers: { origin, "access-control-request-method": method, "access-control-request-headers": headers } })
+    fetch(`${server.url}${path}`, { method: "OPTIONS",
+      headers: { origin, "access-control-request-method": method, "access-control-request-headers": headers } })
 
   it("an allowed origin's preflight: 204 with methods, headers, max-age and Vary; never credentials", async () => {
     await setUp(api, [appOrigin])
-    for (const [origin, path] of [[deploymentOrigin, "/v1/projects"], [appOrigin, "/v1/projects/proj_x/assets"], [appOrigin, "/oauth/token"], [deploymentOrigin, "/v1/me"]] as const) {
+    for (const [origin, path] of [[deploymentOrigin, "/v1/projects"], [appOrigin, "/v1/projects/proj_x/assets"], [appOrigin, "/oauth/token"], [deploymentOrigin,
+      "/v1/me"]] as const) {
       const r = await preflight(api, path, origin, "POST", "authorization, content-type, idempotency-key")
       assert.strictEqual(r.status, 204, `${origin} ${path}`)
       assert.strictEqual(r.headers.get("access-control-allow-origin"), origin)
@@ -258,7 +276,8 @@ describe("CORS headers over HTTP", () => {
     const confidential = await refused({ type: "confidential", allowed_origins: [origin] })
     assert.strictEqual(confidential?.name, "ValidationFailedError")
     assert.strictEqual(confidential?.details[0]?.field, "allowed_origins")
-    for (const bad of ["https://spa.example.org/", "https://spa.example.org/app", "http://spa.example.org", "*", "spa.example.org", "https://SPA.example.org"]) {
+    for (const bad of ["https://spa.example.org/", "https://spa.example.org/app", "http://spa.example.org", "*", "spa.example.org",
+      "https://SPA.example.org"]) {
       const e = await refused({ allowed_origins: [bad] })
       assert.strictEqual(e?.name, "ValidationFailedError", bad)
       assert.match(e!.details[0]!.field, /^allowed_origins/, bad)

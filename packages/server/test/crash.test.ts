@@ -7,9 +7,8 @@ import { join } from "node:path"
 import { canopyBin as bin, startServeProcess } from "./harness.ts"
 import { startReceiver } from "./receiver.ts"
 
-
-const startServe = (db: string) => startServeProcess(["--db", db],
-  { CANOPY_ALLOW_INSECURE_WEBHOOKS: "1", CANOPY_DELIVERY_LEASE_MS: "2000", CANOPY_DELIVERY_TIMEOUT_MS: "1000" })
+const startServe = (db: string) =>
+  startServeProcess(["--db", db], { CANOPY_ALLOW_INSECURE_WEBHOOKS: "1", CANOPY_DELIVERY_LEASE_MS: "2000", CANOPY_DELIVERY_TIMEOUT_MS: "1000" })
 
 describe("crash safety of webhook delivery", () => {
   it("a server SIGKILLed under a stream of writes delivers, after restart, every event committed before the kill", async () => {
@@ -18,11 +17,14 @@ describe("crash safety of webhook delivery", () => {
     const receiver = await startReceiver()
     receiver.on("/sink", () => ({ status: 200, delayMs: 30 }))
     try {
-      const init = spawnSync(process.execPath, [bin, "init", "--db", db, "--email", "crash@example.com", "--plan", "enterprise", "--json"], { encoding: "utf8" })
+      const init = spawnSync(process.execPath, [bin, "init", "--db", db, "--email", "crash@example.com", "--plan", "enterprise", "--json"], {
+        encoding: "utf8"
+      })
       const { api_key } = JSON.parse(init.stdout) as { api_key: string }
       const headers = { authorization: `Bearer ${api_key}`, "content-type": "application/json" }
       const first = await startServe(db)
-      const hook = await fetch(`${first.url}/v1/webhooks`, { method: "POST", headers, body: JSON.stringify({ url: receiver.url("/sink"), events: ["project.created"] }) })
+      const hook = await fetch(`${first.url}/v1/webhooks`, { method: "POST", headers,
+        body: JSON.stringify({ url: receiver.url("/sink"), events: ["project.created"] }) })
       assert.strictEqual(hook.status, 201)
 
       // A stream of writes from 4 clients; the server is killed while they run.

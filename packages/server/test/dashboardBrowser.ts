@@ -42,9 +42,11 @@ export const mapDrawn = async (page: Page) => {
     const w = globalThis as unknown as { canopyMapStats?: { done: boolean; firstRenderMs: number | null } }
     return w.canopyMapStats?.done === true && w.canopyMapStats.firstRenderMs !== null
   }, undefined, { timeout: 60_000 })
-  await page.evaluate(() => new Promise<void>((resolve) => {
-    const map = (globalThis as unknown as { canopyMap: { once: (e: string, f: () => void) => void; triggerRepaint: () => void } }).canopyMap
-    map.once("idle", () => resolve())
-    map.triggerRepaint()
-  }))
+  await page.evaluate(() =>
+    new Promise<void>((resolve) => {
+      const map = (globalThis as unknown as { canopyMap: { once: (e: string, f: () => void) => void; triggerRepaint: () => void } }).canopyMap
+      map.once("idle", () => resolve())
+      map.triggerRepaint()
+    })
+  )
 }

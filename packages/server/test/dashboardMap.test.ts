@@ -79,7 +79,9 @@ const signedIn = async (email: string, password: string, s: TestServer = server)
 const axe = async (page: Page) => {
   await page.evaluate(axeSource)
   const result = await page.evaluate(async () => {
-    const r = await (globalThis as unknown as { axe: { run: (o: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } })
+    const r = await (globalThis as unknown as {
+      axe: { run: (o: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> }
+    })
       .axe.run({ resultTypes: ["violations"] })
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }))
   })
@@ -94,11 +96,14 @@ const mapDrawn = async (page: Page, timeout = 60_000) => {
     const w = globalThis as unknown as { canopyMapStats?: { done: boolean; firstRenderMs: number | null } }
     return w.canopyMapStats?.done === true && w.canopyMapStats.firstRenderMs !== null
   }, undefined, { timeout })
-  await page.evaluate(() => new Promise<void>((resolve) => {
-    const map = (globalThis as unknown as { canopyMap: { loaded: () => boolean; once: (e: string, f: () => void) => void; triggerRepaint: () => void } }).canopyMap
-    map.once("idle", () => resolve())
-    map.triggerRepaint()
-  }))
+  await page.evaluate(() =>
+    new Promise<void>((resolve) => {
+      const map =
+        (globalThis as unknown as { canopyMap: { loaded: () => boolean; once: (e: string, f: () => void) => void; triggerRepaint: () => void } }).canopyMap
+      map.once("idle", () => resolve())
+      map.triggerRepaint()
+    })
+  )
 }
 
 const rowNames = (page: Page) => page.$$eval("#projects-table tbody tr td:first-child a", (as) => as.map((a) => a.textContent ?? ""))
@@ -109,7 +114,8 @@ describe("the forester's dashboard in headless Chromium", () => {
     const species = ["Spruce", "Oak", "Beech", "Pine", "Larch"]
     for (let i = 0; i < 27; i++) {
       const p = await server.canopy.projects.create(a.system, {
-        name: `${species[i % 5]} stand ${String(i).padStart(2, "0")}`, geometry: square(10 + i * 0.01, 50, 5 + i),
+        name: `${species[i % 5]} stand ${String(i).padStart(2, "0")}`,
+        geometry: square(10 + i * 0.01, 50, 5 + i),
         ...(i % 9 === 0 ? { status: "draft" } : {})
       })
       if (i % 7 === 3) await server.canopy.projects.archive(a.system, p.id)
@@ -163,7 +169,8 @@ describe("the forester's dashboard in headless Chromium", () => {
 
   it("a project page draws its boundary and assets on the map, with the API's area; a viewer gets no write forms; axe finds no serious violations", async () => {
     const a = await account()
-    const p = await server.canopy.projects.create(a.system, { name: "Grove </script><script>window.pwned=1</script>", description: "Mixed broadleaf", geometry: square(-3.5, 56.2, 123.0907) })
+    const p = await server.canopy.projects.create(a.system, { name: "Grove </script><script>window.pwned=1</script>", description: "Mixed broadleaf",
+      geometry: square(-3.5, 56.2, 123.0907) })
     const spots: Array<[number, number]> = [[-3.499, 56.2005], [-3.497, 56.201], [-3.4955, 56.2012]]
     for (const [i, at] of spots.entries()) {
       await server.canopy.assets.create(a.system, p.id, { name: `Sensor ${i + 1}`, type: "sensor", location: { type: "Point", coordinates: at } })
@@ -214,7 +221,8 @@ describe("the forester's dashboard in headless Chromium", () => {
     const v = await signedIn(a.viewer, "viewer password!")
     for (const path of ["/dashboard", "/dashboard/projects", `/dashboard/project?id=${p.id}`]) {
       await v.page.goto(`${server.url}${path}`)
-      const actions = await v.page.$$eval("form[method=post]", (fs) => fs.map((f) => (f.querySelector("input[name=action]") as unknown as { value: string } | null)?.value ?? "?"))
+      const actions = await v.page.$$eval("form[method=post]", (fs) =>
+        fs.map((f) => (f.querySelector("input[name=action]") as unknown as { value: string } | null)?.value ?? "?"))
       assert.deepStrictEqual(actions, ["sign_out"], `${path}: only the sign-out form`)
       assert.strictEqual(await v.page.locator("textarea, input[type=checkbox]").count(), 0, path)
     }
@@ -269,7 +277,10 @@ describe("the forester's dashboard in headless Chromium", () => {
     assert.strictEqual((await api.get(`/v1/projects/${id}/assets`)).body.meta.total, 1, "still one asset")
     assert.strictEqual(await page.locator("#notice").count(), 0, "the notice was shown once")
     await mapDrawn(page)
-    assert.deepStrictEqual(await page.evaluate(() => (globalThis as any).canopyMap.queryRenderedFeatures({ layers: ["assets"] }).map((f: any) => f.properties.name)), ["Gate camera"])
+    assert.deepStrictEqual(
+      await page.evaluate(() => (globalThis as any).canopyMap.queryRenderedFeatures({ layers: ["assets"] }).map((f: any) => f.properties.name)),
+      ["Gate camera"]
+    )
 
     // a bad boundary: a sentence, and the field's path, nothing saved
     await page.click("#edit-project summary")
@@ -286,7 +297,8 @@ describe("the forester's dashboard in headless Chromium", () => {
     // archive: styled apart and confirmed; dismissing the question does nothing
     const archive = page.locator("#lifecycle button:has-text('Archive')")
     assert.strictEqual(await archive.getAttribute("class"), "danger")
-    assert.notStrictEqual(await archive.evaluate((b) => (globalThis as any).getComputedStyle(b).color), await page.locator("#new-asset button").evaluate((b) => (globalThis as any).getComputedStyle(b).color))
+    assert.notStrictEqual(await archive.evaluate((b) => (globalThis as any).getComputedStyle(b).color),
+      await page.locator("#new-asset button").evaluate((b) => (globalThis as any).getComputedStyle(b).color))
     const posted = actionPosts()
     page.once("dialog", (d) => void d.dismiss())
     await archive.click()
@@ -327,7 +339,8 @@ describe("the forester's dashboard in headless Chromium", () => {
     const area = async () => (await api.get(`/v1/projects/${p.id}`)).body.data.area_hectares as number
 
     // KML from a GPS / Google Earth: two stands
-    await page.setInputFiles("#up-file", { name: "stands.kml", mimeType: "application/vnd.google-earth.kml+xml", buffer: Buffer.from(kml([{ name: "North", polygon: NORTH }, { name: "South", polygon: SOUTH }])) })
+    await page.setInputFiles("#up-file", { name: "stands.kml", mimeType: "application/vnd.google-earth.kml+xml",
+      buffer: Buffer.from(kml([{ name: "North", polygon: NORTH }, { name: "South", polygon: SOUTH }])) })
     await submit(page, "#upload-boundary button")
     const expectedKml = hectares(NORTH, SOUTH)
     assert.closeTo(await area(), expectedKml, 1e-4)
@@ -452,16 +465,22 @@ describe("the forester's dashboard in headless Chromium", () => {
     await page.goto(`${server.url}/dashboard/map`)
     await mapDrawn(page, 120_000)
     const wall = Date.now() - t0
-    const stats = await page.evaluate(() => (globalThis as unknown as { canopyMapStats: { features: number; batches: number; firstRenderMs: number; error: string | null } }).canopyMapStats)
+    const stats = await page.evaluate(() =>
+      (globalThis as unknown as { canopyMapStats: { features: number; batches: number; firstRenderMs: number; error: string | null } }).canopyMapStats
+    )
     const view = await page.evaluate(() => {
       const map = (globalThis as any).canopyMap
       const b = map.getBounds()
-      const rendered: Array<{ layer: { id: string }; properties: { count?: number } }> = map.queryRenderedFeatures({ layers: ["projects-fill", "projects-points", "projects-clusters"] })
+      const rendered: Array<{ layer: { id: string }; properties: { count?: number } }> = map.queryRenderedFeatures({
+        layers: ["projects-fill", "projects-points", "projects-clusters"]
+      })
       // a cluster stands for its projects; a boundary or a point for one
       const projects = rendered.reduce((n, f) => n + (f.layer.id === "projects-clusters" ? Number(f.properties.count) : 1), 0)
       return { west: b.getWest(), east: b.getEast(), south: b.getSouth(), north: b.getNorth(), projects }
     })
-    console.log(`overview map, 10,001 projects: first render ${Math.round(stats.firstRenderMs)} ms after navigation; drawn in ${wall} ms (${stats.batches} request)`)
+    console.log(
+      `overview map, 10,001 projects: first render ${Math.round(stats.firstRenderMs)} ms after navigation; drawn in ${wall} ms (${stats.batches} request)`
+    )
     assert.isNull(stats.error)
     assert.strictEqual(stats.features, 10_001, "the exact total")
     assert.strictEqual(stats.batches, 1)
@@ -481,7 +500,8 @@ describe("the forester's dashboard in headless Chromium", () => {
 
     // the answer: the exact count and the box of the largest projects; it needs a session
     const cookies = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ")
-    const answer = await (await fetch(`${server.url}/dashboard/map/extent.json`, { headers: { cookie: cookies } })).json() as { count: number; extent: Array<number> }
+    const answer = await (await fetch(`${server.url}/dashboard/map/extent.json`, { headers: { cookie: cookies } })).json() as { count: number;
+      extent: Array<number> }
     assert.strictEqual(answer.count, 10_001)
     const [w, s, e, n] = answer.extent
     assert.isTrue(w! >= 5 && w! < 5.01 && s! >= 45 && s! < 45.01 && e! > 19.85 && e! < 19.9 && n! > 54.9 && n! < 55, JSON.stringify(answer.extent))
@@ -491,60 +511,62 @@ describe("the forester's dashboard in headless Chromium", () => {
     await context.close()
   }, 600_000)
 
-  it("the overview map draws the account's vector tiles: boundaries coloured by status, points where a tile holds too many, a click opens the project", async () => {
-    const a = await account()
-    const other = await account()
-    const oak = await server.canopy.projects.create(a.system, { name: "Tile oak", geometry: square(8.5, 47.2, 40) })
-    await server.canopy.projects.create(a.system, { name: "Tile beech", status: "draft", geometry: square(8.52, 47.2, 30) })
-    await server.canopy.projects.create(other.system, { name: "Someone else's", geometry: square(8.51, 47.21, 30) })
-    const { context, errors, page } = await signedIn(a.owner, "owner password!")
-    const tileRequests: Array<{ url: string; status: number }> = []
-    page.on("response", (r) => {
-      if (r.url().includes("/dashboard/map/tile")) tileRequests.push({ url: r.url(), status: r.status() })
-    })
-    await page.goto(`${server.url}/dashboard/map`)
-    await mapDrawn(page)
-    const drawn = await page.evaluate(() => {
-      const map = (globalThis as any).canopyMap
-      const fill = map.queryRenderedFeatures({ layers: ["projects-fill"] })
-      return { names: [...new Set(fill.map((f: any) => f.properties.name))].sort(), statuses: [...new Set(fill.map((f: any) => f.properties.status))].sort(), zoom: map.getZoom() }
-    })
-    assert.deepStrictEqual(drawn.names, ["Tile beech", "Tile oak"], JSON.stringify({ drawn, tileRequests, errors }))
-    assert.deepStrictEqual(drawn.statuses, ["active", "draft"])
-    assert.isAbove(tileRequests.length, 0)
-    assert.isTrue(tileRequests.every((t) => t.status === 200 || t.status === 304), JSON.stringify(tileRequests))
-    await page.screenshot({ path: join(shots, "overview-tiles.png") })
-    assert.deepStrictEqual(await axe(page), [], "overview map with tiles")
+  it("the overview map draws the account's vector tiles: boundaries coloured by status, points where a tile holds too many, a click opens the project",
+    async () => {
+      const a = await account()
+      const other = await account()
+      const oak = await server.canopy.projects.create(a.system, { name: "Tile oak", geometry: square(8.5, 47.2, 40) })
+      await server.canopy.projects.create(a.system, { name: "Tile beech", status: "draft", geometry: square(8.52, 47.2, 30) })
+      await server.canopy.projects.create(other.system, { name: "Someone else's", geometry: square(8.51, 47.21, 30) })
+      const { context, errors, page } = await signedIn(a.owner, "owner password!")
+      const tileRequests: Array<{ url: string; status: number }> = []
+      page.on("response", (r) => {
+        if (r.url().includes("/dashboard/map/tile")) tileRequests.push({ url: r.url(), status: r.status() })
+      })
+      await page.goto(`${server.url}/dashboard/map`)
+      await mapDrawn(page)
+      const drawn = await page.evaluate(() => {
+        const map = (globalThis as any).canopyMap
+        const fill = map.queryRenderedFeatures({ layers: ["projects-fill"] })
+        return { names: [...new Set(fill.map((f: any) => f.properties.name))].sort(), statuses: [...new Set(fill.map((f: any) => f.properties.status))].sort(),
+          zoom: map.getZoom() }
+      })
+      assert.deepStrictEqual(drawn.names, ["Tile beech", "Tile oak"], JSON.stringify({ drawn, tileRequests, errors }))
+      assert.deepStrictEqual(drawn.statuses, ["active", "draft"])
+      assert.isAbove(tileRequests.length, 0)
+      assert.isTrue(tileRequests.every((t) => t.status === 200 || t.status === 304), JSON.stringify(tileRequests))
+      await page.screenshot({ path: join(shots, "overview-tiles.png") })
+      assert.deepStrictEqual(await axe(page), [], "overview map with tiles")
 
-    // a click on a boundary opens its popup, whose link opens the project
-    const at = await page.evaluate(() => {
-      const map = (globalThis as any).canopyMap
-      const f = map.queryRenderedFeatures({ layers: ["projects-fill"] }).find((x: any) => x.properties.name === "Tile oak")
-      const ring = f.geometry.type === "Polygon" ? f.geometry.coordinates[0] : f.geometry.coordinates[0][0]
-      const lon = ring.reduce((s: number, p: Array<number>) => s + p[0]!, 0) / ring.length
-      const lat = ring.reduce((s: number, p: Array<number>) => s + p[1]!, 0) / ring.length
-      const pt = map.project([lon, lat])
-      const box = map.getCanvas().getBoundingClientRect()
-      return { x: box.left + pt.x, y: box.top + pt.y }
-    })
-    await page.mouse.click(at.x, at.y)
-    await page.waitForSelector(".maplibregl-popup a")
-    assert.strictEqual(await page.textContent(".maplibregl-popup a"), "Tile oak")
-    await Promise.all([page.waitForEvent("load"), page.click(".maplibregl-popup a")])
-    assert.include(page.url(), `/dashboard/project?id=${encodeURIComponent(oak.id)}`)
+      // a click on a boundary opens its popup, whose link opens the project
+      const at = await page.evaluate(() => {
+        const map = (globalThis as any).canopyMap
+        const f = map.queryRenderedFeatures({ layers: ["projects-fill"] }).find((x: any) => x.properties.name === "Tile oak")
+        const ring = f.geometry.type === "Polygon" ? f.geometry.coordinates[0] : f.geometry.coordinates[0][0]
+        const lon = ring.reduce((s: number, p: Array<number>) => s + p[0]!, 0) / ring.length
+        const lat = ring.reduce((s: number, p: Array<number>) => s + p[1]!, 0) / ring.length
+        const pt = map.project([lon, lat])
+        const box = map.getCanvas().getBoundingClientRect()
+        return { x: box.left + pt.x, y: box.top + pt.y }
+      })
+      await page.mouse.click(at.x, at.y)
+      await page.waitForSelector(".maplibregl-popup a")
+      assert.strictEqual(await page.textContent(".maplibregl-popup a"), "Tile oak")
+      await Promise.all([page.waitForEvent("load"), page.click(".maplibregl-popup a")])
+      assert.include(page.url(), `/dashboard/project?id=${encodeURIComponent(oak.id)}`)
 
-    // the tile needs a session; a bad address is a 400
-    const tile = tileRequests.find((t) => t.status === 200)!
-    assert.strictEqual((await fetch(tile.url)).status, 401)
-    const cookies = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ")
-    const bad = await fetch(`${server.url}/dashboard/map/tile?z=30&x=0&y=0`, { headers: { cookie: cookies } })
-    assert.strictEqual(bad.status, 400)
-    const again = await fetch(tile.url, { headers: { cookie: cookies } })
-    assert.strictEqual(again.status, 200)
-    assert.strictEqual((await fetch(tile.url, { headers: { cookie: cookies, "if-none-match": again.headers.get("etag")! } })).status, 304)
-    assert.deepStrictEqual(errors.filter((e) => /Content Security Policy|Refused|Error/i.test(e)), [])
-    await context.close()
-  }, 120_000)
+      // the tile needs a session; a bad address is a 400
+      const tile = tileRequests.find((t) => t.status === 200)!
+      assert.strictEqual((await fetch(tile.url)).status, 401)
+      const cookies = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ")
+      const bad = await fetch(`${server.url}/dashboard/map/tile?z=30&x=0&y=0`, { headers: { cookie: cookies } })
+      assert.strictEqual(bad.status, 400)
+      const again = await fetch(tile.url, { headers: { cookie: cookies } })
+      assert.strictEqual(again.status, 200)
+      assert.strictEqual((await fetch(tile.url, { headers: { cookie: cookies, "if-none-match": again.headers.get("etag")! } })).status, 304)
+      assert.deepStrictEqual(errors.filter((e) => /Content Security Policy|Refused|Error/i.test(e)), [])
+      await context.close()
+    }, 120_000)
 
   it("a configured basemap (CANOPY_BASEMAP_URL) is drawn from its tile server, allowed by the page's CSP", async () => {
     const tiles: Array<string> = []

@@ -26,7 +26,9 @@ const signIn = async (base: string, email: string, password: string) => {
   const csrfCookie = page.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.startsWith("canopy_csrf="))!
   const csrf = decodeURIComponent(csrfCookie.slice("canopy_csrf=".length))
   const res = await fetch(`${base}/dashboard/sign-in`, {
-    method: "POST", redirect: "manual", body: new URLSearchParams({ csrf, email, password }).toString(),
+    method: "POST",
+    redirect: "manual",
+    body: new URLSearchParams({ csrf, email, password }).toString(),
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie }
   })
   const session = res.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.startsWith("canopy_session="))
@@ -78,7 +80,8 @@ for (const [store, start] of stores) {
       // 1,000 plots of 1 to 7 ha on a grid, one plot of 0.1 ha far away, one project without a boundary
       let box: [number, number, number, number] | null = null
       for (let i = 0; i < 1_000; i++) {
-        const p = await canopy.projects.create(a.system, { name: `Plot ${i}`, geometry: square(10 + (i % 40) * 0.01, 50 + Math.floor(i / 40) * 0.01, 1 + (i % 7)) })
+        const p = await canopy.projects.create(a.system, { name: `Plot ${i}`,
+          geometry: square(10 + (i % 40) * 0.01, 50 + Math.floor(i / 40) * 0.01, 1 + (i % 7)) })
         const [w, s, e, n] = p.bbox!
         box = box ? [Math.min(box[0], w!), Math.min(box[1], s!), Math.max(box[2], e!), Math.max(box[3], n!)] : [w!, s!, e!, n!]
       }

@@ -74,7 +74,8 @@ describe("/docs in headless Chromium", () => {
     const csp = response!.headers()["content-security-policy"]!
     assert.include(csp, "script-src 'self'")
     assert.notInclude(csp, "unsafe-eval")
-    for (const summary of ["List projects", "Create an asset", "Get the account", "Create a webhook", "Check the presented token"]) assert.include(text, summary)
+    for (const summary of ["List projects", "Create an asset", "Get the account", "Create a webhook", "Check the presented token"])
+      assert.include(text, summary)
   }, 60_000)
 
   it("works mounted under a base path: the bundle and the document come from below it", async () => {

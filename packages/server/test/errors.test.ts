@@ -53,13 +53,15 @@ describe("every error path answers with the spec's body and X-Request-Id", () =>
   it("a well-formed body that fails validation → 422 with every problem at its path; nothing stored", async () => {
     const before = (await api.get("/v1/projects")).body.meta.total
     const r = await api.post("/v1/projects", {
-      name: "", description: 42, status: "gone",
+      name: "",
+      description: 42,
+      status: "gone",
       geometry: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 100], [0, 0]]] }
     })
     assert.strictEqual(r.status, 422)
     assert.isTrue(isErrorBody(r, "VALIDATION_ERROR"))
-    assert.deepStrictEqual(r.body.error.details.map((d: { field: string }) => d.field).sort(),
-      ["description", "geometry.coordinates[0][2][1]", "name", "status"])
+    assert.deepStrictEqual(r.body.error.details.map((d: { field: string }) => d.field).sort(), ["description", "geometry.coordinates[0][2][1]", "name",
+      "status"])
     assert.strictEqual((await api.get("/v1/projects")).body.meta.total, before)
     const tooFew = await api.post("/v1/projects", { name: "x", geometry: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [0, 0]]] } })
     assert.strictEqual(tooFew.body.error.details[0].field, "geometry.coordinates[0]")
@@ -97,7 +99,8 @@ describe("every error path answers with the spec's body and X-Request-Id", () =>
   })
 
   it("a valid token without the permission → 403", async () => {
-    const reader = await server.canopy.credentials.create(await server.canopy.authenticate(token), "api_key", { name: "reader", permissions: ["projects:read"] })
+    const reader = await server.canopy.credentials.create(await server.canopy.authenticate(token), "api_key", { name: "reader",
+      permissions: ["projects:read"] })
     const r = await client(server.url, reader.token).post("/v1/projects", { name: "nope" })
     assert.strictEqual(r.status, 403)
     assert.isTrue(isErrorBody(r, "FORBIDDEN"))

@@ -43,7 +43,8 @@ beforeAll(async () => {
   const signInPage = await request(server.url, "GET", "/dashboard")
   const pre = cookieOf(signInPage.headers, "canopy_csrf")!
   const signedIn = await fetch(`${server.url}/dashboard/sign-in`, {
-    method: "POST", redirect: "manual",
+    method: "POST",
+    redirect: "manual",
     body: new URLSearchParams({ csrf: pre, email: "forms@example.com", password: "a long enough password" }),
     headers: { cookie: `canopy_csrf=${encodeURIComponent(pre)}` }
   })
@@ -119,7 +120,12 @@ describe("a form past its caps", () => {
 
   it("/dashboard/action signed in: 5 MB of fields is a 413 page; /health answers promptly; nothing changed", async () => {
     const before = (await request(server.url, "GET", "/v1/account", { token: apiToken })).text
-    const answers = await withoutStall(server.url, () => post("/dashboard/action", `csrf=${encodeURIComponent(session.csrf)}&action=set_overlap_policy&overlap_policy=reject&${fieldBomb.slice(0, -200)}`, { ...urlencoded, cookie: session.cookie }))
+    const answers = await withoutStall(server.url,
+      () =>
+        post("/dashboard/action", `csrf=${encodeURIComponent(session.csrf)}&action=set_overlap_policy&overlap_policy=reject&${fieldBomb.slice(0, -200)}`, {
+          ...urlencoded,
+          cookie: session.cookie
+        }))
     for (const a of answers) {
       assert.strictEqual(a.status, 413)
       assert.include(a.text, `more than ${ACTION_FORM.fields} fields`)
@@ -128,8 +134,8 @@ describe("a form past its caps", () => {
   })
 
   it("/dashboard/action signed in: a form within its caps still works (repeated checkboxes kept)", async () => {
-    const body = new URLSearchParams([["csrf", session.csrf], ["action", "create_key"], ["back", "/dashboard"], ["name", "From a form"],
-      ["permissions", "projects:read"], ["permissions", "projects:write"]])
+    const body = new URLSearchParams([["csrf", session.csrf], ["action", "create_key"], ["back", "/dashboard"], ["name", "From a form"], ["permissions",
+      "projects:read"], ["permissions", "projects:write"]])
     const r = await post("/dashboard/action", body.toString(), { ...urlencoded, cookie: session.cookie })
     assert.strictEqual(r.status, 303)
     const page = await request(server.url, "GET", "/dashboard", { headers: { cookie: session.cookie } })
@@ -157,7 +163,8 @@ describe("multipart forms past their part limit", () => {
 
   it("the dashboard upload, without a session and with one: 4 MB of empty parts never holds /health", async () => {
     for (const a of await withoutStall(server.url, () => post("/dashboard/upload", manyParts, multipart))) assert.isBelow(a.status, 500)
-    for (const a of await withoutStall(server.url, () => post("/dashboard/upload", manyParts, { ...multipart, cookie: session.cookie }))) assert.isBelow(a.status, 500)
+    for (const a of await withoutStall(server.url, () => post("/dashboard/upload", manyParts, { ...multipart, cookie: session.cookie })))
+      assert.isBelow(a.status, 500)
     assert.strictEqual((await request(server.url, "GET", `/v1/projects/${projectId}`, { token: apiToken })).status, 200)
   })
 })

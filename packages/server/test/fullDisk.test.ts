@@ -84,7 +84,9 @@ describe("SQLite refusing writes (full disk)", () => {
     let child: ChildProcess | undefined
     try {
       const db = join(dir, "c.db")
-      const init = spawnSync(process.execPath, [canopyBin, "init", "--db", db, "--email", "full@example.com", "--plan", "enterprise", "--json"], { encoding: "utf8" })
+      const init = spawnSync(process.execPath, [canopyBin, "init", "--db", db, "--email", "full@example.com", "--plan", "enterprise", "--json"], {
+        encoding: "utf8"
+      })
       assert.strictEqual(init.status, 0, init.stderr)
       const key = (JSON.parse(init.stdout) as { api_key: string }).api_key
       const first = await startServeProcess(["--db", db])

@@ -97,7 +97,8 @@ const resolve = (schema: any): any => {
 /** Strings with what breaks naive code: NUL, lone surrogates, right-to-left marks, quotes, markup. */
 const nastyString = fc.string({
   maxLength: 40,
-  unit: fc.oneof(fc.constantFrom("\u0000", "\uD800", "\uDFFF", "\u202E", "\uFEFF", "\"", "\\", "<", "%", "&", "=", "\n"), fc.string({ minLength: 1, maxLength: 1, unit: "grapheme" }))
+  unit: fc.oneof(fc.constantFrom("\u0000", "\uD800", "\uDFFF", "\u202E", "\uFEFF", "\"", "\\", "<", "%", "&", "=", "\n"),
+    fc.string({ minLength: 1, maxLength: 1, unit: "grapheme" }))
 })
 
 const hugeNumberText = fc.constantFrom("1e308", "1e400", "-1e400", "123456789012345678901234567890", "-0", "0.1e-400", "9007199254740993", "1E+2")
@@ -119,7 +120,10 @@ const fromSchema = (schema: unknown, depth = 0): fc.Arbitrary<unknown> => {
     case "object": {
       const properties = Object.entries<unknown>(s.properties ?? {})
       if (properties.length === 0) return fc.dictionary(fc.string({ maxLength: 8 }), anyJson, { maxKeys: 4 })
-      return fc.record(Object.fromEntries(properties.map(([k, v]) => [k, fc.oneof({ weight: 5, arbitrary: fromSchema(v, depth + 1) }, { weight: 1, arbitrary: anyJson })])), { requiredKeys: [] })
+      return fc.record(
+        Object.fromEntries(properties.map(([k, v]) => [k, fc.oneof({ weight: 5, arbitrary: fromSchema(v, depth + 1) }, { weight: 1, arbitrary: anyJson })])),
+        { requiredKeys: [] }
+      )
     }
     case "array":
       return fc.array(fromSchema(s.items ?? {}, depth + 1), { maxLength: 5 })
@@ -150,7 +154,9 @@ const hostileBodies = (fields: ReadonlyArray<string>): fc.Arbitrary<string> => {
     fc.tuple(field, fc.integer({ min: 30, max: 50_000 })).map(([f, d]) => nestedObjectText(f, d)),
     fc.tuple(field, fc.integer({ min: 30, max: 50_000 })).map(([f, d]) => nestedArrayText(f, d)),
     fc.integer({ min: 1_000, max: 20_000 }).map(manyFieldsText),
-    fc.tuple(field, fc.integer({ min: 1_000, max: 1_000_000 }), fc.constantFrom("a", "é", "\uD800", "\u0000", "𝕏")).map(([f, n, c]) => JSON.stringify({ [f]: c.repeat(n) })),
+    fc.tuple(field, fc.integer({ min: 1_000, max: 1_000_000 }), fc.constantFrom("a", "é", "\uD800", "\u0000", "𝕏")).map(([f, n, c]) =>
+      JSON.stringify({ [f]: c.repeat(n) })
+    ),
     fc.tuple(field, hugeNumberText).map(([f, n]) => `{${JSON.stringify(f)}:${n}}`),
     fc.tuple(field, anyJson).map(([f, v]) => JSON.stringify({ [f]: v })),
     fc.constantFrom("", "null", "[]", "\"text\"", "{", "{\"name\":}", "\uFEFF{}", "{\"__proto__\":{\"x\":1}}", "{\"constructor\":{\"prototype\":1}}", "1e400")
@@ -164,13 +170,13 @@ const enc = (s: string) =>
 
 /** A path parameter: the real id (usually), or something else. */
 const pathValue = (name: string) =>
-  fc.oneof({ weight: 6, arbitrary: fc.constant(ids[name] ?? "x") }, { weight: 1, arbitrary: nastyString.filter((s) => s.length > 0) },
-    { weight: 1, arbitrary: fc.constantFrom("..", "%00", "%2F", "prj_", "a".repeat(5_000), "%ED%A0%80", "null") })
+  fc.oneof({ weight: 6, arbitrary: fc.constant(ids[name] ?? "x") }, { weight: 1, arbitrary: nastyString.filter((s) => s.length > 0) }, { weight: 1,
+    arbitrary: fc.constantFrom("..", "%00", "%2F", "prj_", "a".repeat(5_000), "%ED%A0%80", "null") })
 
 /** A query value: from the parameter's schema, or hostile. */
 const queryValue = (schema: unknown) =>
-  fc.oneof({ weight: 3, arbitrary: fromSchema(schema).map((v) => (typeof v === "string" ? v : JSON.stringify(v))) },
-    { weight: 2, arbitrary: fc.oneof(nastyString, hugeNumberText, fc.constantFrom("-1", "NaN", "", "0", "1.5", "a".repeat(20_000), "1,2,3,4", "POLYGON((0 0,1 1))")) })
+  fc.oneof({ weight: 3, arbitrary: fromSchema(schema).map((v) => (typeof v === "string" ? v : JSON.stringify(v))) }, { weight: 2,
+    arbitrary: fc.oneof(nastyString, hugeNumberText, fc.constantFrom("-1", "NaN", "", "0", "1.5", "a".repeat(20_000), "1,2,3,4", "POLYGON((0 0,1 1))")) })
 
 /** Requests for one operation. */
 const forOperation = (method: string, path: string, op: any): fc.Arbitrary<Fuzzed> => {
@@ -187,21 +193,27 @@ const forOperation = (method: string, path: string, op: any): fc.Arbitrary<Fuzze
     ? fc.oneof(
       { weight: 2, arbitrary: fromSchema(jsonSchema).map((v) => ({ text: JSON.stringify(v), type: "application/json" })) },
       { weight: 3, arbitrary: hostileBodies(fieldNames).map((t) => ({ text: t, type: "application/json" })) },
-      { weight: 1, arbitrary: fc.tuple(fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "application/json; charset=latin1", ""), fc.string()).map(([type, text]) => ({ text, type })) }
+      { weight: 1,
+        arbitrary: fc.tuple(fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "application/json; charset=latin1", ""), fc.string()).map((
+          [type, text]
+        ) => ({ text, type })) }
     )
     : fc.constant({})
-  const auth = fc.oneof({ weight: 8, arbitrary: fc.constant(`Bearer ${token}`) },
-    { weight: 1, arbitrary: fc.constantFrom("", "Bearer", "Bearer x", "Basic abc", `Bearer ${token}x`, `bearer  ${token}`) })
+  const auth = fc.oneof({ weight: 8, arbitrary: fc.constant(`Bearer ${token}`) }, { weight: 1,
+    arbitrary: fc.constantFrom("", "Bearer", "Bearer x", "Basic abc", `Bearer ${token}x`, `bearer  ${token}`) })
   return fc.record({
     pathValues: fc.tuple(...pathParams.map((p) => pathValue(p.name))),
-    query: fc.array(fc.tuple(fc.constantFrom(...(queryParams.length ? queryParams : [{ name: "x", schema: {} }])), fc.boolean()), { maxLength: 4 }).chain((picked) =>
-      fc.tuple(...picked.map(([p, known]) => fc.tuple(known ? fc.constant(p.name as string) : nastyString, queryValue(p.schema))))),
+    query: fc.array(fc.tuple(fc.constantFrom(...(queryParams.length ? queryParams : [{ name: "x", schema: {} }])), fc.boolean()), { maxLength: 4 }).chain((
+      picked
+    ) => fc.tuple(...picked.map(([p, known]) => fc.tuple(known ? fc.constant(p.name as string) : nastyString, queryValue(p.schema))))),
     body,
     auth,
     idempotency: fc.option(fc.oneof(fc.uuid(), nastyString, fc.constant("k".repeat(300))), { nil: undefined })
   }).map(({ auth, body, idempotency, pathValues, query }) => {
     let p = path
-    pathParams.forEach((param, i) => { p = p.replace(`{${param.name}}`, enc(pathValues[i] as string)) })
+    pathParams.forEach((param, i) => {
+      p = p.replace(`{${param.name}}`, enc(pathValues[i] as string))
+    })
     const qs = query.map(([k, v]) => `${enc(k)}=${enc(v)}`).join("&")
     const headers: Record<string, string> = {}
     if (auth) headers.authorization = auth
@@ -225,7 +237,10 @@ const multipartBodies: fc.Arbitrary<{ body: string | Uint8Array; type: string }>
   const polygon = JSON.stringify({ type: "Feature", properties: {}, geometry: square(20) })
   return fc.oneof(
     fc.integer({ min: 65, max: 60_000 }).map((n) => ({ body: `${part("f", "").repeat(n)}${end}`, type })),
-    fc.integer({ min: 33, max: 10_000 }).map((n) => ({ body: `${Array.from({ length: Math.min(n, 60) }, (_, i) => part(`f${i}`, "v")).join("")}${part("file", polygon, "a.geojson")}${end}`, type })),
+    fc.integer({ min: 33, max: 10_000 }).map((n) => ({
+      body: `${Array.from({ length: Math.min(n, 60) }, (_, i) => part(`f${i}`, "v")).join("")}${part("file", polygon, "a.geojson")}${end}`,
+      type
+    })),
     fc.constant({ body: `${part("file", polygon, "a.geojson")}${part("file", polygon, "b.geojson")}${end}`, type }),
     fc.constant({ body: `${part("name", "no file")}${end}`, type }),
     fc.tuple(nastyString, fc.integer({ min: 0, max: 300_000 })).map(([name, n]) => ({ body: `${part("file", "x".repeat(n), name)}${end}`, type })),
@@ -244,14 +259,18 @@ const formBodies: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom("%", "%zz=%", "a=%E0%A4%A", "=&=&=", "csrf", "grant_type=client_credentials&grant_type=x", "\u0000=\u0000")
 )
 
-const formRoutes = ["/dashboard/sign-in", "/dashboard/action", "/dashboard/upload", "/invitations/accept", "/oauth/sign-in", "/oauth/authorize", "/oauth/token", "/oauth/revoke"]
+const formRoutes = ["/dashboard/sign-in", "/dashboard/action", "/dashboard/upload", "/invitations/accept", "/oauth/sign-in", "/oauth/authorize", "/oauth/token",
+  "/oauth/revoke"]
 
 const formRequests: fc.Arbitrary<Fuzzed> = fc.record({
   path: fc.constantFrom(...formRoutes),
   body: fc.oneof(formBodies.map((b) => ({ body: b as string | Uint8Array, type: "application/x-www-form-urlencoded" })), multipartBodies),
   cookie: fc.constantFrom(undefined, "canopy_csrf=x", "canopy_session=ses_x; canopy_csrf=x", "canopy_csrf=%", `canopy_csrf=${"c".repeat(3_000)}`)
 }).map(({ body, cookie, path }) => ({
-  method: "POST", path, body: body.body, api: false,
+  method: "POST",
+  path,
+  body: body.body,
+  api: false,
   headers: { "content-type": body.type, ...(cookie ? { cookie } : {}) }
 }))
 
@@ -272,7 +291,8 @@ describe("fuzzing from the OpenAPI document", () => {
 
   it("every operation, valid-ish and hostile requests: no 500, no cut connection, the spec's error body on every 4xx", async () => {
     const requests = operations().flatMap(({ method, op, path }, i) =>
-      fc.sample(forOperation(method, path, op), { seed: SEED + i, numRuns: RUNS_PER_OPERATION }))
+      fc.sample(forOperation(method, path, op), { seed: SEED + i, numRuns: RUNS_PER_OPERATION })
+    )
     const problems = await sendAll(requests)
     assert.deepStrictEqual(problems, [])
   }, 120_000)
@@ -289,7 +309,8 @@ describe("fuzzing from the OpenAPI document", () => {
       if (!schema || "multipart/form-data" in op.requestBody.content) continue
       const target = path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name] ?? "x")
       for (const body of extremes(Object.keys(resolve(schema).properties ?? {}))) {
-        requests.push({ method: method.toUpperCase(), path: target, body, api: true, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } })
+        requests.push({ method: method.toUpperCase(), path: target, body, api: true,
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } })
       }
     }
     assert.isAtLeast(requests.length, 8 * 8)
@@ -298,8 +319,10 @@ describe("fuzzing from the OpenAPI document", () => {
 
   it("the import routes: part counts up to 60,000, many fields, no file or two, broken framing", async () => {
     const requests = fc.sample(multipartBodies, { seed: SEED, numRuns: 60 }).flatMap((b, i) => [
-      { method: "POST", path: "/v1/projects/import?name=Fuzzed", body: b.body, api: true, headers: { authorization: `Bearer ${token}`, "content-type": b.type, "idempotency-key": `fuzz-import-${i}` } },
-      { method: "PUT", path: `/v1/projects/${ids.project_id}/boundary`, body: b.body, api: true, headers: { authorization: `Bearer ${token}`, "content-type": b.type } }
+      { method: "POST", path: "/v1/projects/import?name=Fuzzed", body: b.body, api: true,
+        headers: { authorization: `Bearer ${token}`, "content-type": b.type, "idempotency-key": `fuzz-import-${i}` } },
+      { method: "PUT", path: `/v1/projects/${ids.project_id}/boundary`, body: b.body, api: true,
+        headers: { authorization: `Bearer ${token}`, "content-type": b.type } }
     ])
     assert.deepStrictEqual(await sendAll(requests), [])
   }, 120_000)
@@ -313,7 +336,8 @@ describe("fuzzing from the OpenAPI document", () => {
     const big = new Uint8Array(MAX_BODY_BYTES + 1).fill(0x20)
     const requests: Array<Fuzzed> = [
       { method: "POST", path: "/v1/projects", body: big, api: true, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } },
-      { method: "POST", path: "/v1/projects/import", body: big, api: true, headers: { authorization: `Bearer ${token}`, "content-type": "multipart/form-data; boundary=x" } },
+      { method: "POST", path: "/v1/projects/import", body: big, api: true,
+        headers: { authorization: `Bearer ${token}`, "content-type": "multipart/form-data; boundary=x" } },
       { method: "POST", path: "/dashboard/sign-in", body: big, api: false, headers: { "content-type": "application/x-www-form-urlencoded" } },
       { method: "POST", path: "/oauth/token", body: big, api: false, headers: { "content-type": "application/x-www-form-urlencoded" } }
     ]

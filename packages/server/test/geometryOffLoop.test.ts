@@ -32,8 +32,7 @@ const ring = (n: number, radius: (i: number) => number, cx = 10, cy = 10, clockw
 }
 /** A hostile star: valid, every edge box overlapping the others. */
 const star = (n: number) => ({ type: "Polygon", coordinates: [ring(n, (i) => (i % 2 === 0 ? 1 : 0.001))] })
-const circle = (n: number, r = 0.1, cx = 10, cy = 10, clockwise = false) =>
-  ({ type: "Polygon", coordinates: [ring(n, () => r, cx, cy, clockwise)] })
+const circle = (n: number, r = 0.1, cx = 10, cy = 10, clockwise = false) => ({ type: "Polygon", coordinates: [ring(n, () => r, cx, cy, clockwise)] })
 
 interface Started {
   readonly running: RunningServer
@@ -45,7 +44,11 @@ interface Started {
 const start = async (geometry?: GeometryPoolOptions | false): Promise<Started> => {
   const dir = mkdtempSync(join(tmpdir(), "canopy-geometry-"))
   const running = await serve({
-    port: 0, host: "127.0.0.1", db: join(dir, "canopy.db"), log: false, dispatcher: false,
+    port: 0,
+    host: "127.0.0.1",
+    db: join(dir, "canopy.db"),
+    log: false,
+    dispatcher: false,
     ...(geometry !== undefined ? { geometry } : {})
   })
   const b = await running.canopy.bootstrap({ account_name: "Estate", email: "owner@example.com", plan: "enterprise" })
@@ -71,8 +74,12 @@ const probe = async (base: string) => {
     const sorted = [...latencies].sort((a, b) => a - b)
     const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0)
     return {
-      requests: sorted.length, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: Math.round(sorted.at(-1) ?? 0),
-      lagP99Ms: Math.round(lag.percentile(99) / 1e6), lagMaxMs: Math.round(lag.max / 1e6)
+      requests: sorted.length,
+      p50Ms: at(0.5),
+      p99Ms: at(0.99),
+      maxMs: Math.round(sorted.at(-1) ?? 0),
+      lagP99Ms: Math.round(lag.percentile(99) / 1e6),
+      lagMaxMs: Math.round(lag.max / 1e6)
     }
   }
 }
@@ -133,7 +140,8 @@ describe("geometry off the event loop (default pool)", () => {
     const before = checks()
     const big = JSON.stringify({ name: "Parsed off the loop", description: "kept", status: "draft", geometry: circle(20_000) })
     assert.isAbove(big.length, 256 * 1024)
-    const broken = await request(s.running.url, "POST", "/v1/projects", { token: s.token, body: big.slice(0, -1), headers: { "content-type": "application/json" } })
+    const broken = await request(s.running.url, "POST", "/v1/projects", { token: s.token, body: big.slice(0, -1),
+      headers: { "content-type": "application/json" } })
     assert.strictEqual(broken.status, 400)
     assert.isTrue(isErrorBody(broken, "VALIDATION_ERROR"))
     assert.deepStrictEqual(fields(broken), ["body"])

@@ -184,7 +184,8 @@ describe("export", () => {
     assert.strictEqual(searched.status, 200, searched.text)
     assert.strictEqual((searched.text.match(/<Placemark/g) ?? []).length, 1)
     assert.include(searched.text, "<name>Cedar</name>")
-    assert.match(searched.text, /<ExtendedData><Data name="truncated"><value>false<\/value><\/Data><Data name="next_cursor"><value><\/value><\/Data><\/ExtendedData><\/Document><\/kml>\n$/)
+    assert.match(searched.text,
+      /<ExtendedData><Data name="truncated"><value>false<\/value><\/Data><Data name="next_cursor"><value><\/value><\/Data><\/ExtendedData><\/Document><\/kml>\n$/)
 
     const kmlList = await get("/v1/projects/export?format=kml&status=active&search=alder", own)
     const all = await get("/v1/projects/export", own)
@@ -208,7 +209,9 @@ describe("export", () => {
 
 describe("permissions and tenant isolation", () => {
   it("a read-only (viewer) credential cannot import or replace a boundary (403) but may export; another account's project is 404", async () => {
-    const readOnly = await server.canopy.credentials.create(Principal.system(accountId), "api_key", { name: "viewer", permissions: ["projects:read"] }) as { token: string }
+    const readOnly = await server.canopy.credentials.create(Principal.system(accountId), "api_key", { name: "viewer", permissions: ["projects:read"] }) as {
+      token: string
+    }
     const file = utf8(kml([{ name: "N", polygon: NORTH }]))
     const before = await count()
     const refused = await upload("POST", "/v1/projects/import?name=Nope", file, KML_TYPE, readOnly.token)

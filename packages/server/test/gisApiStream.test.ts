@@ -62,7 +62,8 @@ describe("multipart/form-data uploads", () => {
     assert.closeTo(areaOf(r.body.data.geometry), hectares(NORTH), 1e-9)
 
     // ?name= wins over the form's field; the query's other fields apply
-    const q = await postForm("POST", "/v1/projects/import?name=From%20query&status=draft", fileForm([["name", "From form"], ["file", kmlBlob(SOUTH), "south.kml"]]))
+    const q = await postForm("POST", "/v1/projects/import?name=From%20query&status=draft",
+      fileForm([["name", "From form"], ["file", kmlBlob(SOUTH), "south.kml"]]))
     assert.strictEqual(q.status, 201, q.text)
     assert.strictEqual(q.body.data.name, "From query")
     assert.strictEqual(q.body.data.status, "draft")
@@ -71,7 +72,8 @@ describe("multipart/form-data uploads", () => {
 
   it("the part's file name and media type are the hints: a zipped Shapefile sent as application/octet-stream is read by its content", async () => {
     const zip = await shapefileZip([{ name: "Holed", polygon: toUtm32n(HOLED) }], { prj: UTM32N_PRJ })
-    const r = await postForm("POST", "/v1/projects/import?name=Zipped", fileForm([["file", new Blob([new Uint8Array(zip)], { type: "application/octet-stream" }), "stand.zip"]]))
+    const r = await postForm("POST", "/v1/projects/import?name=Zipped",
+      fileForm([["file", new Blob([new Uint8Array(zip)], { type: "application/octet-stream" }), "stand.zip"]]))
     assert.strictEqual(r.status, 201, r.text)
     assert.closeTo(areaOf(r.body.data.geometry), hectares(HOLED), 1e-6)
 
@@ -82,7 +84,8 @@ describe("multipart/form-data uploads", () => {
     assert.isTrue(isErrorBody(named, "VALIDATION_ERROR"))
     assert.strictEqual(named.body.error.details[0].field, "file")
     assert.include(named.body.error.details[0].message, "stand.kml")
-    const typed = await postForm("POST", "/v1/projects/import?name=Mislabelled", fileForm([["file", new Blob([new Uint8Array(zip)], { type: KML_TYPE }), "stand"]]))
+    const typed = await postForm("POST", "/v1/projects/import?name=Mislabelled",
+      fileForm([["file", new Blob([new Uint8Array(zip)], { type: KML_TYPE }), "stand"]]))
     assert.strictEqual(typed.status, 422, typed.text)
     assert.include(typed.body.error.details[0].message, KML_TYPE)
     assert.strictEqual(await count(), before)
@@ -129,11 +132,14 @@ describe("multipart/form-data uploads", () => {
 
     // a body cut before its closing boundary, and one that is no multipart body at all
     const { bytes, contentType } = await encodeForm(fileForm([["file", kmlBlob(), "a.kml"]]))
-    const cut = await request(server.url, "POST", "/v1/projects/import?name=Cut", { token, body: bytes.slice(0, bytes.length - 10), headers: { "content-type": contentType } })
+    const cut = await request(server.url, "POST", "/v1/projects/import?name=Cut", { token, body: bytes.slice(0, bytes.length - 10),
+      headers: { "content-type": contentType } })
     expect400(cut, "body")
-    const garbage = await request(server.url, "POST", "/v1/projects/import?name=Garbage", { token, body: utf8("--x\r\nno headers here"), headers: { "content-type": "multipart/form-data; boundary=x" } })
+    const garbage = await request(server.url, "POST", "/v1/projects/import?name=Garbage", { token, body: utf8("--x\r\nno headers here"),
+      headers: { "content-type": "multipart/form-data; boundary=x" } })
     expect400(garbage, "body")
-    const noBoundary = await request(server.url, "POST", "/v1/projects/import?name=NoBoundary", { token, body: bytes, headers: { "content-type": "multipart/form-data" } })
+    const noBoundary = await request(server.url, "POST", "/v1/projects/import?name=NoBoundary", { token, body: bytes,
+      headers: { "content-type": "multipart/form-data" } })
     expect400(noBoundary, "content-type")
     // a media type that is neither a format nor a form still names both in its answer
     const wrong = await request(server.url, "POST", "/v1/projects/import?name=Wrong", { token, body: bytes, headers: { "content-type": "text/plain" } })
@@ -145,7 +151,8 @@ describe("multipart/form-data uploads", () => {
 
   it("Idempotency-Key: the same form bytes again replay the first answer", async () => {
     const { bytes, contentType } = await encodeForm(fileForm([["name", "Once by form"], ["file", kmlBlob(), "a.kml"]]))
-    const send = () => request(server.url, "POST", "/v1/projects/import", { token, body: bytes, headers: { "content-type": contentType, "idempotency-key": "gis-form-1" } })
+    const send = () =>
+      request(server.url, "POST", "/v1/projects/import", { token, body: bytes, headers: { "content-type": contentType, "idempotency-key": "gis-form-1" } })
     const first = await send()
     const second = await send()
     assert.strictEqual(first.status, 201, first.text)
@@ -160,8 +167,8 @@ const seed = async (n: number, boundary: (i: number) => object) => {
   const { accountId, token: own } = await server.newAccount("enterprise")
   const byId = new Map<string, { name: string; area_hectares: number; geometry: unknown }>()
   for (let i = 0; i < n; i++) {
-    const p = await server.canopy.projects.create(Principal.system(accountId), { name: `Stand ${String(i).padStart(4, "0")}`, geometry: boundary(i) } as never) as
-      { id: string; name: string; area_hectares: number; geometry: unknown }
+    const p = await server.canopy.projects.create(Principal.system(accountId),
+      { name: `Stand ${String(i).padStart(4, "0")}`, geometry: boundary(i) } as never) as { id: string; name: string; area_hectares: number; geometry: unknown }
     byId.set(p.id, p)
   }
   return { token: own, byId, accountId }
@@ -211,7 +218,8 @@ describe("GET /v1/projects/export, streamed", () => {
     const k = await request(server.url, "GET", "/v1/projects/export?format=kml", { token: list.token })
     assert.strictEqual(k.status, 200)
     assert.strictEqual((k.text.match(/<Placemark /g) ?? []).length, N)
-    assert.match(k.text, /<Data name="truncated"><value>false<\/value><\/Data><Data name="next_cursor"><value><\/value><\/Data><\/ExtendedData><\/Document><\/kml>\n$/)
+    assert.match(k.text,
+      /<Data name="truncated"><value>false<\/value><\/Data><Data name="next_cursor"><value><\/value><\/Data><\/ExtendedData><\/Document><\/kml>\n$/)
 
     // HEAD: the headers, no body, no walk
     const pages = exportActivity().pagesRead
@@ -294,7 +302,9 @@ describe("GET /v1/projects/export, streamed", () => {
       const k = await request(server.url, "GET", "/v1/projects/export?format=kml", { token: list.token })
       assert.isAtMost(Buffer.byteLength(k.text), cap)
       assert.isBelow((k.text.match(/<Placemark /g) ?? []).length, N)
-      const next = /<Data name="truncated"><value>true<\/value><\/Data><Data name="next_cursor"><value>([A-Za-z0-9_-]+)<\/value><\/Data><\/ExtendedData><\/Document><\/kml>\n$/.exec(k.text)
+      const next =
+        /<Data name="truncated"><value>true<\/value><\/Data><Data name="next_cursor"><value>([A-Za-z0-9_-]+)<\/value><\/Data><\/ExtendedData><\/Document><\/kml>\n$/
+          .exec(k.text)
       assert.isNotNull(next, k.text.slice(-300))
     } finally {
       delete process.env[EXPORT_MAX_BYTES_ENV]

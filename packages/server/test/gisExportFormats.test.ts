@@ -65,8 +65,8 @@ const suite = (store: string, open: () => Promise<StoreServer>) =>
       return { token, created }
     }
     const reimport = async (token: string, format: Format, bytes: Uint8Array, name: string) => {
-      const r = await request(server.running.url, "POST", `/v1/projects/import?name=${encodeURIComponent(name)}`,
-        { token, body: bytes, headers: { "content-type": FORMATS[format].mediaType } })
+      const r = await request(server.running.url, "POST", `/v1/projects/import?name=${encodeURIComponent(name)}`, { token, body: bytes,
+        headers: { "content-type": FORMATS[format].mediaType } })
       assert.strictEqual(r.status, 201, r.text)
       return r.body.data as { geometry: unknown; area_hectares: number }
     }
@@ -108,7 +108,9 @@ const suite = (store: string, open: () => Promise<StoreServer>) =>
       it(`${format}: a list past the byte cap says truncated, and its next_cursor gives the rest`, async () => {
         const { token, created } = await account()
         // each project's text is shorter than its GeoJSON Feature: two fit under the sum of two Features, three do not
-        const features = await Promise.all(created.slice(0, 2).map(async (p) => (await download(`${server.running.url}/v1/projects/${p.id}/export`, token)).bytes.length))
+        const features = await Promise.all(
+          created.slice(0, 2).map(async (p) => (await download(`${server.running.url}/v1/projects/${p.id}/export`, token)).bytes.length)
+        )
         process.env[EXPORT_MAX_BYTES_ENV] = String(features[0]! + features[1]!)
         try {
           const first = await download(`${server.running.url}/v1/projects/export?format=${format}&sort=name&order=asc`, token)
@@ -119,7 +121,8 @@ const suite = (store: string, open: () => Promise<StoreServer>) =>
           assert.strictEqual(await noteOf(format, first.bytes), `truncated: true\nnext_cursor: ${cursor}\n`)
           const head = await reimport(token, format, first.bytes, "First two")
           assert.closeTo(areaOf(head.geometry), areaOf(created[0]!.geometry) + areaOf(created[1]!.geometry), 1e-9)
-          const rest = await download(`${server.running.url}/v1/projects/export?format=${format}&sort=name&order=asc&cursor=${encodeURIComponent(cursor)}`, token)
+          const rest = await download(`${server.running.url}/v1/projects/export?format=${format}&sort=name&order=asc&cursor=${encodeURIComponent(cursor)}`,
+            token)
           assert.strictEqual(rest.headers.get("x-canopy-truncated"), "false")
           const tail = await reimport(token, format, rest.bytes, "The rest")
           assert.closeTo(areaOf(tail.geometry), areaOf(created[2]!.geometry), 1e-9)

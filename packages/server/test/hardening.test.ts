@@ -124,7 +124,8 @@ const checkRefusal = (logs: ReadonlyArray<AccessLogLine>, r: Raw, status: number
 const refusalCases = (target: () => { readonly url: string; readonly logs: ReadonlyArray<AccessLogLine> }) => {
   it("headers over the limit (96 KiB on canopy serve, Node's 16 KiB on an embedder's server): 431 with the spec's error body, a request id and an access-log line", async () => {
     const { logs, url } = target()
-    const line = checkRefusal(logs, await raw(url, `GET /v1/projects?secret=x HTTP/1.1\r\nHost: a\r\nX-Big: ${"a".repeat(MAX_HEADER_BYTES + 4_000)}\r\n\r\n`), 431)
+    const line = checkRefusal(logs, await raw(url, `GET /v1/projects?secret=x HTTP/1.1\r\nHost: a\r\nX-Big: ${"a".repeat(MAX_HEADER_BYTES + 4_000)}\r\n\r\n`),
+      431)
     assert.strictEqual(line.error, "HPE_HEADER_OVERFLOW")
     assert.notInclude(JSON.stringify(line), "secret", "the query string is not logged")
   })
@@ -132,8 +133,8 @@ const refusalCases = (target: () => { readonly url: string; readonly logs: Reado
   it("a malformed request line or header: 400 with the spec's error body, a request id and an access-log line", async () => {
     const { logs, url } = target()
     assert.include(checkRefusal(logs, await raw(url, "GARBAGE\r\n\r\n"), 400), { method: "-", path: "-" })
-    assert.include(checkRefusal(logs, await raw(url, "GET /v1/projects HTTP/1.1\r\nHost: a\r\nBad Header\r\n\r\n"), 400),
-      { method: "GET", path: "/v1/projects" })
+    assert.include(checkRefusal(logs, await raw(url, "GET /v1/projects HTTP/1.1\r\nHost: a\r\nBad Header\r\n\r\n"), 400), { method: "GET",
+      path: "/v1/projects" })
     checkRefusal(logs, await raw(url, "GET /\u0001 HTTP/1.1\r\nHost: a\r\n\r\n"), 400)
   })
 
@@ -197,12 +198,35 @@ describe("9. requests Node's parser refuses", () => {
 
 describe("10. webhook targets in special-purpose address ranges", () => {
   const urls = [
-    "https://[::127.0.0.1]/x", "https://[::ffff:0:127.0.0.1]/x", "https://[64:ff9b::127.0.0.1]/x", "https://[64:ff9b::a00:1]/x",
-    "https://[64:ff9b:1::1]/x", "https://[2002:7f00:1::1]/x", "https://[2002:a00:1::]/x", "https://[2001::1]/x", "https://[fec0::1]/x",
-    "https://[feff::1]/x", "https://[100::1]/x", "https://[2001:db8::1]/x", "https://[3fff::1]/x", "https://[5f00::1]/x", "https://[4000::1]/x",
-    "https://198.18.0.1/x", "https://198.19.255.254/x", "https://192.0.0.192/x", "https://192.0.2.1/x", "https://192.88.99.1/x",
-    "https://198.51.100.1/x", "https://203.0.113.1/x", "https://240.0.0.1/x", "https://255.255.255.255/x",
-    "https://localhost./x", "https://LOCALHOST./x", "https://app.localhost./x", "https://metadata.google.internal./x", "https://127.0.0.1./x"
+    "https://[::127.0.0.1]/x",
+    "https://[::ffff:0:127.0.0.1]/x",
+    "https://[64:ff9b::127.0.0.1]/x",
+    "https://[64:ff9b::a00:1]/x",
+    "https://[64:ff9b:1::1]/x",
+    "https://[2002:7f00:1::1]/x",
+    "https://[2002:a00:1::]/x",
+    "https://[2001::1]/x",
+    "https://[fec0::1]/x",
+    "https://[feff::1]/x",
+    "https://[100::1]/x",
+    "https://[2001:db8::1]/x",
+    "https://[3fff::1]/x",
+    "https://[5f00::1]/x",
+    "https://[4000::1]/x",
+    "https://198.18.0.1/x",
+    "https://198.19.255.254/x",
+    "https://192.0.0.192/x",
+    "https://192.0.2.1/x",
+    "https://192.88.99.1/x",
+    "https://198.51.100.1/x",
+    "https://203.0.113.1/x",
+    "https://240.0.0.1/x",
+    "https://255.255.255.255/x",
+    "https://localhost./x",
+    "https://LOCALHOST./x",
+    "https://app.localhost./x",
+    "https://metadata.google.internal./x",
+    "https://127.0.0.1./x"
   ]
 
   it("registration answers 422 with the spec's error body naming the url", async () => {
@@ -235,7 +259,10 @@ describe("10. webhook targets in special-purpose address ranges", () => {
     const lookup = (host: string) =>
       new Promise<string>((resolve) =>
         guardedLookup(false)(host, { all: true }, (err, addresses) =>
-          resolve(err ? String((err as { code?: string }).code) : (addresses as Array<{ address: string }>).map((a) => a.address).join(","))))
+          resolve(err ? String((err as { code?: string }).code) : (addresses as Array<{ address: string }>).map((a) =>
+            a.address
+          ).join(",")))
+      )
     // an IP literal resolves to itself, so this is the check the socket's lookup makes on a resolved name
     for (const address of ["::127.0.0.1", "::ffff:0:127.0.0.1", "64:ff9b::7f00:1", "2002:7f00:1::1", "fec0::1", "198.18.0.1", "192.0.0.192", "100::1"]) {
       assert.strictEqual(await lookup(address), "CANOPY_BLOCKED_ADDRESS", address)

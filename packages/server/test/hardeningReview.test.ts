@@ -28,14 +28,15 @@ let owner: { cookie: string; csrf: string }
 let viewer: { cookie: string; csrf: string }
 let projectId: string
 
-const cookieOf = (headers: Headers, name: string) =>
-  headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.startsWith(`${name}=`))
+const cookieOf = (headers: Headers, name: string) => headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.startsWith(`${name}=`))
 
 const signIn = async (email: string, password: string) => {
   const page = await fetch(`${base}/dashboard`)
   const pre = cookieOf(page.headers, "canopy_csrf")!
   const res = await fetch(`${base}/dashboard/sign-in`, {
-    method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", cookie: pre },
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: pre },
     body: new URLSearchParams({ csrf: decodeURIComponent(pre.slice("canopy_csrf=".length)), email, password }).toString()
   })
   const cookie = cookieOf(res.headers, "canopy_session")!
@@ -72,8 +73,8 @@ const projectCount = async () => (await request(base, "GET", "/v1/projects?per_p
 /** A multipart form whose every byte but the framing is the boundary's own character (a = 70 × "a"). */
 const boundaryBytes = (() => {
   const boundary = "a".repeat(70)
-  const head = (fields: Record<string, string>) => Object.entries(fields).map(([k, v]) =>
-    `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join("")
+  const head = (fields: Record<string, string>) =>
+    Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join("")
   const body = (fields: Record<string, string>) => {
     const start = `${head(fields)}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="stand.kml"\r\n\r\n`
     const end = `\r\n--${boundary}--\r\n`
@@ -85,7 +86,8 @@ const boundaryBytes = (() => {
 describe("multipart bodies made of their boundary's characters", () => {
   it("the API import: 5 MB of them is a 422 on file, and /health answers promptly", async () => {
     const body = boundaryBytes.body({})
-    const answers = await withoutStall(base, () => post("/v1/projects/import?name=a", body, { "content-type": boundaryBytes.contentType, authorization: `Bearer ${token}` }))
+    const answers = await withoutStall(base,
+      () => post("/v1/projects/import?name=a", body, { "content-type": boundaryBytes.contentType, authorization: `Bearer ${token}` }))
     for (const a of answers) {
       assert.strictEqual(a.status, 422, a.text.slice(0, 300))
       assert.strictEqual(JSON.parse(a.text).error.details[0].field, "file")
@@ -116,7 +118,8 @@ describe("multipart bodies made of their boundary's characters", () => {
   it("a delimiter followed by neither CRLF nor -- is a 400 naming the body; nothing stored", async () => {
     const before = await projectCount()
     const r = await request(base, "POST", "/v1/projects/import?name=junk", {
-      token, body: `--b\r\nContent-Disposition: form-data; name="file"; filename="a.kml"\r\n\r\nx\r\n--bjunk\r\n--b--\r\n`,
+      token,
+      body: `--b\r\nContent-Disposition: form-data; name="file"; filename="a.kml"\r\n\r\nx\r\n--bjunk\r\n--b--\r\n`,
       headers: { "content-type": "multipart/form-data; boundary=b" }
     })
     assert.strictEqual(r.status, 400)
@@ -130,12 +133,14 @@ describe("files just under the readers' caps", () => {
   const attributes = Array.from({ length: 255 }, (_, i) => `a${i}="${i}"`).join(" ")
   const files = [
     ["KML, 1,100 elements of 255 attributes (2.8 MB)", utf8(`<kml>${`<e ${attributes}/>`.repeat(1100)}</kml>`), "application/vnd.google-earth.kml+xml"],
-    ["KMZ listing 50,000 empty entries (4.4 MB)", zipSync(Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`${i}`, new Uint8Array()]))), "application/vnd.google-earth.kmz"]
+    ["KMZ listing 50,000 empty entries (4.4 MB)", zipSync(Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`${i}`, new Uint8Array()]))),
+      "application/vnd.google-earth.kmz"]
   ] as const
   for (const [name, bytes, contentType] of files) {
     it(`${name}: a 422 on file, /health answered promptly`, async () => {
       assert.isBelow(bytes.length, MAX_BODY_BYTES)
-      for (const a of await withoutStall(base, () => post("/v1/projects/import?name=capped", bytes, { "content-type": contentType, authorization: `Bearer ${token}` }))) {
+      for (const a of await withoutStall(base, () =>
+        post("/v1/projects/import?name=capped", bytes, { "content-type": contentType, authorization: `Bearer ${token}` }))) {
         assert.strictEqual(a.status, 422, a.text.slice(0, 300))
         assert.strictEqual(JSON.parse(a.text).error.details[0].field, "file")
       }
@@ -148,14 +153,17 @@ describe("urlencoded values that are costly to decode", () => {
   for (const [name, piece] of [["+", "+"], ["bad escapes", "%zz"], ["escaped bytes", "%C3"]] as const) {
     it(`/dashboard/action signed in: a 5 MB value of ${name} is answered without holding /health`, async () => {
       const body = form(piece.repeat(Math.floor((MAX_BODY_BYTES - 200) / piece.length)))
-      for (const a of await withoutStall(base, () => post("/dashboard/action", body, { "content-type": "application/x-www-form-urlencoded", cookie: owner.cookie }))) {
+      for (const a of await withoutStall(base, () =>
+        post("/dashboard/action", body, { "content-type": "application/x-www-form-urlencoded", cookie: owner.cookie }))) {
         assert.isBelow(a.status, 500)
       }
     })
   }
 
   it("values decode as URLSearchParams decodes them (a key named with + and escapes, checkboxes repeated)", async () => {
-    const body = `csrf=${encodeURIComponent(owner.csrf)}&action=create_key&back=%2Fdashboard&name=Key+%C3%A9%zz%2B&permissions=projects%3Aread&permissions=projects:write`
+    const body = `csrf=${
+      encodeURIComponent(owner.csrf)
+    }&action=create_key&back=%2Fdashboard&name=Key+%C3%A9%zz%2B&permissions=projects%3Aread&permissions=projects:write`
     const r = await post("/dashboard/action", body, { "content-type": "application/x-www-form-urlencoded", cookie: owner.cookie })
     assert.strictEqual(r.status, 303)
     const page = await (await fetch(`${base}/dashboard`, { headers: { cookie: owner.cookie } })).text()
@@ -170,7 +178,8 @@ describe("deeply nested boundaries and bodies are refused before they are parsed
       const me = who === "owner" ? owner : viewer
       const before = await projectCount()
       const body = `csrf=${encodeURIComponent(me.csrf)}&action=create_project&name=Deep&geometry=${deep}`
-      for (const a of await withoutStall(base, () => post("/dashboard/action", body, { "content-type": "application/x-www-form-urlencoded", cookie: me.cookie }))) {
+      for (const a of await withoutStall(base, () =>
+        post("/dashboard/action", body, { "content-type": "application/x-www-form-urlencoded", cookie: me.cookie }))) {
         assert.strictEqual(a.status, 303)
       }
       assert.strictEqual(await projectCount(), before)
@@ -179,7 +188,9 @@ describe("deeply nested boundaries and bodies are refused before they are parsed
 
   it("a 200 KB API body (parsed on the loop) nested 100,000 deep is a 422 on the body, answered before it is parsed", async () => {
     const r = await request(base, "POST", "/v1/projects", {
-      token, body: `{"name":"x","metadata":{"m":${"[".repeat(100_000)}${"]".repeat(100_000)}}}`, headers: { "content-type": "application/json" }
+      token,
+      body: `{"name":"x","metadata":{"m":${"[".repeat(100_000)}${"]".repeat(100_000)}}}`,
+      headers: { "content-type": "application/json" }
     })
     assert.strictEqual(r.status, 422)
     assert.isTrue(isErrorBody(r, "VALIDATION_ERROR"))
@@ -210,7 +221,9 @@ const raw = (head: string, body: Buffer, options: { readonly expectContinue: boo
       got += d.toString("latin1")
       if (got.includes("100 Continue")) send()
     })
-    socket.on("error", (e) => { got += `<${e.message}>` })
+    socket.on("error", (e) => {
+      got += `<${e.message}>`
+    })
     socket.on("close", () => resolve(got))
     socket.write(head)
     if (!options.expectContinue) send()
@@ -219,18 +232,20 @@ const raw = (head: string, body: Buffer, options: { readonly expectContinue: boo
 
 describe("an oversize body with Expect: 100-continue or chunked", () => {
   const big = Buffer.alloc(MAX_BODY_BYTES + 1024 * 1024, 0x61)
-  const routes = () => [
-    ["/v1/projects", `authorization: Bearer ${token}\r\ncontent-type: application/json\r\n`],
-    ["/v1/projects/import?name=x", `authorization: Bearer ${token}\r\ncontent-type: application/vnd.google-earth.kml+xml\r\n`],
-    ["/dashboard/upload", `cookie: ${owner.cookie}\r\ncontent-type: multipart/form-data; boundary=b\r\n`],
-    ["/dashboard/sign-in", "content-type: application/x-www-form-urlencoded\r\n"],
-    ["/oauth/token", "content-type: application/x-www-form-urlencoded\r\n"]
-  ] as const
+  const routes = () =>
+    [
+      ["/v1/projects", `authorization: Bearer ${token}\r\ncontent-type: application/json\r\n`],
+      ["/v1/projects/import?name=x", `authorization: Bearer ${token}\r\ncontent-type: application/vnd.google-earth.kml+xml\r\n`],
+      ["/dashboard/upload", `cookie: ${owner.cookie}\r\ncontent-type: multipart/form-data; boundary=b\r\n`],
+      ["/dashboard/sign-in", "content-type: application/x-www-form-urlencoded\r\n"],
+      ["/oauth/token", "content-type: application/x-www-form-urlencoded\r\n"]
+    ] as const
   for (const [mode, expectContinue, chunked] of [["Expect and a length", true, false], ["Expect, chunked", true, true], ["chunked", false, true]] as const) {
     it(`${mode}: every form and API route reads its 413 with the spec's body and Connection: close, never a reset`, async () => {
       for (const [path, headers] of routes()) {
         const length = chunked ? "transfer-encoding: chunked\r\n" : `content-length: ${big.length}\r\n`
-        const answer = await raw(`POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\n${headers}${length}${expectContinue ? "expect: 100-continue\r\n" : ""}\r\n`, big, { expectContinue, chunked })
+        const answer = await raw(`POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\n${headers}${length}${expectContinue ? "expect: 100-continue\r\n" : ""}\r\n`, big,
+          { expectContinue, chunked })
         const final = answer.slice(answer.lastIndexOf("HTTP/1.1 "))
         assert.match(final, /^HTTP\/1\.1 413 /, `${path}: ${answer.slice(0, 200)}`)
         assert.match(final, /\r\nconnection: close\r\n/i, path)

@@ -51,7 +51,9 @@ export interface Reply {
 
 /** Sends a request; a `json` body is serialised with the JSON content type. */
 export const request = async (
-  base: string, method: string, path: string,
+  base: string,
+  method: string,
+  path: string,
   opts: { token?: string; json?: unknown; body?: string | Uint8Array; headers?: Record<string, string> } = {}
 ): Promise<Reply> => {
   const headers: Record<string, string> = { ...opts.headers }
@@ -104,7 +106,8 @@ export const canopyBin = join(import.meta.dirname, "../bin/canopy.js")
 export const startServeProcess = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}) =>
   new Promise<{ child: ChildProcess; url: string; stderr: () => string }>((resolve, reject) => {
     const child = spawn(process.execPath, [canopyBin, "serve", "--port", "0", ...args], {
-      stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env }
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, ...env }
     })
     let err = ""
     child.stderr!.on("data", (d) => {

@@ -153,7 +153,9 @@ describe("Idempotency-Key (SQLite server)", () => {
 
     // Malformed JSON is refused before the key is claimed: the key is still free.
     const malformed = await request(base, "POST", "/v1/projects", {
-      token: a.token, body: "{not json", headers: { "content-type": "application/json", "idempotency-key": "malformed-1" }
+      token: a.token,
+      body: "{not json",
+      headers: { "content-type": "application/json", "idempotency-key": "malformed-1" }
     })
     assert.strictEqual(malformed.status, 400)
     const ok = await post(base, a.token, "/v1/projects", { name: "Well formed", geometry: square(5) }, "malformed-1")
@@ -178,8 +180,10 @@ describe("Idempotency-Key (SQLite server)", () => {
     const first = await post(base, a.token, "/v1/projects", { name: "Expiring", geometry: square(7) }, "expire-1")
     assert.strictEqual(first.status, 201)
     assert.strictEqual((await post(base, a.token, "/v1/projects", { name: "Expiring 2", geometry: square(7) }, "expire-1")).status, 422)
-    const purgeAt = (ms: number) => server.canopy.run(Effect.flatMap(IdempotencyKeys, (k) => k.purge).pipe(
-      Effect.provideService(Time.Time, { now: () => ms })))
+    const purgeAt = (ms: number) =>
+      server.canopy.run(Effect.flatMap(IdempotencyKeys, (k) => k.purge).pipe(
+        Effect.provideService(Time.Time, { now: () => ms })
+      ))
     assert.strictEqual(await purgeAt(Date.now() + 23 * 3_600_000), 0)
     assert.isAbove(await purgeAt(Date.now() + 24 * 3_600_000 + 60_000), 0)
     const reused = await post(base, a.token, "/v1/projects", { name: "Expiring 2", geometry: square(7) }, "expire-1")
@@ -190,7 +194,9 @@ describe("Idempotency-Key (SQLite server)", () => {
   it("the OpenAPI document declares the header on every POST, and only there", async () => {
     const doc = (await request(base, "GET", "/v1/openapi.json")).body
     let posts = 0
-    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { parameters: Array<{ name: string; in: string; schema: { maxLength?: number } }> }>>)) {
+    for (const [path, ops] of Object.entries(
+      doc.paths as Record<string, Record<string, { parameters: Array<{ name: string; in: string; schema: { maxLength?: number } }> }>>
+    )) {
       for (const [method, op] of Object.entries(ops)) {
         const header = op.parameters.find((p) => p.in === "header" && p.name === "Idempotency-Key")
         if (method === "post") {
@@ -203,7 +209,6 @@ describe("Idempotency-Key (SQLite server)", () => {
     assert.isAbove(posts, 5)
   })
 })
-
 
 /** Starts `canopy serve` on PostgreSQL and resolves with its URL. */
 const startInstance = (databaseUrl: string) => startServeProcess(["--database-url", databaseUrl])

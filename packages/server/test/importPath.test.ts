@@ -52,8 +52,7 @@ const smallCostlyKml = [
 ]
 
 /** Starts both import workers (a worker's start is CPU work of its own, not what is measured here). */
-const warmWorkers = () =>
-  Promise.all([1, 2].map((i) => Effect.runPromise(importPool().read(utf8(JSON.stringify(square(8, 48, 0.01))), {}, `warm-${i}`))))
+const warmWorkers = () => Promise.all([1, 2].map((i) => Effect.runPromise(importPool().read(utf8(JSON.stringify(square(8, 48, 0.01))), {}, `warm-${i}`))))
 
 /** Runs `work` while probing `/health` every 20 ms; answers its result and the slowest probe (ms). */
 const probing = async <A>(base: string, work: () => Promise<A>): Promise<{ result: A; slowest: number }> => {
@@ -115,7 +114,9 @@ const signIn = async (base: string, email: string, password: string) => {
   const csrfCookie = page.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.startsWith("canopy_csrf="))!
   const csrf = decodeURIComponent(csrfCookie.slice("canopy_csrf=".length))
   const res = await fetch(`${base}/dashboard/sign-in`, {
-    method: "POST", redirect: "manual", body: new URLSearchParams({ csrf, email, password }).toString(),
+    method: "POST",
+    redirect: "manual",
+    body: new URLSearchParams({ csrf, email, password }).toString(),
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie }
   })
   const session = res.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.startsWith("canopy_session="))
@@ -128,7 +129,10 @@ const signIn = async (base: string, email: string, password: string) => {
 const dashboardUpload = async (base: string, me: { cookie: string; csrf: string }, projectId: string, name: string, bytes: Uint8Array) => {
   const started = performance.now()
   const res = await fetch(`${base}/dashboard/upload`, {
-    method: "POST", redirect: "manual", body: form(name, bytes, { csrf: me.csrf, id: projectId }), headers: { cookie: me.cookie }
+    method: "POST",
+    redirect: "manual",
+    body: form(name, bytes, { csrf: me.csrf, id: projectId }),
+    headers: { cookie: me.cookie }
   })
   const elapsed = performance.now() - started
   const notice = res.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.startsWith("canopy_notice="))
@@ -158,7 +162,8 @@ describe("the dashboard's upload: the role and the project first, then the worke
     editor = await signIn(server.url, "up-editor@example.com", "editor password!")
     projectId = (await request(server.url, "POST", "/v1/projects", { token, json: { name: "Stand", geometry: square(8.1, 48.1, 0.01) } })).body.data.id
     const other = await server.canopy.bootstrap({ account_name: "Other Co", email: "up-other@example.com", plan: "pro" })
-    otherProjectId = (await request(server.url, "POST", "/v1/projects", { token: other.api_key.token, json: { name: "Theirs", geometry: square(9, 48, 0.01) } })).body.data.id
+    otherProjectId =
+      (await request(server.url, "POST", "/v1/projects", { token: other.api_key.token, json: { name: "Theirs", geometry: square(9, 48, 0.01) } })).body.data.id
   }, 60_000)
 
   afterAll(async () => {
@@ -191,7 +196,8 @@ describe("the dashboard's upload: the role and the project first, then the worke
 
   it("an editor's hostile files are read in the workers and refused on file; /health answered meanwhile; a good file still works", async () => {
     const before = await boundary()
-    for (const file of [{ name: "nested.kml", bytes: nestedKml }, ...await Promise.all(hostileFiles.map(async (h) => ({ name: h.name, bytes: await h.bytes() })))]) {
+    for (const file of [{ name: "nested.kml", bytes: nestedKml },
+      ...await Promise.all(hostileFiles.map(async (h) => ({ name: h.name, bytes: await h.bytes() })))]) {
       const result = await withoutStall(server.url, file.name, () => dashboardUpload(server.url, editor, projectId, file.name, file.bytes))
       assert.include(result.notice, "cannot be used; nothing was saved", file.name)
       assert.include(result.notice, "<code>file</code>", file.name)
@@ -233,7 +239,11 @@ describe("the API's file routes read every file in the workers", () => {
   it("small KML files are not read on the loop: eight of 56–64 KB at once, from two accounts, keep /health answered", async () => {
     const tokens = [token, (await server.newAccount("enterprise")).token]
     const result = await withoutStall(server.url, "eight small KML files", () =>
-      Promise.all(tokens.flatMap((as) => smallCostlyKml.map((file) => upload(server.url, "POST", "/v1/projects/import?name=Small", file, as, { "content-type": KML_TYPE })))))
+      Promise.all(
+        tokens.flatMap((as) =>
+          smallCostlyKml.map((file) => upload(server.url, "POST", "/v1/projects/import?name=Small", file, as, { "content-type": KML_TYPE }))
+        )
+      ))
     for (const r of result) fileProblem(r)
   })
 
@@ -277,7 +287,9 @@ describe("the API's file routes read every file in the workers", () => {
       fileProblem(r)
       assert.match(r.body.error.details[0].message, /needs more than the 48 MiB of memory/)
       assert.strictEqual(importPool().stats().outOfMemory, 1)
-      const next = await upload(server.url, "POST", "/v1/projects/import?name=Small", utf8(kml([{ name: "N", polygon: square(8.5, 48.5, 0.01) }])), token, { "content-type": KML_TYPE })
+      const next = await upload(server.url, "POST", "/v1/projects/import?name=Small", utf8(kml([{ name: "N", polygon: square(8.5, 48.5, 0.01) }])), token, {
+        "content-type": KML_TYPE
+      })
       assert.strictEqual(next.status, 201, next.text)
     } finally {
       await replaceImportPool(makeImportPool())
@@ -289,7 +301,8 @@ describe("the API's file routes read every file in the workers", () => {
     // one-placemark file does not.
     await replaceImportPool(makeImportPool({ recycleGrowthMb: 4 }))
     try {
-      const small = await upload(server.url, "POST", "/v1/projects/import?name=Small%20again", utf8(kml([{ name: "N", polygon: square(8.6, 48.6, 0.01) }])), token, { "content-type": KML_TYPE })
+      const small = await upload(server.url, "POST", "/v1/projects/import?name=Small%20again", utf8(kml([{ name: "N", polygon: square(8.6, 48.6, 0.01) }])),
+        token, { "content-type": KML_TYPE })
       assert.strictEqual(small.status, 201, small.text)
       assert.strictEqual(importPool().stats().recycled, 0)
       // (refused by the worker's own validation once read: no server-side work after it)
@@ -330,7 +343,8 @@ for (const [store, start] of stores) {
     beforeAll(async () => {
       running = await start()
       base = running.server.url
-      token = (await running.server.canopy.bootstrap({ account_name: `Files on ${store}`, email: `files-${store}@example.com`, plan: "enterprise" })).api_key.token
+      token =
+        (await running.server.canopy.bootstrap({ account_name: `Files on ${store}`, email: `files-${store}@example.com`, plan: "enterprise" })).api_key.token
     }, 60_000)
 
     afterAll(async () => {
@@ -366,7 +380,9 @@ for (const [store, start] of stores) {
       try {
         const busy = Array.from({ length: 5 }, (_, i) => Effect.runPromise(pool.read(bigKml, { filename: "big.kml" }, `other-${i}`)))
         const started = performance.now()
-        const r = await upload(base, "POST", "/v1/projects/import?name=Regrowth", utf8(kml([{ name: "R", polygon: square(14.005, 47.005, 0.01) }])), token, { "content-type": KML_TYPE })
+        const r = await upload(base, "POST", "/v1/projects/import?name=Regrowth", utf8(kml([{ name: "R", polygon: square(14.005, 47.005, 0.01) }])), token, {
+          "content-type": KML_TYPE
+        })
         const elapsed = performance.now() - started
         await Promise.all(busy)
         assert.strictEqual(r.status, 201, r.text)

@@ -44,8 +44,13 @@ const standsZip = (n: number, options: { readonly sideM?: number; readonly broke
   const records: Array<ExportRecord> = []
   for (let i = 0; i < n; i++) {
     records.push({
-      id: `s${i}`, name: `Stand ${i + 1}`, slug: `stand-${i + 1}`, description: `Compartment ${i + 1}`, status: "active",
-      area_hectares: 0, geometry: { type: "Polygon", coordinates: [standRing(i, n, options.sideM, options.broken?.includes(i))] }
+      id: `s${i}`,
+      name: `Stand ${i + 1}`,
+      slug: `stand-${i + 1}`,
+      description: `Compartment ${i + 1}`,
+      status: "active",
+      area_hectares: 0,
+      geometry: { type: "Polygon", coordinates: [standRing(i, n, options.sideM, options.broken?.includes(i))] }
     })
   }
   const files = unzipSync(toShapefileZip(records, { baseName: "stands" }))
@@ -187,7 +192,9 @@ for (const [store, open] of serverOnEachStore) {
     })
     afterAll(async () => s?.close())
 
-    it("5,000 features in UTM 32N: previewed in ≤ 5 s, imported in ≤ 60 s with progress throughout, /health p99 ≤ 50 ms, hectares as GeographicLib's", { timeout: 600_000 }, async () => {
+    it("5,000 features in UTM 32N: previewed in ≤ 5 s, imported in ≤ 60 s with progress throughout, /health p99 ≤ 50 ms, hectares as GeographicLib's", {
+      timeout: 600_000
+    }, async () => {
       const { api, token } = await account("enterprise")
       const zip = standsZip(5_000, { broken: BROKEN })
       const query = "?name_field=slug&description_field=DESCRIPTIO"
@@ -210,8 +217,13 @@ for (const [store, open] of serverOnEachStore) {
       assert.deepStrictEqual(preview.data.totals, { features: 5_000, created: 0, refused: 3, hectares: preview.data.totals.hectares })
       assert.approximately(preview.data.totals.hectares, 4_997, 5)
       assert.deepStrictEqual(preview.data.results[0], {
-        position: 0, feature: "feature 1 \"Stand 1\"", outcome: "valid", name: "stand-1", project_id: null,
-        area_hectares: preview.data.results[0].area_hectares, problems: []
+        position: 0,
+        feature: "feature 1 \"Stand 1\"",
+        outcome: "valid",
+        name: "stand-1",
+        project_id: null,
+        area_hectares: preview.data.results[0].area_hectares,
+        problems: []
       })
       const previewed = await allResults(api, preview.data.id)
       assert.strictEqual(previewed.length, 5_000)
@@ -305,7 +317,9 @@ for (const [store, open] of serverOnEachStore) {
       assert.strictEqual(list.body.data[0].geometry.type, "MultiPolygon")
     })
 
-    it("features refused inside a chunk's transaction (a taken slug, an overlap the account refuses) are refused alone; the rest are created", { timeout: 120_000 }, async () => {
+    it("features refused inside a chunk's transaction (a taken slug, an overlap the account refuses) are refused alone; the rest are created", {
+      timeout: 120_000
+    }, async () => {
       const { api, token } = await account("enterprise")
       assert.strictEqual((await api.put("/v1/account", { overlap_policy: "reject" })).status, 200)
       assert.strictEqual((await api.post("/v1/projects", { name: "stand-5" })).status, 201)
@@ -369,7 +383,8 @@ const reopenable: ReadonlyArray<readonly [string, () => Promise<{ start: () => P
   ["SQLite", async () => {
     const dir = mkdtempSync(join(tmpdir(), "canopy-imports-"))
     const db = join(dir, "canopy.db")
-    return { start: () => serve({ port: 0, host: "127.0.0.1", db, log: false, dispatcher: false }), drop: async () => rmSync(dir, { recursive: true, force: true }) }
+    return { start: () => serve({ port: 0, host: "127.0.0.1", db, log: false, dispatcher: false }),
+      drop: async () => rmSync(dir, { recursive: true, force: true }) }
   }],
   ["PostgreSQL", async () => {
     const scope = await Effect.runPromise(Scope.make())
@@ -387,7 +402,9 @@ const withStorage = <A>(server: RunningServer, f: (s: Storage.StorageShape) => E
 
 for (const [store, prepare] of reopenable) {
   describe(`bulk imports across a restart (${store})`, () => {
-    it("an import running when the server stops is failed with the reason, its results kept; one whose runner vanished is failed at the next start", { timeout: 90_000 }, async () => {
+    it("an import running when the server stops is failed with the reason, its results kept; one whose runner vanished is failed at the next start", {
+      timeout: 90_000
+    }, async () => {
       const db = await prepare()
       try {
         const first = await db.start()
@@ -402,11 +419,28 @@ for (const [store, prepare] of reopenable) {
         }
         // A runner that vanished without a word (a crash): its lease ran out a minute ago.
         const orphan = `imp_${"0".repeat(26)}`
-        await withStorage(first, (s) => s.imports.insert({
-          id: orphan, account_id: b.account.id, created_by: null, status: "running", mode: "per_feature", dry_run: false,
-          file_name: "lost.zip", format: "shapefile", source_crs: null, features: 10, done: 4, created: 4, refused: 0, hectares: 4,
-          error: null, lease_until: Date.now() - 60_000, created_at: new Date().toISOString(), updated_at: new Date().toISOString(), completed_at: null
-        }))
+        await withStorage(first, (s) =>
+          s.imports.insert({
+            id: orphan,
+            account_id: b.account.id,
+            created_by: null,
+            status: "running",
+            mode: "per_feature",
+            dry_run: false,
+            file_name: "lost.zip",
+            format: "shapefile",
+            source_crs: null,
+            features: 10,
+            done: 4,
+            created: 4,
+            refused: 0,
+            hectares: 4,
+            error: null,
+            lease_until: Date.now() - 60_000,
+            created_at: new Date().toISOString(),
+            updated_at: new Date().toISOString(),
+            completed_at: null
+          }))
         await first.close()
 
         const second = await db.start()

@@ -19,21 +19,31 @@ const REDIRECT = "https://app.example.com/cb"
 /** An access token for `userId` from a public application, through the real token endpoint. */
 const accessToken = async (accountId: string, userId: string, scope: string) => {
   const app = await server.canopy.oauth.register(Principal.system(accountId), {
-    name: "Profile reader", redirect_uris: [REDIRECT], scopes: ["profile", "projects:read"], type: "public"
+    name: "Profile reader",
+    redirect_uris: [REDIRECT],
+    scopes: ["profile", "projects:read"],
+    type: "public"
   })
   const verifier = "cHJvZmlsZS1yZWFkZXItdmVyaWZpZXItMDEyMzQ1Njc4OWFiY2RlZmdoaWprbG1u"
   const url = await server.canopy.run(Effect.gen(function*() {
     const oauth = yield* OAuthServer
     const check = yield* oauth.check({
-      client_id: app.client_id, redirect_uri: REDIRECT, response_type: "code", scope, state: "s",
-      code_challenge: OAuth.challengeOf(verifier), code_challenge_method: "S256"
+      client_id: app.client_id,
+      redirect_uri: REDIRECT,
+      response_type: "code",
+      scope,
+      state: "s",
+      code_challenge: OAuth.challengeOf(verifier),
+      code_challenge_method: "S256"
     })
     if (check.kind !== "ok") return yield* Effect.die(new Error(JSON.stringify(check)))
     return yield* oauth.approve(userId, check)
   }))
   const r = await fetch(`${server.url}/oauth/token`, {
-    method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "authorization_code", client_id: app.client_id, code: new URL(url).searchParams.get("code")!, redirect_uri: REDIRECT, code_verifier: verifier })
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "authorization_code", client_id: app.client_id, code: new URL(url).searchParams.get("code")!,
+      redirect_uri: REDIRECT, code_verifier: verifier })
   })
   assert.strictEqual(r.status, 200)
   return ((await r.json()) as { access_token: string }).access_token
@@ -73,13 +83,16 @@ describe("GET /v1/me", () => {
     const named = await server.canopy.members.accept(b.password_token, { name: "Kim Owner", password: "kim's long password" })
     assert.strictEqual((await client(server.url, b.api_key.token).get("/v1/me")).body.data.name, named.name)
 
-    const svcToken = (await server.canopy.credentials.create(Principal.system(b.account.id), "service_token", { name: "CI", permissions: ["projects:read"] })).token
+    const svcToken =
+      (await server.canopy.credentials.create(Principal.system(b.account.id), "service_token", { name: "CI", permissions: ["projects:read"] })).token
     assert.strictEqual((await client(server.url, svcToken).get("/v1/projects")).status, 200, "the service token itself works")
     const refused = await client(server.url, svcToken).get("/v1/me")
     assert.strictEqual(refused.status, 404)
     assert.isTrue(isErrorBody(refused, "NOT_FOUND"), JSON.stringify(refused.body))
     assert.include(refused.body.error.message, "service token")
-    const systemKey = (await server.canopy.credentials.create(Principal.system(b.account.id), "api_key", { name: "Made by the operator", permissions: ["projects:read"] })).token
+    const systemKey =
+      (await server.canopy.credentials.create(Principal.system(b.account.id), "api_key", { name: "Made by the operator", permissions: ["projects:read"] }))
+        .token
     const noMember = await client(server.url, systemKey).get("/v1/me")
     assert.strictEqual(noMember.status, 404)
     assert.isTrue(isErrorBody(noMember, "NOT_FOUND"), JSON.stringify(noMember.body))

@@ -17,14 +17,20 @@ import { startReceiver } from "./receiver.ts"
 interface Family {
   readonly name: string
   readonly type: string
-  readonly metrics: ReadonlyArray<{ readonly value?: string; readonly labels?: Record<string, string>; readonly buckets?: Record<string, string>; readonly count?: string }>
+  readonly metrics: ReadonlyArray<
+    { readonly value?: string; readonly labels?: Record<string, string>; readonly buckets?: Record<string, string>; readonly count?: string }
+  >
 }
 
 const start = async (metrics?: { token: string } | "public") => {
   const dir = mkdtempSync(join(tmpdir(), "canopy-metrics-"))
-  const running = await serve({ port: 0, db: join(dir, "m.db"), log: false, dispatcher: false, geometry: false, ...(metrics ? { metrics } : { metrics: false }) })
+  const running = await serve({ port: 0, db: join(dir, "m.db"), log: false, dispatcher: false, geometry: false,
+    ...(metrics ? { metrics } : { metrics: false }) })
   const boot = await running.canopy.bootstrap({ account_name: "Metered", email: "metrics@example.com", plan: "pro" })
-  return { running, token: boot.api_key.token, stop: async () => { await running.close(); rmSync(dir, { recursive: true, force: true }) } }
+  return { running, token: boot.api_key.token, stop: async () => {
+    await running.close()
+    rmSync(dir, { recursive: true, force: true })
+  } }
 }
 
 describe("/metrics", () => {
@@ -54,8 +60,10 @@ describe("/metrics", () => {
       const families = parsePrometheusTextFormat(text) as ReadonlyArray<Family>
       const family = (name: string) => families.find((f) => f.name === name)
       const count = (route: string, method: string, status: string) =>
-        Number(family("canopy_http_requests_total")?.metrics.find((m) =>
-          m.labels?.route === route && m.labels?.method === method && m.labels?.status === status)?.value ?? 0)
+        Number(
+          family("canopy_http_requests_total")?.metrics.find((m) => m.labels?.route === route && m.labels?.method === method && m.labels?.status === status)
+            ?.value ?? 0
+        )
       assert.strictEqual(count("/v1/projects/{project_id}", "GET", "200"), 3)
       assert.strictEqual(count("/v1/projects/{project_id}", "GET", "404"), 1)
       assert.strictEqual(count("/v1/projects", "POST", "201"), 1)
@@ -76,8 +84,13 @@ describe("/metrics", () => {
     const receiver = await startReceiver()
     const dir = mkdtempSync(join(tmpdir(), "canopy-metrics-"))
     const running = await serve({
-      port: 0, db: join(dir, "m.db"), log: false, geometry: false, metrics: "public",
-      settings: { allowInsecureWebhooks: true, deliveryTimeoutMs: 5_000 }, dispatcher: { pollMs: 50 }
+      port: 0,
+      db: join(dir, "m.db"),
+      log: false,
+      geometry: false,
+      metrics: "public",
+      settings: { allowInsecureWebhooks: true, deliveryTimeoutMs: 5_000 },
+      dispatcher: { pollMs: 50 }
     })
     try {
       const boot = await running.canopy.bootstrap({ account_name: "Delivered", email: "deliveries@example.com", plan: "pro" })
@@ -133,7 +146,9 @@ describe("/metrics", () => {
 
       // Storage time, by operation: the request path's and the dispatcher's operations are there.
       const count = (operation: string) =>
-        Number(new RegExp(`^canopy_db_operation_duration_seconds_count\\{operation="${operation.replace(".", "\\.")}"\\} (\\d+)$`, "m").exec(retried.text)?.[1] ?? 0)
+        Number(
+          new RegExp(`^canopy_db_operation_duration_seconds_count\\{operation="${operation.replace(".", "\\.")}"\\} (\\d+)$`, "m").exec(retried.text)?.[1] ?? 0
+        )
       assert.isAtLeast(count("credentials.getByHash"), 3, "one per API request")
       assert.isAtLeast(count("requests.meter"), 3)
       assert.isAtLeast(count("outbox.recordAttempt"), 2)

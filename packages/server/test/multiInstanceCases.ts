@@ -95,7 +95,9 @@ export const multiInstanceSuite = (label: string, connect: () => Promise<Connect
         await canopy.close()
         const viaA = client(a.url, api_key.token)
         assert.strictEqual((await viaA.post("/v1/webhooks", { url: receiver.url("/both"), events: ["project.created"] })).status, 201)
-        const writes = await Promise.all(Array.from({ length: 120 }, (_, i) => client(i % 2 ? a.url : b.url, api_key.token).post("/v1/projects", { name: `Fan ${i}` })))
+        const writes = await Promise.all(
+          Array.from({ length: 120 }, (_, i) => client(i % 2 ? a.url : b.url, api_key.token).post("/v1/projects", { name: `Fan ${i}` }))
+        )
         assert.isTrue(writes.every((w) => w.status === 201))
         const got = await receiver.waitFor("/both", 120, 20_000)
         await new Promise((r) => setTimeout(r, 1_000)) // room for any duplicate to show up
@@ -112,7 +114,9 @@ export const multiInstanceSuite = (label: string, connect: () => Promise<Connect
       const canopy = await library()
       const { api_key } = await canopy.bootstrap({ account_name: "Racers", email: "racers@example.com", plan: "enterprise" })
       await canopy.close()
-      const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => client(i % 2 ? a.url : b.url, api_key.token).post("/v1/projects", { name: "Contested Plot" })))
+      const replies = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => client(i % 2 ? a.url : b.url, api_key.token).post("/v1/projects", { name: "Contested Plot" }))
+      )
       const statuses = replies.map((r) => r.status).sort()
       assert.deepStrictEqual(statuses, [201, ...Array(11).fill(409)])
       assert.strictEqual((await client(a.url, api_key.token).get("/v1/projects")).body.meta.total, 1)
@@ -122,9 +126,12 @@ export const multiInstanceSuite = (label: string, connect: () => Promise<Connect
       const canopy = await library()
       const { api_key } = await canopy.bootstrap({ account_name: "Retriers", email: "retriers@example.com", plan: "enterprise" })
       await canopy.close()
-      const send = (i: number) => request(i % 2 ? a.url : b.url, "POST", "/v1/projects", {
-        token: api_key.token, json: { name: "Retried Plot" }, headers: { "idempotency-key": "retry-1" }
-      })
+      const send = (i: number) =>
+        request(i % 2 ? a.url : b.url, "POST", "/v1/projects", {
+          token: api_key.token,
+          json: { name: "Retried Plot" },
+          headers: { "idempotency-key": "retry-1" }
+        })
       const first = await Promise.all(Array.from({ length: 10 }, (_, i) => send(i)))
       // One request does the work; the others replay its answer or, while it runs, are told to retry.
       assert.strictEqual(first.filter((r) => r.status === 201 && r.headers.get(Idempotency.REPLAYED_HEADER) === null).length, 1)

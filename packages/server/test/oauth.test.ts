@@ -17,16 +17,19 @@ describe("OAuth endpoints over HTTP", () => {
   it("token exchange, /v1 with the access token, refresh rotation, reuse detection, revocation, RFC 6749 errors", async () => {
     const { accountId } = await server.newAccount("pro")
     const system = Principal.system(accountId)
-    const app = await server.canopy.oauth.register(system, { name: "Field app", redirect_uris: ["https://app.example.com/cb"], scopes: ["projects:read", "projects:write", "offline_access"], type: "public" })
+    const app = await server.canopy.oauth.register(system, { name: "Field app", redirect_uris: ["https://app.example.com/cb"],
+      scopes: ["projects:read", "projects:write", "offline_access"], type: "public" })
     const invited = await server.canopy.members.invite(system, { email: "viewer@example.com", role: "viewer" })
     await server.canopy.members.accept(invited.invitation.token, { name: "Vera", password: "correct horse battery" })
     const code = await server.canopy.run(Effect.gen(function*() {
       const oauth = yield* OAuthServer
-      const check = yield* oauth.check({ client_id: app.client_id, redirect_uri: "https://app.example.com/cb", response_type: "code", scope: "projects:read projects:write offline_access", state: "s", code_challenge: OAuth.challengeOf(VERIFIER), code_challenge_method: "S256" })
+      const check = yield* oauth.check({ client_id: app.client_id, redirect_uri: "https://app.example.com/cb", response_type: "code",
+        scope: "projects:read projects:write offline_access", state: "s", code_challenge: OAuth.challengeOf(VERIFIER), code_challenge_method: "S256" })
       return new URL(yield* oauth.approve(invited.member.id, check as Extract<typeof check, { kind: "ok" }>)).searchParams.get("code")!
     }))
 
-    const token = await form(server.url, "/oauth/token", { grant_type: "authorization_code", client_id: app.client_id, code, redirect_uri: "https://app.example.com/cb", code_verifier: VERIFIER })
+    const token = await form(server.url, "/oauth/token", { grant_type: "authorization_code", client_id: app.client_id, code,
+      redirect_uri: "https://app.example.com/cb", code_verifier: VERIFIER })
     assert.strictEqual(token.status, 200, token.text)
     assert.strictEqual(token.headers.get("cache-control"), "no-store")
     assert.deepStrictEqual([token.body.token_type, token.body.expires_in], ["Bearer", 3600])
@@ -40,7 +43,8 @@ describe("OAuth endpoints over HTTP", () => {
     assert.isString(verify.body.data.expires_at)
     assert.strictEqual((await api.post("/v1/projects", { name: "nope" })).status, 403)
 
-    const replay = await form(server.url, "/oauth/token", { grant_type: "authorization_code", client_id: app.client_id, code, redirect_uri: "https://app.example.com/cb", code_verifier: VERIFIER })
+    const replay = await form(server.url, "/oauth/token", { grant_type: "authorization_code", client_id: app.client_id, code,
+      redirect_uri: "https://app.example.com/cb", code_verifier: VERIFIER })
     assert.deepStrictEqual([replay.status, replay.body.error], [400, "invalid_grant"])
     assert.strictEqual((await api.get("/v1/projects")).status, 401, "a replayed code revokes the tokens issued from it")
   })
@@ -48,17 +52,21 @@ describe("OAuth endpoints over HTTP", () => {
   it("refresh rotation and reuse over HTTP; revocation; client errors; metadata", async () => {
     const { accountId } = await server.newAccount("pro")
     const system = Principal.system(accountId)
-    const app = await server.canopy.oauth.register(system, { name: "Back office", redirect_uris: ["https://app.example.com/cb"], scopes: ["projects:read", "offline_access"], type: "confidential" })
+    const app = await server.canopy.oauth.register(system, { name: "Back office", redirect_uris: ["https://app.example.com/cb"],
+      scopes: ["projects:read", "offline_access"], type: "confidential" })
     const owner = (await server.canopy.members.list(system)).data[0]!
     const code = await server.canopy.run(Effect.gen(function*() {
       const oauth = yield* OAuthServer
-      const check = yield* oauth.check({ client_id: app.client_id, redirect_uri: "https://app.example.com/cb", response_type: "code", scope: "projects:read offline_access" })
+      const check = yield* oauth.check({ client_id: app.client_id, redirect_uri: "https://app.example.com/cb", response_type: "code",
+        scope: "projects:read offline_access" })
       return new URL(yield* oauth.approve(owner.id, check as Extract<typeof check, { kind: "ok" }>)).searchParams.get("code")!
     }))
     const basic = { authorization: `Basic ${Buffer.from(`${app.client_id}:${app.client_secret}`).toString("base64")}` }
-    const wrongSecret = await form(server.url, "/oauth/token", { grant_type: "authorization_code", code, redirect_uri: "https://app.example.com/cb" },
-      { authorization: `Basic ${Buffer.from(`${app.client_id}:cnp_sec_wrong`).toString("base64")}` })
-    assert.deepStrictEqual([wrongSecret.status, wrongSecret.body.error, wrongSecret.headers.get("www-authenticate")], [401, "invalid_client", "Basic realm=\"canopy\""])
+    const wrongSecret = await form(server.url, "/oauth/token", { grant_type: "authorization_code", code, redirect_uri: "https://app.example.com/cb" }, {
+      authorization: `Basic ${Buffer.from(`${app.client_id}:cnp_sec_wrong`).toString("base64")}`
+    })
+    assert.deepStrictEqual([wrongSecret.status, wrongSecret.body.error, wrongSecret.headers.get("www-authenticate")], [401, "invalid_client",
+      "Basic realm=\"canopy\""])
     const t = await form(server.url, "/oauth/token", { grant_type: "authorization_code", code, redirect_uri: "https://app.example.com/cb" }, basic)
     assert.strictEqual(t.status, 200, t.text)
     const r = await form(server.url, "/oauth/token", { grant_type: "refresh_token", refresh_token: t.body.refresh_token }, basic)
@@ -84,12 +92,15 @@ describe("OAuth endpoints over HTTP", () => {
   it("another client cannot burn a code: presented by it (or with another redirect_uri) the code is refused and stays good", async () => {
     const { accountId } = await server.newAccount("pro")
     const system = Principal.system(accountId)
-    const app = await server.canopy.oauth.register(system, { name: "Real app", redirect_uris: ["https://app.example.com/cb"], scopes: ["projects:read"], type: "public" })
-    const rival = await server.canopy.oauth.register(system, { name: "Rival app", redirect_uris: ["https://app.example.com/cb"], scopes: ["projects:read"], type: "public" })
+    const app = await server.canopy.oauth.register(system, { name: "Real app", redirect_uris: ["https://app.example.com/cb"], scopes: ["projects:read"],
+      type: "public" })
+    const rival = await server.canopy.oauth.register(system, { name: "Rival app", redirect_uris: ["https://app.example.com/cb"], scopes: ["projects:read"],
+      type: "public" })
     const owner = (await server.canopy.members.list(system)).data[0]!
     const code = await server.canopy.run(Effect.gen(function*() {
       const oauth = yield* OAuthServer
-      const check = yield* oauth.check({ client_id: app.client_id, redirect_uri: "https://app.example.com/cb", response_type: "code", scope: "projects:read", state: "s", code_challenge: OAuth.challengeOf(VERIFIER), code_challenge_method: "S256" })
+      const check = yield* oauth.check({ client_id: app.client_id, redirect_uri: "https://app.example.com/cb", response_type: "code", scope: "projects:read",
+        state: "s", code_challenge: OAuth.challengeOf(VERIFIER), code_challenge_method: "S256" })
       return new URL(yield* oauth.approve(owner.id, check as Extract<typeof check, { kind: "ok" }>)).searchParams.get("code")!
     }))
     const exchange = (fields: Record<string, string>) => form(server.url, "/oauth/token", { grant_type: "authorization_code", code, ...fields })

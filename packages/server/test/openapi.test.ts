@@ -45,7 +45,9 @@ const seen = new Map<string, Set<number>>()
  * response's schema, and the documented headers are there.
  */
 const call = async (
-  method: string, template: string, path: string,
+  method: string,
+  template: string,
+  path: string,
   opts: { token?: string; json?: unknown; body?: Uint8Array; headers?: Record<string, string> } = {},
   expected?: number
 ): Promise<Reply> => {
@@ -105,7 +107,8 @@ describe("the OpenAPI document", () => {
     assert.notInclude(text, "NaN")
     assert.notInclude(text, "Infinity")
     const schemas = doc.components.schemas
-    for (const name of ["Project", "Asset", "Member", "InvitedMember", "Account", "UsageStatistics", "Webhook", "DeliveryLog", "Event", "Verification", "Me", "Error", "GeoJsonPolygon", "GeoJsonMultiPolygon", "GeoJsonPoint"]) {
+    for (const name of ["Project", "Asset", "Member", "InvitedMember", "Account", "UsageStatistics", "Webhook", "DeliveryLog", "Event", "Verification", "Me",
+      "Error", "GeoJsonPolygon", "GeoJsonMultiPolygon", "GeoJsonPoint"]) {
       assert.isDefined(schemas[name], name)
     }
     assert.deepStrictEqual(schemas.Project.properties.area_hectares.type, "number")
@@ -177,7 +180,8 @@ describe("the OpenAPI document", () => {
     // GIS files in and out (api/gis.ts)
     const kmlFile = { ...auth, body: utf8(kml([{ name: "North", polygon: NORTH }])), headers: { "content-type": "application/vnd.google-earth.kml+xml" } }
     const imported = await call("POST", "/projects/import", "/v1/projects/import?name=Imported", kmlFile, 201)
-    await call("POST", "/projects/import", "/v1/projects/import?name=Bowtie", { ...auth, body: utf8(JSON.stringify(BOWTIE)), headers: { "content-type": "application/geo+json" } }, 422)
+    await call("POST", "/projects/import", "/v1/projects/import?name=Bowtie", { ...auth, body: utf8(JSON.stringify(BOWTIE)),
+      headers: { "content-type": "application/geo+json" } }, 422)
     await call("POST", "/projects/import", "/v1/projects/import", kmlFile, 400)
     const shp = { ...auth, body: await shapefileZip([{ name: "North", polygon: NORTH }]), headers: { "content-type": "application/zip" } }
     await call("PUT", "/projects/{project_id}/boundary", `/v1/projects/${imported.body.data.id}/boundary`, shp, 200)
@@ -193,7 +197,9 @@ describe("the OpenAPI document", () => {
     await call("GET", "/tiles/{z}/{x}/{y}.mvt", "/v1/tiles/23/0/0.mvt", auth, 400)
 
     // Bulk imports (api/imports.ts): a preview, a job cancelled while it runs, the errors.
-    const stands = await shapefileZip(Array.from({ length: 300 }, (_, i) => ({ name: `Stand ${i}`, polygon: squareAt(20 + (i % 20) * 0.01, 10 + Math.floor(i / 20) * 0.01, 0.005) })))
+    const stands = await shapefileZip(
+      Array.from({ length: 300 }, (_, i) => ({ name: `Stand ${i}`, polygon: squareAt(20 + (i % 20) * 0.01, 10 + Math.floor(i / 20) * 0.01, 0.005) }))
+    )
     const standsFile = { ...auth, body: stands, headers: { "content-type": "application/zip" } }
     const preview = await call("POST", "/imports", "/v1/imports?dry_run=true", standsFile, 202)
     const job = await call("POST", "/imports", "/v1/imports", standsFile, 202)
@@ -208,7 +214,9 @@ describe("the OpenAPI document", () => {
     // Assets
     const base = `/v1/projects/${id}/assets`
     const asset = await call("POST", "/projects/{project_id}/assets", base, {
-      ...auth, json: { name: "Station 1", type: "monitoring_station", location: { type: "Point", coordinates: [10.005, 0.005] }, metadata: { serial: "WX-1", height_m: 2.5 } }
+      ...auth,
+      json: { name: "Station 1", type: "monitoring_station", location: { type: "Point", coordinates: [10.005, 0.005] },
+        metadata: { serial: "WX-1", height_m: 2.5 } }
     }, 201)
     const assetId = asset.body.data.id as string
     await call("POST", "/projects/{project_id}/assets", base, { ...auth, json: { name: "x", type: "spaceship" } }, 422)
@@ -232,7 +240,8 @@ describe("the OpenAPI document", () => {
 
     // Members
     await call("GET", "/account/members", "/v1/account/members", auth, 200)
-    const invited = await call("POST", "/account/members/invite", "/v1/account/members/invite", { ...auth, json: { email: "ivy@example.com", role: "viewer" } }, 201)
+    const invited = await call("POST", "/account/members/invite", "/v1/account/members/invite", { ...auth, json: { email: "ivy@example.com", role: "viewer" } },
+      201)
     assert.isString(invited.body.data.invitation.token)
     await call("POST", "/account/members/invite", "/v1/account/members/invite", { ...auth, json: { email: "not-an-email", role: "viewer" } }, 422)
     const memberId = invited.body.data.id as string
@@ -248,7 +257,8 @@ describe("the OpenAPI document", () => {
     await call("GET", "/account/usage", "/v1/account/usage", auth, 200)
 
     // Webhooks, a test delivery to a real receiver and its redelivery
-    const hook = await call("POST", "/webhooks", "/v1/webhooks", { ...auth, json: { url: receiver.url("/openapi"), events: ["*"], secret: "a-secret-of-sixteen+" } }, 201)
+    const hook = await call("POST", "/webhooks", "/v1/webhooks", { ...auth,
+      json: { url: receiver.url("/openapi"), events: ["*"], secret: "a-secret-of-sixteen+" } }, 201)
     assert.isString(hook.body.data.secret)
     const hookId = hook.body.data.id as string
     await call("POST", "/webhooks", "/v1/webhooks", { ...auth, json: { url: "ftp://example.com", events: ["*"] } }, 422)
@@ -277,7 +287,9 @@ describe("the OpenAPI document", () => {
 
     // A credential without the permission: the one message of the core.
     const limited = await server.canopy.credentials.create(
-      await server.canopy.authenticate(token), "api_key", { name: "reader", permissions: ["projects:read"] }
+      await server.canopy.authenticate(token),
+      "api_key",
+      { name: "reader", permissions: ["projects:read"] }
     ) as { token: string }
     const refused = await call("GET", "/account/usage", "/v1/account/usage", { token: limited.token }, 403)
     assert.match(refused.body.error.message, /lacks the billing:read permission/)

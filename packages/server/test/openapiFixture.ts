@@ -26,7 +26,10 @@ export const startOpenApiFixture = async (): Promise<OpenApiFixture> => {
   ;(addFormats as unknown as (a: Ajv2020) => void)(ajv)
   ajv.addSchema(doc, "openapi")
   return {
-    server, receiver, doc, ajv,
+    server,
+    receiver,
+    doc,
+    ajv,
     stop: async () => {
       await server.stop()
       await receiver.close()

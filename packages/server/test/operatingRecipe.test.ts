@@ -38,12 +38,13 @@ const replaceOnce = (text: string, from: string, to: string) => {
   return parts.join(to)
 }
 
-const freePort = () => new Promise<number>((resolve, reject) => {
-  const s = createServer().listen(0, "127.0.0.1", () => {
-    const { port } = s.address() as AddressInfo
-    s.close(() => resolve(port))
-  }).on("error", reject)
-})
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as AddressInfo
+      s.close(() => resolve(port))
+    }).on("error", reject)
+  })
 
 const canopy = (...args: Array<string>) => {
   const r = spawnSync(process.execPath, [canopyBin, ...args], { encoding: "utf8", env: { ...process.env, CANOPY_DB: "" }, timeout: 60_000 })
@@ -53,7 +54,11 @@ const canopy = (...args: Array<string>) => {
 
 const nginxBinary = ["/usr/sbin/nginx", "/usr/bin/nginx"].find(existsSync) ?? "nginx"
 
-interface Answer { readonly status: number; readonly headers: Record<string, string | Array<string> | undefined>; readonly body: string }
+interface Answer {
+  readonly status: number
+  readonly headers: Record<string, string | Array<string> | undefined>
+  readonly body: string
+}
 
 let httpsPort = 0
 let httpPort = 0
@@ -67,7 +72,13 @@ let adminKey = ""
 const viaProxy = (method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer) =>
   new Promise<Answer>((resolve, reject) => {
     const req = httpsRequest({
-      host: "127.0.0.1", port: httpsPort, servername: HOST, ca: cert, localAddress: CLIENT_ADDRESS, method, path,
+      host: "127.0.0.1",
+      port: httpsPort,
+      servername: HOST,
+      ca: cert,
+      localAddress: CLIENT_ADDRESS,
+      method,
+      path,
       headers: { host: `${HOST}:${httpsPort}`, ...headers }
     }, (res) => {
       let text = ""
@@ -99,7 +110,10 @@ const stopCanopy = async () => {
   const child = server?.child
   server = undefined
   if (!child || child.exitCode !== null) return
-  await new Promise<void>((resolve) => { child.once("exit", () => resolve()); child.kill("SIGTERM") })
+  await new Promise<void>((resolve) => {
+    child.once("exit", () => resolve())
+    child.kill("SIGTERM")
+  })
 }
 
 const startNginx = async (upstreamPort: number) => {
@@ -111,7 +125,10 @@ const startNginx = async (upstreamPort: number) => {
   block = replaceOnce(block, `/etc/letsencrypt/live/${HOST}/privkey.pem`, join(dir, "key.pem"))
   // What Debian's /etc/nginx/nginx.conf provides around sites-enabled/, with paths this test may write.
   const conf = [
-    `user ${userInfo().username};`, "worker_processes 1;", `pid ${join(dir, "nginx.pid")};`, `error_log ${join(dir, "error.log")};`,
+    `user ${userInfo().username};`,
+    "worker_processes 1;",
+    `pid ${join(dir, "nginx.pid")};`,
+    `error_log ${join(dir, "error.log")};`,
     "events { worker_connections 64; }",
     "http {",
     `  access_log ${join(dir, "access.log")};`,
@@ -130,12 +147,26 @@ beforeAll(async () => {
   httpsPort = await freePort()
   httpPort = await freePort()
   const made = spawnSync("openssl", [
-    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", `/CN=${HOST}`,
-    "-addext", `subjectAltName=DNS:${HOST}`, "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-days",
+    "1",
+    "-subj",
+    `/CN=${HOST}`,
+    "-addext",
+    `subjectAltName=DNS:${HOST}`,
+    "-keyout",
+    join(dir, "key.pem"),
+    "-out",
+    join(dir, "cert.pem")
   ], { encoding: "utf8" })
   expect(made.status, made.stderr).toBe(0)
   cert = readFileSync(join(dir, "cert.pem"), "utf8")
-  adminKey = (JSON.parse(canopy("init", "--db", db, "--email", "owner@example.com", "--public-url", `https://${HOST}`, "--json")) as { api_key: string }).api_key
+  adminKey =
+    (JSON.parse(canopy("init", "--db", db, "--email", "owner@example.com", "--public-url", `https://${HOST}`, "--json")) as { api_key: string }).api_key
   server = await startCanopy(db)
   await startNginx(Number(new URL(server.url).port))
 }, 120_000)
@@ -173,8 +204,10 @@ describe("docs/operating.md: TLS behind nginx, backup and restore", { timeout: 1
   })
 
   it("Canopy sees the client's address as nginx forwards it, and a forged X-Forwarded-For is not believed", async () => {
-    const token = (allow: string) => (JSON.parse(canopy("service-tokens", "create", "--db", db, "--name", `from ${allow}`,
-      "--permissions", "projects:read", "--ip-allowlist", allow, "--json")) as { token: string }).token
+    const token = (allow: string) =>
+      (JSON.parse(
+        canopy("service-tokens", "create", "--db", db, "--name", `from ${allow}`, "--permissions", "projects:read", "--ip-allowlist", allow, "--json")
+      ) as { token: string }).token
     const client = token(CLIENT_ADDRESS)
     const proxy = token("127.0.0.1")
     expect((await viaProxy("GET", "/v1/projects", bearer(client))).status).toBe(200)
@@ -215,7 +248,10 @@ describe("docs/operating.md: TLS behind nginx, backup and restore", { timeout: 1
       const names = ((await res.json()) as { data: Array<{ name: string }> }).data.map((p) => p.name)
       expect(names).toEqual(["Before the backup"])
     } finally {
-      await new Promise<void>((resolve) => { drillServer.child.once("exit", () => resolve()); drillServer.child.kill("SIGTERM") })
+      await new Promise<void>((resolve) => {
+        drillServer.child.once("exit", () => resolve())
+        drillServer.child.kill("SIGTERM")
+      })
     }
 
     // The restore: server stopped, the old file and its -wal/-shm moved away, the copy in place.

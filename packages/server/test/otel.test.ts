@@ -88,7 +88,8 @@ describe("OpenTelemetry traces over OTLP/HTTP", () => {
       const traceId = "4bf92f3577b34da6a3ce929d0e0e4736"
       const callerSpan = "00f067aa0ba902b7"
       const created = await request(s.url, "POST", "/v1/projects", {
-        headers: { ...auth, traceparent: `00-${traceId}-${callerSpan}-01` }, json: { name: "Traced", geometry: square() }
+        headers: { ...auth, traceparent: `00-${traceId}-${callerSpan}-01` },
+        json: { name: "Traced", geometry: square() }
       })
       assert.strictEqual(created.status, 201, created.text)
       const id = created.body.data.id as string
@@ -104,9 +105,11 @@ describe("OpenTelemetry traces over OTLP/HTTP", () => {
         assert.strictEqual(r.path, "/v1/traces")
         assert.match(r.contentType, /^application\/json/)
       }
-      const payloads = otlp.received.map((r) => JSON.parse(r.body.toString("utf8")) as {
-        resourceSpans: Array<{ resource: { attributes: OtlpSpan["attributes"] }; scopeSpans: Array<{ spans: Array<OtlpSpan> }> }>
-      })
+      const payloads = otlp.received.map((r) =>
+        JSON.parse(r.body.toString("utf8")) as {
+          resourceSpans: Array<{ resource: { attributes: OtlpSpan["attributes"] }; scopeSpans: Array<{ spans: Array<OtlpSpan> }> }>
+        }
+      )
       const resources = payloads.flatMap((p) => p.resourceSpans.map((r) => r.resource))
       for (const resource of resources) {
         assert.strictEqual(attr(resource, "service.name"), "canopy-otel-test")
@@ -172,7 +175,9 @@ describe("OpenTelemetry traces over OTLP/HTTP", () => {
       assert.strictEqual(await stop(off.child), 0)
 
       const proto = await startServeProcess(["--db", db], {
-        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${otlp.base}/custom/traces`, OTEL_EXPORTER_OTLP_PROTOCOL: "", OTEL_BSP_SCHEDULE_DELAY: "100"
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${otlp.base}/custom/traces`,
+        OTEL_EXPORTER_OTLP_PROTOCOL: "",
+        OTEL_BSP_SCHEDULE_DELAY: "100"
       })
       assert.strictEqual((await request(proto.url, "GET", "/health")).status, 200)
       const deadline = Date.now() + 5_000
@@ -184,7 +189,9 @@ describe("OpenTelemetry traces over OTLP/HTTP", () => {
       assert.include(otlp.received[0]!.body.toString("latin1"), "GET /health", "the span's name is in the protobuf body")
 
       const bad = spawnSync(process.execPath, [canopyBin, "serve", "--db", db, "--port", "0"], {
-        encoding: "utf8", timeout: 20_000, env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: "not a url" }
+        encoding: "utf8",
+        timeout: 20_000,
+        env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: "not a url" }
       })
       assert.notStrictEqual(bad.status, 0)
       assert.match(bad.stderr, /OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL/)

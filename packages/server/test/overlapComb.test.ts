@@ -118,7 +118,8 @@ const suite = (store: string, open: () => Promise<StoreServer>) =>
 
     it("four POST of a crossing comb keep /health under 100 ms and are answered with their report", async () => {
       let sent = 0
-      await withinBound(server.running.url, () => Promise.all(Array.from({ length: 4 }, () => api.post("/v1/projects", { name: `Attack ${sent++}`, geometry: attacker }))), (result) => {
+      await withinBound(server.running.url,
+        () => Promise.all(Array.from({ length: 4 }, () => api.post("/v1/projects", { name: `Attack ${sent++}`, geometry: attacker }))), (result) => {
         for (const r of result) {
           assert.strictEqual(r.status, 201, r.text)
           const report = r.body.data.overlaps as { overlaps: Array<{ project_id: string }>; complete: boolean }

@@ -9,8 +9,7 @@ import { Geometry } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { client, isErrorBody, startTestServer, type TestServer } from "./harness.ts"
 
-const rect = (w: number, s: number, e: number, n: number): Geometry.Polygon =>
-  ({ type: "Polygon", coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] })
+const rect = (w: number, s: number, e: number, n: number): Geometry.Polygon => ({ type: "Polygon", coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] })
 
 const hectaresOf = (g: Geometry.Boundary) => Geometry.roundHectares(Geometry.areaHectares(g))
 
@@ -73,7 +72,10 @@ describe("overlaps and the bbox filter over HTTP", () => {
     const notJson = await api.get("/v1/projects?intersects=%7B")
     isErrorBody(notJson, "VALIDATION_ERROR")
     assert.deepStrictEqual([notJson.status, notJson.body.error.details[0].field], [400, "query.intersects"])
-    for (const [box, words] of [["1,2,3", /four numbers/], ["8,45,6,47", /west must not exceed east/], ["6,47,8,45", /south/], ["6,45,181,47", /within/], ["a,b,c,d", /four numbers/]] as const) {
+    for (const [box, words] of [["1,2,3", /four numbers/], ["8,45,6,47", /west must not exceed east/], ["6,47,8,45", /south/], ["6,45,181,47", /within/], [
+      "a,b,c,d",
+      /four numbers/
+    ]] as const) {
       const r = await api.get(`/v1/projects?bbox=${box}`)
       isErrorBody(r, "VALIDATION_ERROR")
       assert.strictEqual(r.status, 400)

@@ -21,7 +21,8 @@ const dir = mkdtempSync(join(tmpdir(), "canopy-owner-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const canopy = (...args: Array<string>) => {
-  const r = spawnSync(process.execPath, [canopyBin, ...args], { encoding: "utf8", env: { ...process.env, CANOPY_DB: "", CANOPY_PUBLIC_URL: "" }, timeout: 30_000 })
+  const r = spawnSync(process.execPath, [canopyBin, ...args], { encoding: "utf8", env: { ...process.env, CANOPY_DB: "", CANOPY_PUBLIC_URL: "" },
+    timeout: 30_000 })
   return { code: r.status, out: r.stdout, err: r.stderr }
 }
 
@@ -62,13 +63,17 @@ describe("canopy owner reset-password", () => {
     assert.isTrue(await signsIn(db, first.account_id, "owner@example.com", "second password 456"))
     assert.isFalse(await signsIn(db, first.account_id, "owner@example.com", "first password 123"))
     // the link is single-use
-    const again = await withStore(db, (c) => c.members.accept(tokenOf(issued.set_password_url), { name: "Mallory", password: "third password 789" }).then(() => "accepted", (e: { code?: string }) => e.code))
+    const again = await withStore(db,
+      (c) =>
+        c.members.accept(tokenOf(issued.set_password_url), { name: "Mallory", password: "third password 789" }).then(() => "accepted", (e: { code?: string }) =>
+          e.code))
     assert.strictEqual(again, "CONFLICT")
 
     // the text form prints the link and says it is shown once
     const text = canopy("owner", "reset-password", "--db", db, "--email", "OWNER@example.com")
     assert.strictEqual(text.code, 0, text.err)
-    assert.match(text.out, /owner@example\.com sets a new password[\s\S]*http:\/\/127\.0\.0\.1:8080\/invitations\/accept\?token=cnp_inv_\w+[\s\S]*shown only now/)
+    assert.match(text.out,
+      /owner@example\.com sets a new password[\s\S]*http:\/\/127\.0\.0\.1:8080\/invitations\/accept\?token=cnp_inv_\w+[\s\S]*shown only now/)
   }, 90_000)
 
   it("on PostgreSQL too: --database-url", async () => {

@@ -69,7 +69,9 @@ const installedAnywhere = (dir: string, name: string): boolean => {
   const modules = join(dir, "node_modules")
   if (!existsSync(modules)) return false
   if (existsSync(join(modules, name, "package.json"))) return true
-  return readdirSync(modules).flatMap((entry) => entry.startsWith("@") ? readdirSync(join(modules, entry)).map((e) => join(entry, e)) : entry.startsWith(".") ? [] : [entry])
+  return readdirSync(modules).flatMap((entry) =>
+    entry.startsWith("@") ? readdirSync(join(modules, entry)).map((e) => join(entry, e)) : entry.startsWith(".") ? [] : [entry]
+  )
     .some((pkg) => installedAnywhere(join(modules, pkg), name))
 }
 
@@ -97,7 +99,8 @@ describe("the packages, installed from their tarballs outside the repository", (
     mkdirSync(tarballs)
     await ok("npm", ["run", "clean"], { cwd: repo })
     await ok("npm", ["run", "build"], { cwd: repo, timeout: 180_000 })
-    await ok("npm", ["pack", "--pack-destination", tarballs, ...["core", "adapter-sqlite", "adapter-postgres", "server"].flatMap((p) => ["-w", `packages/${p}`])], { cwd: repo, timeout: 180_000 })
+    await ok("npm", ["pack", "--pack-destination", tarballs,
+      ...["core", "adapter-sqlite", "adapter-postgres", "server"].flatMap((p) => ["-w", `packages/${p}`])], { cwd: repo, timeout: 180_000 })
     const tgz = (name: string) => {
       const file = readdirSync(tarballs).find((f) => f.startsWith(`canopy-${name}-`) && f.endsWith(".tgz"))
       if (!file) throw new Error(`no tarball for @canopy/${name} in ${readdirSync(tarballs).join(", ")}`)
@@ -124,7 +127,8 @@ describe("the packages, installed from their tarballs outside the repository", (
     // (a) The README's library example (examples/library-sqlite), as plain JavaScript.
     copyFileSync(join(repo, "examples/library-sqlite/src/main.ts"), join(full, "main.mjs"))
     const library = await ok(node, ["main.mjs", join(full, "library.db")], { cwd: full })
-    assert.strictEqual(library.out, "Acme Forestry: amazon-reforestation covers 491.5243 ha\nrefused: CONFLICT (a project with this slug already exists in the account)\n")
+    assert.strictEqual(library.out,
+      "Acme Forestry: amazon-reforestation covers 491.5243 ha\nrefused: CONFLICT (a project with this slug already exists in the account)\n")
 
     // (b) The mount example (examples/embed-node-http): its app module as it is (Node strips the
     // types of a .ts file outside node_modules), driven by a host script.
@@ -154,10 +158,12 @@ try {
     assert.deepStrictEqual([mounted.anonymous[0], mounted.anonymous[1].error.code], [401, "UNAUTHORIZED"])
 
     // The server from the installed package (dist/, plain node): init, serve; the PostgreSQL adapter loads.
-    const init = await ok("npx", ["--no-install", "canopy", "init", "--json", "--db", join(full, "cli.db"), "--email", "cli@example.com"], { cwd: full, path: nodeBin })
+    const init = await ok("npx", ["--no-install", "canopy", "init", "--json", "--db", join(full, "cli.db"), "--email", "cli@example.com"], { cwd: full,
+      path: nodeBin })
     const { api_key } = JSON.parse(init.out) as { api_key: string }
     assert.match(api_key, /^cnp_key_/)
-    const server = spawn(node, [join(full, "node_modules/.bin/canopy"), "serve", "--db", join(full, "cli.db"), "--port", "0"], { cwd: full, env: baseEnv, stdio: ["ignore", "ignore", "pipe"] })
+    const server = spawn(node, [join(full, "node_modules/.bin/canopy"), "serve", "--db", join(full, "cli.db"), "--port", "0"], { cwd: full, env: baseEnv,
+      stdio: ["ignore", "ignore", "pipe"] })
     const exited = new Promise<number | null>((resolve) => server.on("exit", (code) => resolve(code)))
     try {
       const url = await new Promise<string>((resolve, reject) => {
@@ -176,7 +182,9 @@ try {
       server.kill("SIGTERM")
       await exited
     }
-    const pg = await ok(node, ["--input-type=module", "-e", `const pg = await import("@canopy/adapter-postgres"); console.log(typeof pg.postgresStorage)`], { cwd: full })
+    const pg = await ok(node, ["--input-type=module", "-e", `const pg = await import("@canopy/adapter-postgres"); console.log(typeof pg.postgresStorage)`], {
+      cwd: full
+    })
     assert.strictEqual(pg.out, "function\n")
 
     // (c) The HTTP package without an adapter: no driver installed, and the CLI names the package.
@@ -184,7 +192,8 @@ try {
       assert.isFalse(installedAnywhere(bare, driver), `${driver} is not installed with @canopy/core + @canopy/server`)
     }
     assert.isTrue(installedAnywhere(full, "better-sqlite3") && installedAnywhere(full, "@effect/sql-pg"), "the adapters bring their drivers")
-    const serve = await run("npx", ["--no-install", "canopy", "serve", "--db", join(bare, "canopy.db"), "--port", "0"], { cwd: bare, path: nodeBin, timeout: 60_000 })
+    const serve = await run("npx", ["--no-install", "canopy", "serve", "--db", join(bare, "canopy.db"), "--port", "0"], { cwd: bare, path: nodeBin,
+      timeout: 60_000 })
     assert.strictEqual(serve.code, 1)
     const said = serve.err.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("npm warn"))
     assert.deepStrictEqual(said, ["canopy serve: SQLite storage needs @canopy/adapter-sqlite, which is not installed: npm install @canopy/adapter-sqlite"])

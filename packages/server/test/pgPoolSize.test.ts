@@ -56,8 +56,9 @@ const peakUnderBurst = async (args: ReadonlyArray<string>, env: Readonly<Record<
     try {
       // 3 × 40 requests a server, within the enterprise plan's 1,000 a minute
       for (let round = 0; round < 3; round++) {
-        const replies = await Promise.all(Array.from({ length: 40 }, () =>
-          fetch(`${s.url}/v1/projects?per_page=100`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status)))
+        const replies = await Promise.all(
+          Array.from({ length: 40 }, () => fetch(`${s.url}/v1/projects?per_page=100`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status))
+        )
         assert.deepStrictEqual([...new Set(replies)], [200])
       }
     } finally {

@@ -13,8 +13,7 @@ import { client, isErrorBody } from "./harness.ts"
 import { serverOnEachStore, type StoreServer } from "./stores.ts"
 
 /** A rectangle from (w, s) to (e, n). */
-const rect = (w: number, s: number, e: number, n: number): Geometry.Polygon =>
-  ({ type: "Polygon", coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] })
+const rect = (w: number, s: number, e: number, n: number): Geometry.Polygon => ({ type: "Polygon", coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] })
 
 /** What the API should answer for a pair: the shared hectares, rounded as the API rounds. */
 const expected = (a: Geometry.Boundary, b: Geometry.Boundary) => Geometry.roundHectares(Overlap.sharedHectares(a, b))
@@ -98,7 +97,8 @@ const suite = (store: string, open: () => Promise<StoreServer>) =>
       // The relation is symmetric: the edge-only project overlaps nothing, a neighbour lists the centre.
       assert.deepStrictEqual((await api.get(`/v1/projects/${edge.id}/overlaps`)).body.data, [])
       const back = (await api.get(`/v1/projects/${neighbours[0]!.id}/overlaps?per_page=100`)).body.data as Array<Row>
-      assert.deepInclude(back, { project_id: self.id, name: "Centre", overlap_hectares: want.find((w) => w.project_id === neighbours[0]!.id)!.overlap_hectares })
+      assert.deepInclude(back, { project_id: self.id, name: "Centre",
+        overlap_hectares: want.find((w) => w.project_id === neighbours[0]!.id)!.overlap_hectares })
 
       // An archived project counts toward nothing: it overlaps nothing, and is listed again once restored.
       const archivedList = await api.get(`/v1/projects/${archived.id}/overlaps`)
@@ -107,10 +107,13 @@ const suite = (store: string, open: () => Promise<StoreServer>) =>
       assert.include(archivedList.body.meta, { total: 0, total_exact: true, has_more: false })
       assert.strictEqual((await api.post(`/v1/projects/${archived.id}/restore`)).status, 200)
       const restored = (await api.get(`/v1/projects/${self.id}/overlaps?per_page=100`)).body.data as Array<Row>
-      assert.deepInclude(restored, { project_id: archived.id, name: "Archived over it", overlap_hectares: expected(centre, rect(10.001, 50.001, 10.019, 50.009)) })
+      assert.deepInclude(restored, { project_id: archived.id, name: "Archived over it",
+        overlap_hectares: expected(centre, rect(10.001, 50.001, 10.019, 50.009)) })
 
       // A read-only key (a viewer's permissions) may read it; another account may not see it exists.
-      const reader = await running.canopy.credentials.create(Principal.system(accountId), "api_key", { name: "reader", permissions: ["projects:read"] }) as { token: string }
+      const reader = await running.canopy.credentials.create(Principal.system(accountId), "api_key", { name: "reader", permissions: ["projects:read"] }) as {
+        token: string
+      }
       const viaReader = await client(running.url, reader.token).get(`/v1/projects/${self.id}/overlaps?per_page=100`)
       assert.strictEqual(viaReader.status, 200, viaReader.text)
       assert.lengthOf(viaReader.body.data, 9)
@@ -126,7 +129,8 @@ const suite = (store: string, open: () => Promise<StoreServer>) =>
       await api.post("/v1/projects", { name: "Second", geometry: rect(2, 1, 2.01, 1.01) })
       const byCreated = (await api.get("/v1/projects?per_page=1")).body.meta.next_cursor as string
       assert.isString(byCreated)
-      for (const [query, field] of [["cursor=not-a-cursor!", "query.cursor"], [`cursor=${byCreated}`, "query.cursor"], ["page=2", "query.page"], ["per_page=0", "query.per_page"]]) {
+      for (const [query, field] of [["cursor=not-a-cursor!", "query.cursor"], [`cursor=${byCreated}`, "query.cursor"], ["page=2", "query.page"], ["per_page=0",
+        "query.per_page"]]) {
         const r = await api.get(`/v1/projects/${p.id}/overlaps?${query}`)
         assert.strictEqual(r.status, 400, query)
         assert.isTrue(isErrorBody(r, "VALIDATION_ERROR"), r.text)
@@ -134,35 +138,36 @@ const suite = (store: string, open: () => Promise<StoreServer>) =>
       }
     })
 
-    it("a project whose box holds more than 500 candidates: the first request stops there with a partial page and a cursor that resumes after them", async () => {
-      const { api, accountId } = await account()
-      const system = Principal.system(accountId)
-      // A frame (a square with a square hole); 512 plots in the hole share its box but no area.
-      const frame = { type: "Polygon", coordinates: [rect(0, 0, 1, 1).coordinates[0]!, [...rect(0.1, 0.1, 0.9, 0.9).coordinates[0]!].reverse()] }
-      const self = await running.canopy.projects.create(system, { name: "Frame", geometry: frame })
-      for (let i = 0; i < 512; i++) {
-        const x = 0.11 + (i % 32) * 0.024
-        const y = 0.11 + Math.floor(i / 32) * 0.048
-        await running.canopy.projects.create(system, { name: `Plot ${String(i).padStart(3, "0")}`, geometry: rect(x, y, x + 0.01, y + 0.01) })
-      }
-      // Listed last by name, after every plot: it crosses the frame's west side.
-      const zeta = rect(-0.05, 0.4, 0.05, 0.5)
-      const last = await running.canopy.projects.create(system, { name: "Zeta", geometry: zeta })
+    it("a project whose box holds more than 500 candidates: the first request stops there with a partial page and a cursor that resumes after them",
+      async () => {
+        const { api, accountId } = await account()
+        const system = Principal.system(accountId)
+        // A frame (a square with a square hole); 512 plots in the hole share its box but no area.
+        const frame = { type: "Polygon", coordinates: [rect(0, 0, 1, 1).coordinates[0]!, [...rect(0.1, 0.1, 0.9, 0.9).coordinates[0]!].reverse()] }
+        const self = await running.canopy.projects.create(system, { name: "Frame", geometry: frame })
+        for (let i = 0; i < 512; i++) {
+          const x = 0.11 + (i % 32) * 0.024
+          const y = 0.11 + Math.floor(i / 32) * 0.048
+          await running.canopy.projects.create(system, { name: `Plot ${String(i).padStart(3, "0")}`, geometry: rect(x, y, x + 0.01, y + 0.01) })
+        }
+        // Listed last by name, after every plot: it crosses the frame's west side.
+        const zeta = rect(-0.05, 0.4, 0.05, 0.5)
+        const last = await running.canopy.projects.create(system, { name: "Zeta", geometry: zeta })
 
-      const t0 = performance.now()
-      const first = await api.get(`/v1/projects/${self.id}/overlaps`)
-      const took = performance.now() - t0
-      assert.strictEqual(first.status, 200, first.text)
-      // The budget is 2 s of measuring; the margin is for a loaded shared machine.
-      assert.isBelow(took, 4_000, `the first request took ${took.toFixed(0)} ms`)
-      assert.deepStrictEqual(first.body.data, [])
-      assert.include(first.body.meta, { total: 0, total_exact: false, has_more: true })
-      assert.isString(first.body.meta.next_cursor)
-      const { metas, rows } = await walk(api, self.id, 20)
-      assert.deepStrictEqual(rows, [{ project_id: last.id, name: "Zeta", overlap_hectares: expected(frame as Geometry.Polygon, zeta) }])
-      assert.isAtLeast(metas.length, 2, "more than one request")
-      assert.isTrue(metas.every((m) => m.total_exact === false))
-    }, 240_000)
+        const t0 = performance.now()
+        const first = await api.get(`/v1/projects/${self.id}/overlaps`)
+        const took = performance.now() - t0
+        assert.strictEqual(first.status, 200, first.text)
+        // The budget is 2 s of measuring; the margin is for a loaded shared machine.
+        assert.isBelow(took, 4_000, `the first request took ${took.toFixed(0)} ms`)
+        assert.deepStrictEqual(first.body.data, [])
+        assert.include(first.body.meta, { total: 0, total_exact: false, has_more: true })
+        assert.isString(first.body.meta.next_cursor)
+        const { metas, rows } = await walk(api, self.id, 20)
+        assert.deepStrictEqual(rows, [{ project_id: last.id, name: "Zeta", overlap_hectares: expected(frame as Geometry.Polygon, zeta) }])
+        assert.isAtLeast(metas.length, 2, "more than one request")
+        assert.isTrue(metas.every((m) => m.total_exact === false))
+      }, 240_000)
   })
 
 for (const [store, open] of serverOnEachStore) suite(store, open)

@@ -38,13 +38,19 @@ const stores: ReadonlyArray<readonly [string, () => Promise<{ running: RunningSe
   ["SQLite", async () => {
     const dir = mkdtempSync(join(tmpdir(), "canopy-overlaps-"))
     const running = await serve({ port: 0, host: "127.0.0.1", db: join(dir, "canopy.db"), log: false, dispatcher: false, geometry })
-    return { running, close: async () => { await running.close(); rmSync(dir, { recursive: true, force: true }) } }
+    return { running, close: async () => {
+      await running.close()
+      rmSync(dir, { recursive: true, force: true })
+    } }
   }],
   ["PostgreSQL", async () => {
     const scope = await Effect.runPromise(Scope.make())
     const url = await Effect.runPromise(Scope.provide(freshDatabase(inject("postgresUrl")), scope))
     const running = await serve({ port: 0, host: "127.0.0.1", storage: postgresStorage({ url }), log: false, dispatcher: false, geometry })
-    return { running, close: async () => { await running.close(); await Effect.runPromise(Scope.close(scope, Exit.void)) } }
+    return { running, close: async () => {
+      await running.close()
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    } }
   }]
 ]
 
@@ -67,7 +73,8 @@ for (const [store, open] of stores) {
       const centre = await create("Centre comb", comb(130, 10, 50, 0.01))
       await create("A comb", comb(130, 10, 50, 0.01, true))
       await create("B comb", comb(129, 10.0001, 50.0001, 0.0098, true))
-      const cheap = await create("C plot", { type: "Polygon", coordinates: [[[10.002, 49.9995], [10.003, 49.9995], [10.003, 50.0003], [10.002, 50.0003], [10.002, 49.9995]]] })
+      const cheap = await create("C plot", { type: "Polygon",
+        coordinates: [[[10.002, 49.9995], [10.003, 49.9995], [10.003, 50.0003], [10.002, 50.0003], [10.002, 49.9995]]] })
 
       const first = await api.get(`/v1/projects/${centre}/overlaps`)
       assert.strictEqual(first.status, 200, first.text)

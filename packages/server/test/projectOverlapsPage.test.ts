@@ -38,18 +38,21 @@ afterAll(async () => {
 const signedIn = (email: string, password: string) => signInAs(browser, server.url, email, password)
 
 /** The overlap table's rows as shown: name, link, hectares. */
-const listed = (page: Page) => page.$$eval("#overlaps-table tbody tr", (trs) => trs.map((tr) => ({
-  id: tr.getAttribute("data-id"),
-  name: tr.querySelector("a")?.textContent ?? "",
-  href: tr.querySelector("a")?.getAttribute("href") ?? "",
-  hectares: Number((tr.querySelector("td.num")?.textContent ?? "").replace(/,/g, ""))
-})))
+const listed = (page: Page) =>
+  page.$$eval("#overlaps-table tbody tr", (trs) =>
+    trs.map((tr) => ({
+      id: tr.getAttribute("data-id"),
+      name: tr.querySelector("a")?.textContent ?? "",
+      href: tr.querySelector("a")?.getAttribute("href") ?? "",
+      hectares: Number((tr.querySelector("td.num")?.textContent ?? "").replace(/,/g, ""))
+    })))
 
 /** The ids of the overlapping projects the map has drawn. */
-const drawnIds = (page: Page) => page.evaluate(() => {
-  const map = (globalThis as unknown as { canopyMap: any }).canopyMap
-  return [...new Set(map.queryRenderedFeatures({ layers: ["overlaps-fill"] }).map((f: any) => f.properties.id as string))].sort()
-})
+const drawnIds = (page: Page) =>
+  page.evaluate(() => {
+    const map = (globalThis as unknown as { canopyMap: any }).canopyMap
+    return [...new Set(map.queryRenderedFeatures({ layers: ["overlaps-fill"] }).map((f: any) => f.properties.id as string))].sort()
+  })
 
 describe("a project page's overlaps in headless Chromium", () => {
   it("lists the overlapping projects with the API's hectares, links them, draws them on the map, pages with the cursor; a viewer sees them too", async () => {

@@ -39,7 +39,10 @@ interface Raw {
 const send = (server: RunningServer, method: string, path: string, headers: Record<string, string>, body?: string) =>
   new Promise<Raw>((resolve, reject) => {
     const req = httpRequest({
-      host: "127.0.0.1", port: server.port, path, method,
+      host: "127.0.0.1",
+      port: server.port,
+      path,
+      method,
       headers: { ...headers, ...(body !== undefined ? { "content-length": String(Buffer.byteLength(body)) } : {}) }
     }, (res) => {
       let text = ""
@@ -51,8 +54,7 @@ const send = (server: RunningServer, method: string, path: string, headers: Reco
     req.end(body)
   })
 
-const metadata = (server: RunningServer, headers: Record<string, string>) =>
-  send(server, "GET", "/.well-known/oauth-authorization-server", headers)
+const metadata = (server: RunningServer, headers: Record<string, string>) => send(server, "GET", "/.well-known/oauth-authorization-server", headers)
 
 const cookiesOf = (r: Raw) => {
   const raw = r.headers["set-cookie"]
@@ -69,8 +71,8 @@ const signedIn = async (server: RunningServer, headers: Record<string, string>) 
   const page = await send(server, "GET", "/dashboard", headers)
   const csrf = valueOf(cookie(page, "canopy_csrf"))
   const form = new URLSearchParams({ csrf, email, password: "a good password" }).toString()
-  const signIn = await send(server, "POST", "/dashboard/sign-in",
-    { ...headers, cookie: `canopy_csrf=${encodeURIComponent(csrf)}`, "content-type": "application/x-www-form-urlencoded" }, form)
+  const signIn = await send(server, "POST", "/dashboard/sign-in", { ...headers, cookie: `canopy_csrf=${encodeURIComponent(csrf)}`,
+    "content-type": "application/x-www-form-urlencoded" }, form)
   assert.strictEqual(signIn.status, 303, signIn.text.slice(0, 300))
   const session = cookie(signIn, "canopy_session")
   const home = await send(server, "GET", "/dashboard", { ...headers, cookie: `canopy_session=${encodeURIComponent(valueOf(session))}` })
@@ -81,7 +83,8 @@ const signedIn = async (server: RunningServer, headers: Record<string, string>) 
 /** Invites someone from the dashboard and answers the link the page shows. */
 const inviteLink = async (server: RunningServer, headers: Record<string, string>) => {
   const s = await signedIn(server, headers)
-  const form = new URLSearchParams({ csrf: s.csrf, action: "invite", email: `new-${Math.random().toString(36).slice(2)}@example.com`, role: "viewer" }).toString()
+  const form = new URLSearchParams({ csrf: s.csrf, action: "invite", email: `new-${Math.random().toString(36).slice(2)}@example.com`, role: "viewer" })
+    .toString()
   const session = `canopy_session=${encodeURIComponent(s.sessionValue)}`
   const posted = await send(server, "POST", "/dashboard/action", { ...headers, cookie: session, "content-type": "application/x-www-form-urlencoded" }, form)
   // Post-redirect-get: the action answers 303, and the page it leads to shows the link once.
@@ -96,12 +99,13 @@ const inviteLink = async (server: RunningServer, headers: Record<string, string>
 
 describe("with --public-url", () => {
   it("the issuer and every endpoint in the metadata are the public URL's, whatever Host and X-Forwarded-* say", async () => {
-    for (const headers of [{ host: "evil.example" }, { host: `127.0.0.1:${configured.port}` }, { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "http" }]) {
+    for (const headers of [{ host: "evil.example" }, { host: `127.0.0.1:${configured.port}` }, { host: "evil.example", "x-forwarded-host": "evil.example",
+      "x-forwarded-proto": "http" }]) {
       const r = await metadata(configured, headers)
       assert.strictEqual(r.status, 200, r.text)
       const body = JSON.parse(r.text)
-      assert.deepStrictEqual([body.issuer, body.authorization_endpoint, body.token_endpoint, body.revocation_endpoint],
-        [PUBLIC, `${PUBLIC}/oauth/authorize`, `${PUBLIC}/oauth/token`, `${PUBLIC}/oauth/revoke`], JSON.stringify(headers))
+      assert.deepStrictEqual([body.issuer, body.authorization_endpoint, body.token_endpoint, body.revocation_endpoint], [PUBLIC, `${PUBLIC}/oauth/authorize`,
+        `${PUBLIC}/oauth/token`, `${PUBLIC}/oauth/revoke`], JSON.stringify(headers))
       assert.notInclude(r.text, "evil")
     }
   })
@@ -157,7 +161,8 @@ describe("without a public URL", () => {
   })
 
   it("the dashboard's invitation link: absolute on a loopback host, a bare path (no made-up origin) otherwise", async () => {
-    assert.match(await inviteLink(plain, { host: `127.0.0.1:${plain.port}` }), new RegExp(`^http://127\\.0\\.0\\.1:${plain.port}/invitations/accept\\?token=cnp_inv_\\w+$`))
+    assert.match(await inviteLink(plain, { host: `127.0.0.1:${plain.port}` }),
+      new RegExp(`^http://127\\.0\\.0\\.1:${plain.port}/invitations/accept\\?token=cnp_inv_\\w+$`))
     const remote = await inviteLink(plain, { host: "evil.example" })
     assert.match(remote, /^\/invitations\/accept\?token=cnp_inv_\w+$/)
   })

@@ -14,7 +14,10 @@ const common = { method: "GET", path: "/example/{id}", operation: "projects.get"
 describe("route(): run fails only with declared errors", () => {
   it("a run failing with a declared error, or one every route answers, compiles; an undeclared one does not", () => {
     const declared = route({
-      ...common, status: 204, envelope: "empty", errors: ["NotFound"],
+      ...common,
+      status: 204,
+      envelope: "empty",
+      errors: ["NotFound"],
       run: ({ params }) => Effect.fail(new Errors.NotFound({ resource: "Example", id: params.id! }))
     })
     expectTypeOf(declared).toEqualTypeOf<Route>()

@@ -18,7 +18,8 @@ let server: RunningServer
 
 beforeAll(async () => {
   // This test process is the trusted proxy: X-Forwarded-For picks the client address.
-  server = await serve({ port: 0, host: "127.0.0.1", db: join(dir, "canopy.db"), log: false, dispatcher: false, geometry: false, trustedProxies: ["127.0.0.1"] })
+  server = await serve({ port: 0, host: "127.0.0.1", db: join(dir, "canopy.db"), log: false, dispatcher: false, geometry: false,
+    trustedProxies: ["127.0.0.1"] })
 })
 afterAll(async () => {
   await server?.close()
@@ -35,7 +36,9 @@ const attempt = async (path: "/dashboard/sign-in" | "/oauth/sign-in", fields: Re
   const page = await request(server.url, "GET", "/dashboard", { headers: { "x-forwarded-for": address } })
   const csrf = setCookie(page.headers, "canopy_csrf")!
   const res = await fetch(`${server.url}${path}`, {
-    method: "POST", redirect: "manual", body: new URLSearchParams({ ...fields, csrf }).toString(),
+    method: "POST",
+    redirect: "manual",
+    body: new URLSearchParams({ ...fields, csrf }).toString(),
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: `canopy_csrf=${encodeURIComponent(csrf)}`, "x-forwarded-for": address }
   })
   return { status: res.status, headers: res.headers, text: await res.text() }
@@ -46,8 +49,8 @@ describe("sign-in limits over HTTP", () => {
     const email = "victim@example.com"
     const b = await server.canopy.bootstrap({ account_name: "Victim Co", email, plan: "pro" })
     await server.canopy.members.accept(b.password_token, { name: "Vic", password: "the right password" })
-    const app = await server.canopy.oauth.register({ ...(await server.canopy.authenticate(b.api_key.token)) },
-      { name: "Portal", redirect_uris: ["https://app.example.com/cb"], scopes: ["projects:read"], type: "confidential" })
+    const app = await server.canopy.oauth.register({ ...(await server.canopy.authenticate(b.api_key.token)) }, { name: "Portal",
+      redirect_uris: ["https://app.example.com/cb"], scopes: ["projects:read"], type: "confidential" })
 
     const statuses: Array<number> = []
     for (let i = 0; i < 40; i++) {
@@ -57,7 +60,12 @@ describe("sign-in limits over HTTP", () => {
     assert.deepStrictEqual(statuses, [...Array(10).fill(401), ...Array(30).fill(429)])
 
     const oauthPage = await attempt("/oauth/sign-in", {
-      email, password: "the right password", client_id: app.client_id, redirect_uri: "https://app.example.com/cb", response_type: "code", scope: "projects:read"
+      email,
+      password: "the right password",
+      client_id: app.client_id,
+      redirect_uri: "https://app.example.com/cb",
+      response_type: "code",
+      scope: "projects:read"
     }, "203.0.113.50")
     assert.strictEqual(oauthPage.status, 429, oauthPage.text.slice(0, 300))
     assert.include(oauthPage.text, "Too many sign-in attempts")
@@ -75,7 +83,8 @@ describe("sign-in limits over HTTP", () => {
 
   it("the maintenance loop purges expired sessions and sign-in buckets idle for a day", async () => {
     const b = await server.canopy.bootstrap({ account_name: "Expired Co", email: "expired@example.com", plan: "pro" })
-    const expired = { token_hash: Ids.randomBase32(52), account_id: b.account.id, user_id: b.user.id, csrf: "c", expires_at: Date.now() - 1, created_at: new Date().toISOString() }
+    const expired = { token_hash: Ids.randomBase32(52), account_id: b.account.id, user_id: b.user.id, csrf: "c", expires_at: Date.now() - 1,
+      created_at: new Date().toISOString() }
     const live = { ...expired, token_hash: Ids.randomBase32(52), expires_at: Date.now() + 3_600_000 }
     const old = `signin-ip:${Ids.randomBase32(8)}`
     const recent = `signin-ip:${Ids.randomBase32(8)}`
@@ -91,11 +100,13 @@ describe("sign-in limits over HTTP", () => {
       yield* s.rateLimits.update(recent, () => [undefined, bucket(Date.now() - 3_600_000)] as const)
     }))
     const dispatcher = startDispatcher(server.canopy, { pollMs: 20 })
-    const state = () => store.runPromise(Effect.gen(function*() {
-      const s = yield* storage
-      const peek = (key: string) => s.rateLimits.update(key, (x) => [x, x ?? RateLimit.initial({ perMinute: 10, perDay: 100 }, 0)] as const)
-      return { expired: yield* s.sessions.get(expired.token_hash), live: yield* s.sessions.get(live.token_hash), old: yield* peek(old), recent: yield* peek(recent) }
-    }))
+    const state = () =>
+      store.runPromise(Effect.gen(function*() {
+        const s = yield* storage
+        const peek = (key: string) => s.rateLimits.update(key, (x) => [x, x ?? RateLimit.initial({ perMinute: 10, perDay: 100 }, 0)] as const)
+        return { expired: yield* s.sessions.get(expired.token_hash), live: yield* s.sessions.get(live.token_hash), old: yield* peek(old),
+          recent: yield* peek(recent) }
+      }))
     try {
       for (let i = 0; i < 100 && (await store.runPromise(Effect.flatMap(storage, (s) => s.sessions.get(expired.token_hash)))); i++) {
         await new Promise((r) => setTimeout(r, 50))

@@ -29,12 +29,18 @@ export const serverOnEachStore: ReadonlyArray<readonly [store: string, open: (op
   ["SQLite", async (options = {}) => {
     const dir = mkdtempSync(join(tmpdir(), "canopy-store-"))
     const running = await serve({ port: 0, host: "127.0.0.1", db: join(dir, "canopy.db"), log: false, dispatcher: false, ...options })
-    return { running, close: async () => { await running.close(); rmSync(dir, { recursive: true, force: true }) } }
+    return { running, close: async () => {
+      await running.close()
+      rmSync(dir, { recursive: true, force: true })
+    } }
   }],
   ["PostgreSQL", async (options = {}) => {
     const scope = await Effect.runPromise(Scope.make())
     const url = await Effect.runPromise(Scope.provide(freshDatabase(inject("postgresUrl")), scope))
     const running = await serve({ port: 0, host: "127.0.0.1", storage: postgresStorage({ url }), log: false, dispatcher: false, ...options })
-    return { running, close: async () => { await running.close(); await Effect.runPromise(Scope.close(scope, Exit.void)) } }
+    return { running, close: async () => {
+      await running.close()
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    } }
   }]
 ]

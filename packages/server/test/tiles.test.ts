@@ -109,7 +109,9 @@ const suite = (store: string, open: () => Promise<StoreServer>) =>
           const i = start + k
           const w = 20.005 + (i % side) * 0.015
           const s = 50.005 + Math.floor(i / side) * 0.008
-          return mine.api.post("/v1/projects", { name: `Stand ${i}`, geometry: rect(w, s, w + 0.01, s + 0.005) }).then((r) => assert.strictEqual(r.status, 201, r.text))
+          return mine.api.post("/v1/projects", { name: `Stand ${i}`, geometry: rect(w, s, w + 0.01, s + 0.005) }).then((r) =>
+            assert.strictEqual(r.status, 201, r.text)
+          )
         }))
       }
       const t = tileOf(20.1, 50.05, 9)
@@ -147,7 +149,10 @@ const suite = (store: string, open: () => Promise<StoreServer>) =>
     it("a bad address is a 400 naming the parameter; no token is a 401", async () => {
       const { token } = await account()
       const url = server.running.url
-      for (const [path, field] of [["23/0/0", "path.z"], ["x/0/0", "path.z"], ["10/1024/0", "path.x"], ["10/-1/0", "path.x"], ["10/0/1024", "path.y"], ["1/0/1.5", "path.y"]] as const) {
+      for (const [path, field] of [["23/0/0", "path.z"], ["x/0/0", "path.z"], ["10/1024/0", "path.x"], ["10/-1/0", "path.x"], ["10/0/1024", "path.y"], [
+        "1/0/1.5",
+        "path.y"
+      ]] as const) {
         const r = await request(url, "GET", `/v1/tiles/${path}.mvt`, { token })
         assert.strictEqual(r.status, 400, path)
         assert.isTrue(isErrorBody(r, "VALIDATION_ERROR"), r.text)

@@ -38,7 +38,8 @@ interface Seed {
   readonly updated_at: string
   readonly zoom_cell: number
 }
-const COLUMNS = ["id", "account_id", "name", "slug", "geometry", "area_hectares", "bbox", "sort_name", "search_text", "created_at", "updated_at", "zoom_cell"] as const
+const COLUMNS = ["id", "account_id", "name", "slug", "geometry", "area_hectares", "bbox", "sort_name", "search_text", "created_at", "updated_at",
+  "zoom_cell"] as const
 
 /** A server on a fresh store, with a way to insert project rows into that store by SQL. */
 interface Opened {
@@ -56,7 +57,11 @@ const stores: ReadonlyArray<readonly [string, () => Promise<Opened>]> = [
     db.pragma("busy_timeout = 10000")
     const statement = db.prepare(`insert into projects (${COLUMNS.join(", ")}, status) values (${COLUMNS.map((c) => `@${c}`).join(", ")}, 'active')`)
     const many = db.transaction((rows: ReadonlyArray<Seed>) => rows.forEach((r) => statement.run(r)))
-    return { running, insert: async (rows) => many(rows), close: async () => { db.close(); await running.close(); rmSync(dir, { recursive: true, force: true }) } }
+    return { running, insert: async (rows) => many(rows), close: async () => {
+      db.close()
+      await running.close()
+      rmSync(dir, { recursive: true, force: true })
+    } }
   }],
   ["PostgreSQL", async () => {
     const scope = await Effect.runPromise(Scope.make())
@@ -70,11 +75,17 @@ const stores: ReadonlyArray<readonly [string, () => Promise<Opened>]> = [
       running,
       insert: async (rows) => {
         for (let i = 0; i < rows.length; i += 2_000) {
-          await db.query(`insert into projects (${COLUMNS.join(", ")}, status) select ${COLUMNS.join(", ")}, 'active' from json_to_recordset($1::json) as r(${types})`,
-            [JSON.stringify(rows.slice(i, i + 2_000))])
+          await db.query(
+            `insert into projects (${COLUMNS.join(", ")}, status) select ${COLUMNS.join(", ")}, 'active' from json_to_recordset($1::json) as r(${types})`,
+            [JSON.stringify(rows.slice(i, i + 2_000))]
+          )
         }
       },
-      close: async () => { await db.end(); await running.close(); await Effect.runPromise(Scope.close(scope, Exit.void)) }
+      close: async () => {
+        await db.end()
+        await running.close()
+        await Effect.runPromise(Scope.close(scope, Exit.void))
+      }
     }
   }]
 ]
@@ -97,9 +108,18 @@ const scatter = (accountId: string, count: number, salt: number): Array<Seed> =>
     const ring = [[w, s], [w + 0.005, s], [w + 0.005, s + 0.005], [w, s + 0.005], [w, s]]
     const name = `Dense ${salt} ${i}`
     return {
-      id: Ids.make("project"), account_id: accountId, name, slug: `dense-${salt}-${i}`, area_hectares: 17.5,
-      geometry: JSON.stringify({ type: "Polygon", coordinates: [ring] }), bbox: JSON.stringify(bbox),
-      sort_name: name.toLowerCase(), search_text: name.toLowerCase(), created_at: now, updated_at: now, zoom_cell: TileGrid.cellOf(bbox)
+      id: Ids.make("project"),
+      account_id: accountId,
+      name,
+      slug: `dense-${salt}-${i}`,
+      area_hectares: 17.5,
+      geometry: JSON.stringify({ type: "Polygon", coordinates: [ring] }),
+      bbox: JSON.stringify(bbox),
+      sort_name: name.toLowerCase(),
+      search_text: name.toLowerCase(),
+      created_at: now,
+      updated_at: now,
+      zoom_cell: TileGrid.cellOf(bbox)
     }
   })
 }
@@ -138,55 +158,58 @@ const suite = (store: string, open: () => Promise<Opened>) =>
     }, 60_000)
     afterAll(() => server?.close())
 
-    it(`${N} and ${4 * N} projects under one zoom-6 tile: clusters with their counts, under 500 KB, in about the same time; a write changes the ETag`, async () => {
-      const url = server.running.url
-      const mine = await server.running.canopy.bootstrap({ account_name: "Dense", email: "dense@example.com", plan: "enterprise" })
-      const theirs = await server.running.canopy.bootstrap({ account_name: "Other", email: "other@example.com", plan: "enterprise" })
-      const token = mine.api_key.token
-      await server.insert(scatter(mine.account.id, N, 1))
-      await server.insert(scatter(theirs.account.id, 300, 2))
+    it(`${N} and ${4 * N} projects under one zoom-6 tile: clusters with their counts, under 500 KB, in about the same time; a write changes the ETag`,
+      async () => {
+        const url = server.running.url
+        const mine = await server.running.canopy.bootstrap({ account_name: "Dense", email: "dense@example.com", plan: "enterprise" })
+        const theirs = await server.running.canopy.bootstrap({ account_name: "Other", email: "other@example.com", plan: "enterprise" })
+        const token = mine.api_key.token
+        await server.insert(scatter(mine.account.id, N, 1))
+        await server.insert(scatter(theirs.account.id, 300, 2))
 
-      const first = await fetchTile(url, token)
-      assert.strictEqual(first.status, 200)
-      assert.strictEqual(first.mode, "clusters")
-      assert.deepStrictEqual(first.layers, ["projects_clusters"])
-      // one feature per non-empty cell of the tile's 32 × 32 grid
-      assert.isAbove(first.clusters.length, MAX_POINTS)
-      assert.isAtMost(first.clusters.length, 32 * 32)
-      assert.isTrue(first.clusters.every((c) => c.type === 1 && c.count >= 1))
-      assert.strictEqual(first.clusters.reduce((n, c) => n + c.count, 0), N, "every project of the account counted once, no other account's")
-      assert.closeTo(first.clusters.reduce((n, c) => n + c.area_hectares, 0), N * 17.5, 1)
-      const atN = await medianMs(url, token)
+        const first = await fetchTile(url, token)
+        assert.strictEqual(first.status, 200)
+        assert.strictEqual(first.mode, "clusters")
+        assert.deepStrictEqual(first.layers, ["projects_clusters"])
+        // one feature per non-empty cell of the tile's 32 × 32 grid
+        assert.isAbove(first.clusters.length, MAX_POINTS)
+        assert.isAtMost(first.clusters.length, 32 * 32)
+        assert.isTrue(first.clusters.every((c) => c.type === 1 && c.count >= 1))
+        assert.strictEqual(first.clusters.reduce((n, c) => n + c.count, 0), N, "every project of the account counted once, no other account's")
+        assert.closeTo(first.clusters.reduce((n, c) => n + c.area_hectares, 0), N * 17.5, 1)
+        const atN = await medianMs(url, token)
 
-      await server.insert(scatter(mine.account.id, 3 * N, 3))
-      const dense = await fetchTile(url, token)
-      assert.strictEqual(dense.mode, "clusters")
-      assert.strictEqual(dense.clusters.reduce((n, c) => n + c.count, 0), 4 * N)
-      assert.isBelow(dense.bytes, 500 * 1024)
-      const at4N = await medianMs(url, token)
-      console.log(`dense zoom-6 tile (${store}): ${N} projects ${atN.toFixed(1)} ms, ${4 * N} projects ${at4N.toFixed(1)} ms (median of 9); ` +
-        `${dense.clusters.length} clusters, ${dense.bytes} bytes`)
-      // Four times the projects, not four times the time: a margin for a shared machine's noise.
-      assert.isBelow(at4N, 2 * atN + 10, `${at4N.toFixed(1)} ms at ${4 * N} vs ${atN.toFixed(1)} ms at ${N}`)
+        await server.insert(scatter(mine.account.id, 3 * N, 3))
+        const dense = await fetchTile(url, token)
+        assert.strictEqual(dense.mode, "clusters")
+        assert.strictEqual(dense.clusters.reduce((n, c) => n + c.count, 0), 4 * N)
+        assert.isBelow(dense.bytes, 500 * 1024)
+        const at4N = await medianMs(url, token)
+        console.log(`dense zoom-6 tile (${store}): ${N} projects ${atN.toFixed(1)} ms, ${4 * N} projects ${at4N.toFixed(1)} ms (median of 9); ` +
+          `${dense.clusters.length} clusters, ${dense.bytes} bytes`)
+        // Four times the projects, not four times the time: a margin for a shared machine's noise.
+        assert.isBelow(at4N, 2 * atN + 10, `${at4N.toFixed(1)} ms at ${4 * N} vs ${atN.toFixed(1)} ms at ${N}`)
 
-      // Revalidation: 304 while nothing under the tile changes; another account's write changes nothing.
-      assert.strictEqual((await fetchTile(url, token, { "if-none-match": dense.etag! })).status, 304)
-      const centre = [(WEST + EAST) / 2, (SOUTH + NORTH) / 2] as const
-      const square = { type: "Polygon", coordinates: [[[centre[0], centre[1]], [centre[0] + 0.01, centre[1]], [centre[0] + 0.01, centre[1] + 0.01], [centre[0], centre[1] + 0.01], [centre[0], centre[1]]]] }
-      assert.strictEqual((await client(url, theirs.api_key.token).post("/v1/projects", { name: "Theirs", geometry: square })).status, 201)
-      assert.strictEqual((await fetchTile(url, token, { "if-none-match": dense.etag! })).status, 304)
-      const created = await client(url, token).post("/v1/projects", { name: "One more", geometry: square })
-      assert.strictEqual(created.status, 201, created.text)
-      const after = await fetchTile(url, token, { "if-none-match": dense.etag! })
-      assert.strictEqual(after.status, 200)
-      assert.notStrictEqual(after.etag, dense.etag)
-      assert.strictEqual(after.clusters.reduce((n, c) => n + c.count, 0), 4 * N + 1)
-      assert.strictEqual((await client(url, token).post(`/v1/projects/${created.body.data.id}/archive`)).status, 200)
-      assert.strictEqual((await client(url, token).del(`/v1/projects/${created.body.data.id}`)).status, 204)
-      const deleted = await fetchTile(url, token, { "if-none-match": after.etag! })
-      assert.strictEqual(deleted.status, 200)
-      assert.strictEqual(deleted.clusters.reduce((n, c) => n + c.count, 0), 4 * N)
-    }, 180_000)
+        // Revalidation: 304 while nothing under the tile changes; another account's write changes nothing.
+        assert.strictEqual((await fetchTile(url, token, { "if-none-match": dense.etag! })).status, 304)
+        const centre = [(WEST + EAST) / 2, (SOUTH + NORTH) / 2] as const
+        const square = { type: "Polygon",
+          coordinates: [[[centre[0], centre[1]], [centre[0] + 0.01, centre[1]], [centre[0] + 0.01, centre[1] + 0.01], [centre[0], centre[1] + 0.01], [centre[0],
+            centre[1]]]] }
+        assert.strictEqual((await client(url, theirs.api_key.token).post("/v1/projects", { name: "Theirs", geometry: square })).status, 201)
+        assert.strictEqual((await fetchTile(url, token, { "if-none-match": dense.etag! })).status, 304)
+        const created = await client(url, token).post("/v1/projects", { name: "One more", geometry: square })
+        assert.strictEqual(created.status, 201, created.text)
+        const after = await fetchTile(url, token, { "if-none-match": dense.etag! })
+        assert.strictEqual(after.status, 200)
+        assert.notStrictEqual(after.etag, dense.etag)
+        assert.strictEqual(after.clusters.reduce((n, c) => n + c.count, 0), 4 * N + 1)
+        assert.strictEqual((await client(url, token).post(`/v1/projects/${created.body.data.id}/archive`)).status, 200)
+        assert.strictEqual((await client(url, token).del(`/v1/projects/${created.body.data.id}`)).status, 204)
+        const deleted = await fetchTile(url, token, { "if-none-match": after.etag! })
+        assert.strictEqual(deleted.status, 200)
+        assert.strictEqual(deleted.clusters.reduce((n, c) => n + c.count, 0), 4 * N)
+      }, 180_000)
   })
 
 for (const [store, open] of stores) suite(store, open)

@@ -38,7 +38,8 @@ describe("vector tiles at 10,000 projects", () => {
     const started = Date.now()
     // 100 × 100 stands of 64 positions over Central Europe
     for (let i = 0; i < 10_000; i++) {
-      await server.canopy.projects.create(system, { name: `Stand ${i}`, geometry: circle(64, 5.05 + (i % 100) * 0.15, 45.05 + Math.floor(i / 100) * 0.1, 0.01) })
+      await server.canopy.projects.create(system, { name: `Stand ${i}`,
+        geometry: circle(64, 5.05 + (i % 100) * 0.15, 45.05 + Math.floor(i / 100) * 0.1, 0.01) })
     }
     console.log(`seeded 10,000 projects in ${Date.now() - started} ms`)
   }, 600_000)
@@ -72,7 +73,9 @@ describe("vector tiles at 10,000 projects", () => {
     console.log(`tiles at 10,000 projects, zooms 4–14 (300 tiles: ${modes.boundaries} boundaries, ${modes.points} points, ${modes.clusters} clusters): ` +
       `p50 ${quantile(times, 0.5).toFixed(1)} ms, p99 ${quantile(times, 0.99).toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms, largest ${largest} bytes; ` +
       `GET /v1/auth/verify meanwhile: p50 ${quantile(baseline.sort((a, b) => a - b), 0.5).toFixed(1)} ms, p99 ${quantile(baseline, 0.99).toFixed(1)} ms`)
-    console.log([...byZoom].map(([z, ts]) => `z${z} median ${ts.sort((a, b) => a - b)[Math.floor(ts.length / 2)]!.toFixed(1)} max ${ts.at(-1)!.toFixed(1)}`).join("; "))
+    console.log(
+      [...byZoom].map(([z, ts]) => `z${z} median ${ts.sort((a, b) => a - b)[Math.floor(ts.length / 2)]!.toFixed(1)} max ${ts.at(-1)!.toFixed(1)}`).join("; ")
+    )
     assert.isBelow(largest, 500 * 1024)
     assert.isAbove(modes.boundaries, 0)
     assert.isAbove(modes.points, 0)
@@ -86,7 +89,8 @@ describe("vector tiles at 10,000 projects", () => {
     const heavy = Principal.system(b.account.id)
     const positions = Math.floor(MAX_BOUNDARY_TEXT / 40 / 30)
     for (let i = 0; i < 30; i++) {
-      await server.canopy.projects.create(heavy, { name: `Heavy ${i}`, geometry: circle(positions, 30.01 + (i % 6) * 0.012, 10.01 + Math.floor(i / 6) * 0.012, 0.005) })
+      await server.canopy.projects.create(heavy, { name: `Heavy ${i}`,
+        geometry: circle(positions, 30.01 + (i % 6) * 0.012, 10.01 + Math.floor(i / 6) * 0.012, 0.005) })
     }
     const address = tileOf(30.04, 10.04, 11)
     const found = await server.canopy.runExit(tile(heavy, address))
@@ -106,7 +110,9 @@ describe("vector tiles at 10,000 projects", () => {
       if (Exit.isSuccess(exit)) encodes.push(exit.value.ms)
     }
     encodes.sort((a, b) => a - b)
-    console.log(`heaviest tile (30 boundaries of ${positions} positions, z${address.z}): read, parse, simplify and encode in ${encodes[2]!.toFixed(1)} ms (median of 5)`)
+    console.log(
+      `heaviest tile (30 boundaries of ${positions} positions, z${address.z}): read, parse, simplify and encode in ${encodes[2]!.toFixed(1)} ms (median of 5)`
+    )
     assert.isBelow(encodes[2]!, 200)
   }, 300_000)
 })

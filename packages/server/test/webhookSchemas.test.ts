@@ -36,13 +36,29 @@ const check = (envelope: any) => {
 
 /** Every event type the document must describe (the catalogue and the test event). */
 const allTypes = [
-  "project.created", "project.updated", "project.deleted", "project.archived", "project.restored",
-  "asset.created", "asset.updated", "asset.deleted", "asset.status_changed",
-  "member.invited", "member.joined", "member.updated", "member.removed",
-  "subscription.created", "subscription.updated", "subscription.canceled",
-  "invoice.paid", "invoice.failed",
-  "usage.threshold_reached", "usage.limit_exceeded",
-  "project.overlap_detected", "import.completed", "webhook.test"
+  "project.created",
+  "project.updated",
+  "project.deleted",
+  "project.archived",
+  "project.restored",
+  "asset.created",
+  "asset.updated",
+  "asset.deleted",
+  "asset.status_changed",
+  "member.invited",
+  "member.joined",
+  "member.updated",
+  "member.removed",
+  "subscription.created",
+  "subscription.updated",
+  "subscription.canceled",
+  "invoice.paid",
+  "invoice.failed",
+  "usage.threshold_reached",
+  "usage.limit_exceeded",
+  "project.overlap_detected",
+  "import.completed",
+  "webhook.test"
 ]
 
 describe("the webhooks section of the OpenAPI document", () => {
@@ -50,9 +66,18 @@ describe("the webhooks section of the OpenAPI document", () => {
     assert.sameMembers(Object.keys(doc.webhooks), allTypes)
     const schemas = doc.components.schemas
     for (const name of [
-      "ProjectCreatedEventData", "ProjectOverlapDetectedEventData", "AssetCreatedEventData", "AssetStatusChangedEventData",
-      "MemberJoinedEventData", "MemberUpdatedEventData", "SubscriptionUpdatedEventData", "UsageThresholdReachedEventData",
-      "UsageLimitExceededEventData", "WebhookTestEventData", "BillingEventData", "ImportCompletedEventData"
+      "ProjectCreatedEventData",
+      "ProjectOverlapDetectedEventData",
+      "AssetCreatedEventData",
+      "AssetStatusChangedEventData",
+      "MemberJoinedEventData",
+      "MemberUpdatedEventData",
+      "SubscriptionUpdatedEventData",
+      "UsageThresholdReachedEventData",
+      "UsageLimitExceededEventData",
+      "WebhookTestEventData",
+      "BillingEventData",
+      "ImportCompletedEventData"
     ]) assert.isDefined(schemas[name], name)
     const dataRef = (type: string) => doc.webhooks[type].post.requestBody.content["application/json"].schema.allOf[1].properties.data.$ref
     assert.strictEqual(dataRef("project.updated"), "#/components/schemas/Project")
@@ -103,7 +128,8 @@ describe("the webhooks section of the OpenAPI document", () => {
     ok(await api.post(`/v1/projects/${p2Id}/restore`), 200, "restore")
 
     // Assets: created, updated, status changed (with its update), deleted.
-    const asset = await api.post(`/v1/projects/${p1Id}/assets`, { name: "Weather station", type: "monitoring_station", location: { type: "Point", coordinates: [10.001, 0.001] } })
+    const asset = await api.post(`/v1/projects/${p1Id}/assets`, { name: "Weather station", type: "monitoring_station",
+      location: { type: "Point", coordinates: [10.001, 0.001] } })
     ok(asset, 201, "asset")
     const assetPath = `/v1/projects/${p1Id}/assets/${asset.body.data.id}`
     ok(await api.put(assetPath, { name: "Weather station 3", metadata: { serial: "WS-2291" } }), 200, "asset update")
@@ -139,7 +165,8 @@ describe("the webhooks section of the OpenAPI document", () => {
 
     // A bulk import of one small stand: import.completed once it ends.
     const stands = { type: "FeatureCollection", features: [{ type: "Feature", properties: { name: "Stand 1" }, geometry: square(40, 0.0005) }] }
-    const imported = await request(server.url, "POST", "/v1/imports", { token, body: JSON.stringify(stands), headers: { "content-type": "application/geo+json" } })
+    const imported = await request(server.url, "POST", "/v1/imports", { token, body: JSON.stringify(stands),
+      headers: { "content-type": "application/geo+json" } })
     ok(imported, 202, "import")
     for (let i = 0; i < 200 && (await api.get(`/v1/imports/${imported.body.data.id}`)).body.data.status === "running"; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50))
@@ -153,8 +180,8 @@ describe("the webhooks section of the OpenAPI document", () => {
     assert.sameMembers([...new Set(events.map((e) => e.type))], allTypes)
 
     const byType = (type: string) => events.filter((e) => e.type === type)
-    assert.sameMembers(byType("usage.threshold_reached").map((e) => `${e.data.metric} ${e.data.threshold}`),
-      ["members 75", "members 90", "members 100", "hectares 75", "hectares 90"])
+    assert.sameMembers(byType("usage.threshold_reached").map((e) => `${e.data.metric} ${e.data.threshold}`), ["members 75", "members 90", "members 100",
+      "hectares 75", "hectares 90"])
     assert.sameMembers(byType("usage.limit_exceeded").map((e) => e.data.metric), ["members", "hectares"])
     assert.strictEqual(byType("asset.status_changed")[0].data.previous_status, "active")
     assert.strictEqual(byType("member.updated")[0].data.previous_role, "editor")

@@ -58,7 +58,8 @@ describe("webhook delivery to a real receiver on loopback", () => {
       logs = await api.get(`/v1/webhooks/${w.id}/logs`)
     }
     const entry = logs.body.data[0]
-    assert.deepStrictEqual([entry.status, entry.response_code, entry.attempt, entry.event_id, entry.event_type, entry.error], ["success", 200, 1, got!.json.id, "project.created", null])
+    assert.deepStrictEqual([entry.status, entry.response_code, entry.attempt, entry.event_id, entry.event_type, entry.error], ["success", 200, 1, got!.json.id,
+      "project.created", null])
     assert.isNumber(entry.response_time_ms)
     assert.isString(entry.delivered_at)
   })
@@ -187,13 +188,14 @@ describe("the retry schedule with a controlled clock", () => {
     rmSync(dir, { recursive: true, force: true })
   })
 
-  const setup = (path: string) => rt.runPromise(Effect.gen(function*() {
-    const b = yield* (yield* Accounts).bootstrap({ account_name: "Clocked", email: `c-${path.slice(1)}@example.com`, plan: "enterprise" })
-    const admin = yield* (yield* Credentials).authenticate(b.api_key.token)
-    const w = yield* (yield* Webhooks).create(admin, { url: receiver.url(path), events: ["project.created"] })
-    yield* (yield* Projects).create(admin, { name: `Scheduled ${path}` })
-    return { account: b.account.id, webhook: w.id }
-  }))
+  const setup = (path: string) =>
+    rt.runPromise(Effect.gen(function*() {
+      const b = yield* (yield* Accounts).bootstrap({ account_name: "Clocked", email: `c-${path.slice(1)}@example.com`, plan: "enterprise" })
+      const admin = yield* (yield* Credentials).authenticate(b.api_key.token)
+      const w = yield* (yield* Webhooks).create(admin, { url: receiver.url(path), events: ["project.created"] })
+      yield* (yield* Projects).create(admin, { name: `Scheduled ${path}` })
+      return { account: b.account.id, webhook: w.id }
+    }))
   const claimAll = () => rt.runPromise(Effect.flatMap(Deliveries, (d) => d.claim("test-dispatcher", 100)))
   const attemptAll = (claimed: Awaited<ReturnType<typeof claimAll>>) =>
     rt.runPromise(Effect.forEach(claimed, (c) => Effect.flatMap(Deliveries, (d) => d.attempt(c, "test-dispatcher"))))
@@ -269,7 +271,8 @@ describe("the SSRF guard", () => {
   it("refuses loopback, private and metadata targets unless local targets are allowed", async () => {
     const strict = makeSender({ allowLocal: false })
     try {
-      for (const url of ["http://127.0.0.1:9/x", "https://10.0.0.5/x", "https://169.254.169.254/latest/meta-data", "https://[::1]/x", "https://localhost/x", "https://[::ffff:127.0.0.1]/x"]) {
+      for (const url of ["http://127.0.0.1:9/x", "https://10.0.0.5/x", "https://169.254.169.254/latest/meta-data", "https://[::1]/x", "https://localhost/x",
+        "https://[::ffff:127.0.0.1]/x"]) {
         const r = await Effect.runPromise(strict.send({ url, headers: {}, body: "{}", timeoutMs: 1000 }))
         assert.deepStrictEqual([r.kind, r.kind === "error" ? r.errorClass : ""], ["error", "blocked"], url)
       }
@@ -278,10 +281,10 @@ describe("the SSRF guard", () => {
     }
     // a host name that resolves to loopback is refused at connection time, after resolution
     const refused = await new Promise<string>((resolve) =>
-      guardedLookup(false)("localhost", { all: true }, (err) => resolve(err ? String((err as { code?: string }).code) : "allowed")))
+      guardedLookup(false)("localhost", { all: true }, (err) => resolve(err ? String((err as { code?: string }).code) : "allowed"))
+    )
     assert.strictEqual(refused, "CANOPY_BLOCKED_ADDRESS")
-    const allowed = await new Promise<string>((resolve) =>
-      guardedLookup(true)("localhost", { all: true }, (err) => resolve(err ? "refused" : "allowed")))
+    const allowed = await new Promise<string>((resolve) => guardedLookup(true)("localhost", { all: true }, (err) => resolve(err ? "refused" : "allowed")))
     assert.strictEqual(allowed, "allowed")
   })
 })

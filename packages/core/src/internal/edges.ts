@@ -129,17 +129,26 @@ const bandIndex = (E: Edges, box: readonly [number, number, number, number]) => 
   // Long edges sit in many bands: fewer bands when the index would pass 16 entries per edge.
   for (;;) {
     let entries = 0
-    for (const i of keep) { const [lo, hi] = span(i, bands); entries += hi - lo + 1 }
+    for (const i of keep) {
+      const [lo, hi] = span(i, bands)
+      entries += hi - lo + 1
+    }
     if (bands === 1 || entries <= 16 * keep.length + 64) break
     bands = Math.max(1, bands >> 1)
   }
   if (!(height > 0)) bands = 1
   const start = new Int32Array(bands + 1)
-  for (const i of keep) { const [lo, hi] = bands === 1 ? [0, 0] : span(i, bands); for (let b = lo; b <= hi; b++) start[b + 1]!++ }
+  for (const i of keep) {
+    const [lo, hi] = bands === 1 ? [0, 0] : span(i, bands)
+    for (let b = lo; b <= hi; b++) start[b + 1]!++
+  }
   for (let b = 0; b < bands; b++) start[b + 1]! += start[b]!
   const items = new Int32Array(start[bands]!)
   const fill = start.slice(0, bands)
-  for (const i of keep) { const [lo, hi] = bands === 1 ? [0, 0] : span(i, bands); for (let b = lo; b <= hi; b++) items[fill[b]!++] = i }
+  for (const i of keep) {
+    const [lo, hi] = bands === 1 ? [0, 0] : span(i, bands)
+    for (let b = lo; b <= hi; b++) items[fill[b]!++] = i
+  }
   // Exact: which side of an edge the point lies on is an orientation predicate, and a point on an
   // edge is told apart (ON) rather than counted on one side by rounding.
   return (x: number, y: number): number => {

@@ -21,8 +21,7 @@ const E2 = F * (2 - F)
 const E = Math.sqrt(E2)
 const DEG = Math.PI / 180
 
-const q = (sinPhi: number): number =>
-  (1 - E2) * (sinPhi / (1 - E2 * sinPhi * sinPhi) + Math.atanh(E * sinPhi) / E)
+const q = (sinPhi: number): number => (1 - E2) * (sinPhi / (1 - E2 * sinPhi * sinPhi) + Math.atanh(E * sinPhi) / E)
 const Q_POLE = q(1)
 /** Squared radius of the authalic sphere: 4π·R² is the ellipsoid's surface area. */
 const AUTHALIC_R2 = (A * A * Q_POLE) / 2

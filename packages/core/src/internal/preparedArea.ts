@@ -95,8 +95,7 @@ const prepare = (rings: Rings): Prepared => {
 }
 
 /** The terms of edges `from` to `to` (exclusive) of a prepared boundary. */
-const termsBetween = (P: Prepared, from: number, to: number): number =>
-  (P.sumHi[to]! - P.sumHi[from]!) + (P.sumLo[to]! - P.sumLo[from]!)
+const termsBetween = (P: Prepared, from: number, to: number): number => (P.sumHi[to]! - P.sumHi[from]!) + (P.sumLo[to]! - P.sumLo[from]!)
 
 /**
  * The geodesic area `a` and `b` share, in m², as `sharedArea.sharedSquareMetres(a, b)` measures it,

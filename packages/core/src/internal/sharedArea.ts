@@ -221,7 +221,11 @@ export const reaches = (E: Edges, i: number, [w, s, e, n]: readonly [number, num
  * term), as a clipper's output ring would have it. `visit` answers false to stop.
  */
 export const edgePieces = (
-  E: Edges, i: number, c: Cuts | undefined, inside: PieceTest, keepAlong: boolean,
+  E: Edges,
+  i: number,
+  c: Cuts | undefined,
+  inside: PieceTest,
+  keepAlong: boolean,
   visit: (x1: number, y1: number, x2: number, y2: number) => boolean
 ): boolean => {
   const px = E.x1[i]!, py = E.y1[i]!, qx = E.x2[i]!, qy = E.y2[i]!
@@ -268,7 +272,10 @@ export const edgePieces = (
   }
   const length = (k: number) => Math.abs(xs[k + 1]! - xs[k]!) + Math.abs(ys[k + 1]! - ys[k]!)
   for (let k = 0; k < count;) {
-    if (keep[k] !== -1) { k++; continue }
+    if (keep[k] !== -1) {
+      k++
+      continue
+    }
     let end = k + 1
     while (end < count && keep[end] === -1 && joins[end]! > 0) end++
     let longest = k
@@ -293,8 +300,12 @@ export const edgePieces = (
 
 /** Visits the pieces of all E's edges reaching `box` that bound A ∩ B (`edgePieces`). */
 const pieces = (
-  E: Edges, cuts: CutTable, box: readonly [number, number, number, number], inOther: (x: number, y: number) => number,
-  keepAlong: boolean, visit: (x1: number, y1: number, x2: number, y2: number) => boolean
+  E: Edges,
+  cuts: CutTable,
+  box: readonly [number, number, number, number],
+  inOther: (x: number, y: number) => number,
+  keepAlong: boolean,
+  visit: (x1: number, y1: number, x2: number, y2: number) => boolean
 ): boolean => {
   const inside = insideTest(box, inOther)
   for (let i = 0; i < E.n; i++) {
@@ -313,14 +324,15 @@ const shared = (a: Rings, b: Rings) => {
  * Whether two valid boundaries share area (more than edges or points). Throws `OverBudget` past
  * `limit` units of work (pairs of edges examined, edges tested, pieces).
  */
-export const sharesArea = (a: Rings, b: Rings, limit = Infinity): boolean => budgeted(limit, () => {
-  const { A, B, box, apart } = shared(a, b)
-  if (apart) return false
-  const m = walk(A, B, box, true)
-  if (m.crossed) return true
-  const stop = () => false
-  return !pieces(A, m.cutsA, box, pointTest(B), true, stop) || !pieces(B, m.cutsB, box, pointTest(A), false, stop)
-})
+export const sharesArea = (a: Rings, b: Rings, limit = Infinity): boolean =>
+  budgeted(limit, () => {
+    const { A, B, box, apart } = shared(a, b)
+    if (apart) return false
+    const m = walk(A, B, box, true)
+    if (m.crossed) return true
+    const stop = () => false
+    return !pieces(A, m.cutsA, box, pointTest(B), true, stop) || !pieces(B, m.cutsB, box, pointTest(A), false, stop)
+  })
 
 /**
  * A sum of edge terms over pieces that must close into rings (Neumaier summation). Every point

@@ -70,8 +70,14 @@ const within = (a: number, b: number, v: number): boolean => (a <= b ? a <= v &&
 
 /** How two segments meet: not at all, at one point, crossing in both interiors, or along a stretch. */
 const contact = (
-  ax: number, ay: number, bx: number, by: number,
-  cx: number, cy: number, dx: number, dy: number
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  cx: number,
+  cy: number,
+  dx: number,
+  dy: number
 ): "none" | "touch" | "cross" | "overlap" => {
   const d1 = orient(cx, cy, dx, dy, ax, ay), d2 = orient(cx, cy, dx, dy, bx, by)
   const d3 = orient(ax, ay, bx, by, cx, cy), d4 = orient(ax, ay, bx, by, dx, dy)
@@ -103,8 +109,10 @@ export const sweep = (edges: EdgeSet, report: Report): SweepResult => {
   for (let e = 0; e < n; e++) {
     const f = ax[e]! < bx[e]! || (ax[e] === bx[e] && ay[e]! < by[e]!)
     forward[e] = f ? 1 : 0
-    lx[e] = f ? ax[e]! : bx[e]!; ly[e] = f ? ay[e]! : by[e]!
-    rx[e] = f ? bx[e]! : ax[e]!; ry[e] = f ? by[e]! : ay[e]!
+    lx[e] = f ? ax[e]! : bx[e]!
+    ly[e] = f ? ay[e]! : by[e]!
+    rx[e] = f ? bx[e]! : ax[e]!
+    ry[e] = f ? by[e]! : ay[e]!
   }
   const prevEdge = (e: number): number => (e === ringStart[ringOf[e]!] ? ringStart[ringOf[e]! + 1]! - 1 : e - 1)
   /** Vertex e is where edge e starts; the vertices in sweep order. */
@@ -141,8 +149,7 @@ export const sweep = (edges: EdgeSet, report: Report): SweepResult => {
   const occEdge: Array<number> = [], armX: Array<number> = [], armY: Array<number> = []
   const armOcc: Array<number> = [], armEdge: Array<number> = [], armOrder: Array<number> = []
   const half = (k: number) => (armY[k]! > py || (armY[k] === py && armX[k]! > px) ? 0 : 1)
-  const byAngle = (a: number, b: number) =>
-    half(a) - half(b) || -orient(px, py, armX[a]!, armY[a]!, armX[b]!, armY[b]!)
+  const byAngle = (a: number, b: number) => half(a) - half(b) || -orient(px, py, armX[a]!, armY[a]!, armX[b]!, armY[b]!)
 
   /**
    * Every ring passing through P, as occurrences with two arms each: two arms in one direction
@@ -171,7 +178,11 @@ export const sweep = (edges: EdgeSet, report: Report): SweepResult => {
     const stack: Array<number> = [], open = new Uint8Array(count)
     for (const k of armOrder) {
       const o = armOcc[k]!
-      if (!open[o]) { open[o] = 1; stack.push(o); continue }
+      if (!open[o]) {
+        open[o] = 1
+        stack.push(o)
+        continue
+      }
       const top = stack.pop()!
       if (top !== o) return void say("cross", occEdge[o]!, occEdge[top]!, px, py)
     }
@@ -180,7 +191,10 @@ export const sweep = (edges: EdgeSet, report: Report): SweepResult => {
   const addOccurrence = (edge: number, x0: number, y0: number, e0: number, x1: number, y1: number, e1: number) => {
     const o = occEdge.length
     occEdge.push(edge)
-    armX.push(x0, x1); armY.push(y0, y1); armOcc.push(o, o); armEdge.push(e0, e1)
+    armX.push(x0, x1)
+    armY.push(y0, y1)
+    armOcc.push(o, o)
+    armEdge.push(e0, e1)
   }
 
   /** The innermost ring around ring x, whose lowest vertex is P: read off the edge just below it. */
@@ -193,7 +207,11 @@ export const sweep = (edges: EdgeSet, report: Report): SweepResult => {
       const z = t < 0 ? -1 : ringOf[t]!
       if (z === y || z < 0) parent[y] = -1
       else if (parent[z] === -2) { // z starts at P too, below y: resolve it first
-        if (!onStack[z]) { stack.push(z); onStack[z] = 1; continue }
+        if (!onStack[z]) {
+          stack.push(z)
+          onStack[z] = 1
+          continue
+        }
         parent[y] = -1 // a loop happens only when rings already cross
       } else parent[y] = forward[t] === ccw[z] ? z : parent[z]! // is z's interior above t?
       onStack[y] = 0
@@ -211,7 +229,8 @@ export const sweep = (edges: EdgeSet, report: Report): SweepResult => {
   let through: Array<number> = []
   for (let i = 0, point = 0; i < n && !stopped; point++) {
     const v0 = order[i]!
-    px = ax[v0]!; py = ay[v0]!
+    px = ax[v0]!
+    py = ay[v0]!
     let j = i
     while (j < n && ax[order[j]!] === px && ay[order[j]!] === py) j++
     // 1. Edges ending at P leave the sweep.
@@ -224,10 +243,18 @@ export const sweep = (edges: EdgeSet, report: Report): SweepResult => {
     const lo = tree.lastWhere(belowP)
     through = []
     let hi = lo >= 0 ? tree.next(lo) : tree.first()
-    while (hi >= 0 && side(hi) === 0) { through.push(hi); hi = tree.next(hi) }
+    while (hi >= 0 && side(hi) === 0) {
+      through.push(hi)
+      hi = tree.next(hi)
+    }
     // 3. Every ring at P.
     if (j - i + through.length > 1) {
-      occEdge.length = armX.length = armY.length = armOcc.length = armEdge.length = 0
+      occEdge.length =
+        armX.length =
+        armY.length =
+        armOcc.length =
+        armEdge.length =
+          0
       for (let k = i; k < j; k++) {
         const v = order[k]!, p = prevEdge(v)
         addOccurrence(v, ax[p]!, ay[p]!, p, bx[v]!, by[v]!, v)
@@ -248,7 +275,10 @@ export const sweep = (edges: EdgeSet, report: Report): SweepResult => {
       const w = tree.next(u)
       if (w < 0) break
       const last = w === hi
-      if (dropIfIllegal(u, w)) { if (last) hi = tree.next(u); continue }
+      if (dropIfIllegal(u, w)) {
+        if (last) hi = tree.next(u)
+        continue
+      }
       u = w
     }
     // 6. Rings whose first vertex is P: orientation, lowest edge, and the ring around them.

@@ -31,7 +31,11 @@ interface Rings {
 
 const buildRings = (polygons: ReadonlyArray<ReadonlyArray<RingInput>>): Rings => {
   let total = 0, ringCount = 0
-  for (const poly of polygons) for (const ring of poly) { total += ring.length; ringCount++ }
+  for (const poly of polygons)
+    for (const ring of poly) {
+      total += ring.length
+      ringCount++
+    }
   const ax = new Float64Array(total), ay = new Float64Array(total)
   const bx = new Float64Array(total), by = new Float64Array(total)
   const ringOf = new Int32Array(total), startPosition = new Int32Array(total)
@@ -41,22 +45,33 @@ const buildRings = (polygons: ReadonlyArray<ReadonlyArray<RingInput>>): Rings =>
   polygons.forEach((poly, p) => {
     shellOf[p] = g
     poly.forEach((ring, r) => {
-      ringStart[g] = e; polygonOf[g] = p; indexOf[g] = r
+      ringStart[g] = e
+      polygonOf[g] = p
+      indexOf[g] = r
       let prev = 0
       for (let i = 1; i < ring.length; i++) {
         const s = ring[prev]!, t = ring[i]!
         if (s[0] === t[0] && s[1] === t[1]) continue // repeated position: no edge
-        ax[e] = s[0]!; ay[e] = s[1]!; bx[e] = t[0]!; by[e] = t[1]!
-        ringOf[e] = g; startPosition[e] = prev
-        e++; prev = i
+        ax[e] = s[0]!
+        ay[e] = s[1]!
+        bx[e] = t[0]!
+        by[e] = t[1]!
+        ringOf[e] = g
+        startPosition[e] = prev
+        e++
+        prev = i
       }
       g++
     })
   })
   ringStart[g] = e
   const edges: EdgeSet = {
-    ax: ax.subarray(0, e), ay: ay.subarray(0, e), bx: bx.subarray(0, e), by: by.subarray(0, e),
-    ringOf: ringOf.subarray(0, e), ringStart
+    ax: ax.subarray(0, e),
+    ay: ay.subarray(0, e),
+    bx: bx.subarray(0, e),
+    by: by.subarray(0, e),
+    ringOf: ringOf.subarray(0, e),
+    ringStart
   }
   return { edges, startPosition: startPosition.subarray(0, e), polygonOf, indexOf, shellOf }
 }
@@ -161,7 +176,10 @@ const nearestOwnAncestor = (parent: Int32Array, polygonOf: Int32Array, polygonCo
     while (stack.length > 0) {
       const g = stack[stack.length - 1]!
       if (next[g]! < childStart[g + 2]!) enter(children[next[g]!++]!)
-      else { innermost[polygonOf[g]!] = saved[g]!; stack.pop() }
+      else {
+        innermost[polygonOf[g]!] = saved[g]!
+        stack.pop()
+      }
     }
   }
   return nearest
@@ -232,7 +250,10 @@ const tracePath = (links: ReadonlyArray<ReadonlyArray<number> | undefined>, from
   const queue = [from]
   for (let q = 0; q < queue.length && !cameFrom.has(to); q++) {
     for (const next of links[queue[q]!] ?? []) {
-      if (!cameFrom.has(next)) { cameFrom.set(next, queue[q]!); queue.push(next) }
+      if (!cameFrom.has(next)) {
+        cameFrom.set(next, queue[q]!)
+        queue.push(next)
+      }
     }
   }
   const path = [to]

@@ -39,10 +39,16 @@ export class Treap {
     }
     for (;;) {
       if (after(t)) {
-        if (right[t]! < 0) { right[t] = x; break }
+        if (right[t]! < 0) {
+          right[t] = x
+          break
+        }
         t = right[t]!
       } else {
-        if (left[t]! < 0) { left[t] = x; break }
+        if (left[t]! < 0) {
+          left[t] = x
+          break
+        }
         t = left[t]!
       }
     }
@@ -87,7 +93,10 @@ export class Treap {
   lastWhere(before: (t: number) => boolean): number {
     let t = this.root, found = -1
     while (t >= 0) {
-      if (before(t)) { found = t; t = this.right[t]! }
+      if (before(t)) {
+        found = t
+        t = this.right[t]!
+      }
       else t = this.left[t]!
     }
     return found
@@ -101,7 +110,10 @@ export class Treap {
     }
     t = x
     let p = this.up[t]!
-    while (p >= 0 && forward[p] === t) { t = p; p = this.up[t]! }
+    while (p >= 0 && forward[p] === t) {
+      t = p
+      p = this.up[t]!
+    }
     return p
   }
 

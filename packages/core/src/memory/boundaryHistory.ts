@@ -20,36 +20,41 @@ export const boundaryHistory = (db: Ctx): S.BoundaryHistoryShape => {
 
   return {
     boundaryVersions: {
-      append: (row) => db.locked(() => {
-        db.t.boundaryVersions.set(keyOf(row.project_id, row.version), copy({ ...row, geometry: row.geometry === undefined ? CURRENT : row.geometry }))
-        db.t.boundaryVersions.delete(keyOf(row.project_id, row.version - S.MAX_BOUNDARY_VERSIONS))
-      }),
-      supersede: (accountId, projectId, version, geometry) => db.locked(() => {
-        const v = db.t.boundaryVersions.get(keyOf(projectId, version))
-        if (v && v.account_id === accountId && v.geometry === CURRENT) db.t.boundaryVersions.set(keyOf(projectId, version), { ...v, geometry })
-      }),
+      append: (row) =>
+        db.locked(() => {
+          db.t.boundaryVersions.set(keyOf(row.project_id, row.version), copy({ ...row, geometry: row.geometry === undefined ? CURRENT : row.geometry }))
+          db.t.boundaryVersions.delete(keyOf(row.project_id, row.version - S.MAX_BOUNDARY_VERSIONS))
+        }),
+      supersede: (accountId, projectId, version, geometry) =>
+        db.locked(() => {
+          const v = db.t.boundaryVersions.get(keyOf(projectId, version))
+          if (v && v.account_id === accountId && v.geometry === CURRENT) db.t.boundaryVersions.set(keyOf(projectId, version), { ...v, geometry })
+        }),
       latest: (accountId, projectId) => db.locked(() => versionsOf(accountId, projectId)[0]?.version),
-      get: (accountId, projectId, version) => db.locked(() => {
-        const v = db.t.boundaryVersions.get(keyOf(projectId, version))
-        if (!v || v.account_id !== accountId) return undefined
-        if (v.geometry !== CURRENT) return copy(v)
-        // Not copied: the project's boundary while this is its newest version.
-        const newest = versionsOf(accountId, projectId)[0]?.version === version
-        const project = db.t.projects.get(projectId)
-        return copy({ ...v, geometry: newest && project?.account_id === accountId ? project.geometry : null })
-      }),
-      list: (accountId, projectId, q) => db.locked(() => {
-        const all = versionsOf(accountId, projectId)
-        const from = q.before === undefined ? all.slice(q.offset) : all.filter((v) => v.version < q.before!)
-        return {
-          rows: from.slice(0, q.limit).map(({ geometry: _, ...summary }) => copy(summary)),
-          hasMore: from.length > q.limit,
-          total: all.length
-        }
-      }),
-      deleteProject: (accountId, projectId) => db.locked(() => {
-        for (const v of versionsOf(accountId, projectId)) db.t.boundaryVersions.delete(keyOf(projectId, v.version))
-      })
+      get: (accountId, projectId, version) =>
+        db.locked(() => {
+          const v = db.t.boundaryVersions.get(keyOf(projectId, version))
+          if (!v || v.account_id !== accountId) return undefined
+          if (v.geometry !== CURRENT) return copy(v)
+          // Not copied: the project's boundary while this is its newest version.
+          const newest = versionsOf(accountId, projectId)[0]?.version === version
+          const project = db.t.projects.get(projectId)
+          return copy({ ...v, geometry: newest && project?.account_id === accountId ? project.geometry : null })
+        }),
+      list: (accountId, projectId, q) =>
+        db.locked(() => {
+          const all = versionsOf(accountId, projectId)
+          const from = q.before === undefined ? all.slice(q.offset) : all.filter((v) => v.version < q.before!)
+          return {
+            rows: from.slice(0, q.limit).map(({ geometry: _, ...summary }) => copy(summary)),
+            hasMore: from.length > q.limit,
+            total: all.length
+          }
+        }),
+      deleteProject: (accountId, projectId) =>
+        db.locked(() => {
+          for (const v of versionsOf(accountId, projectId)) db.t.boundaryVersions.delete(keyOf(projectId, v.version))
+        })
     }
   }
 }

@@ -45,11 +45,28 @@ export interface IdempotencyRow {
 }
 
 export const emptyTables = (): Tables => ({
-  accounts: new Map(), members: new Map(), invitations: new Map(), projects: new Map(), assets: new Map(), boundaryVersions: new Map(),
-  webhooks: new Map(), events: new Map(), deliveries: new Map(), logs: new Map(), credentials: new Map(),
-  usage: new Map(), alerts: new Set(), rateLimits: new Map(), rateLimitUses: new Map(),
-  oauthClients: new Map(), oauthCodes: new Map(), oauthTokens: new Map(), sessions: new Map(), idempotency: new Map(),
-  imports: new Map(), importResults: new Map()
+  accounts: new Map(),
+  members: new Map(),
+  invitations: new Map(),
+  projects: new Map(),
+  assets: new Map(),
+  boundaryVersions: new Map(),
+  webhooks: new Map(),
+  events: new Map(),
+  deliveries: new Map(),
+  logs: new Map(),
+  credentials: new Map(),
+  usage: new Map(),
+  alerts: new Set(),
+  rateLimits: new Map(),
+  rateLimitUses: new Map(),
+  oauthClients: new Map(),
+  oauthCodes: new Map(),
+  oauthTokens: new Map(),
+  sessions: new Map(),
+  idempotency: new Map(),
+  imports: new Map(),
+  importResults: new Map()
 })
 
 /** A copy of every table (the maps, not the rows: rows are replaced, never changed in place). */
@@ -67,8 +84,7 @@ export const clone = <A>(a: A): A => {
   return Object.fromEntries(Object.entries(a).map(([k, v]) => [k, clone(v)])) as A
 }
 
-const compareAt = (ka: string | number, ia: string, kb: string | number, ib: string) =>
-  ka < kb ? -1 : ka > kb ? 1 : ia < ib ? -1 : ia > ib ? 1 : 0
+const compareAt = (ka: string | number, ia: string, kb: string | number, ib: string) => ka < kb ? -1 : ka > kb ? 1 : ia < ib ? -1 : ia > ib ? 1 : 0
 
 /** Compares by a key, then by id, both in the same direction. */
 export const byKeyThenId = <R extends { readonly id: string }>(key: (r: R) => string | number, desc: boolean) => (a: R, b: R) =>
@@ -79,7 +95,12 @@ export const byKeyThenId = <R extends { readonly id: string }>(key: (r: R) => st
  * else from `q.offset`. The total is exact when `exact`, else counted up to `countLimit`.
  */
 export const page = <R extends { readonly id: string }>(
-  rows: Array<R>, key: (r: R) => string | number, desc: boolean, q: S.Window, exact: boolean, countLimit = S.COUNT_LIMIT
+  rows: Array<R>,
+  key: (r: R) => string | number,
+  desc: boolean,
+  q: S.Window,
+  exact: boolean,
+  countLimit = S.COUNT_LIMIT
 ): S.Page<R> => {
   const sorted = rows.sort(byKeyThenId(key, desc))
   const after = q.after
@@ -95,8 +116,7 @@ export const page = <R extends { readonly id: string }>(
 }
 
 /** A row of the account, or undefined for another account's. */
-export const owned = <R extends { readonly account_id: string }>(row: R | undefined, accountId: string) =>
-  row && row.account_id === accountId ? row : undefined
+export const owned = <R extends { readonly account_id: string }>(row: R | undefined, accountId: string) => row && row.account_id === accountId ? row : undefined
 
 /** The store's state and lock, as the areas see them. */
 export const makeContext = (lock: Semaphore.Semaphore) => {

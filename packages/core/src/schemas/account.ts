@@ -25,7 +25,8 @@ export type UpdateMember = typeof UpdateMember.Type
 
 /** What a write does when its boundary overlaps another project's: report it, or refuse it (409). */
 export const OverlapPolicy = literal(["warn", "reject"]).annotate({
-  description: "warn: writes succeed and report overlaps (and emit project.overlap_detected); reject: a write whose boundary overlaps another active or draft project is refused with 409 CONFLICT"
+  description:
+    "warn: writes succeed and report overlaps (and emit project.overlap_detected); reject: a write whose boundary overlaps another active or draft project is refused with 409 CONFLICT"
 })
 
 /** PUT /account: any subset. */

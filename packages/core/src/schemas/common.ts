@@ -10,8 +10,7 @@ import * as Cursor from "../Cursor.ts"
  * without quotes, spaces or angle brackets; a domain of LDH labels), with at least one dot in the
  * domain.
  */
-const emailPattern =
-  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/
+const emailPattern = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/
 
 /** Content limits (DECISIONS). */
 export const limits = {
@@ -51,17 +50,14 @@ export const Metadata = Schema.Record(Schema.String, Schema.Unknown).pipe(
 
 /** An email address (normalised to lowercase by the services). */
 export const Email = Schema.String.pipe(
-  Schema.check(Schema.makeFilter((s: string) =>
-    (s.length <= limits.email && emailPattern.test(s)) || "must be an email address"))
+  Schema.check(Schema.makeFilter((s: string) => (s.length <= limits.email && emailPattern.test(s)) || "must be an email address"))
 )
 
 /** An integer query parameter, given as a number or as a decimal string. */
 const queryInt = (min: number, max: number) =>
   Schema.Union([Schema.Number, Schema.NumberFromString]).pipe(
-    Schema.check(Schema.makeFilter((n: number) =>
-      (Number.isInteger(n) && n >= min && n <= max) || `must be an integer from ${min} to ${max}`,
-    // As it travels in a URL: an integer in the range (the reference keeps just this).
-    { toJsonSchema: () => ({ type: "integer", minimum: min, maximum: max }) }))
+    Schema.check(Schema.makeFilter((n: number) => (Number.isInteger(n) && n >= min && n <= max) || `must be an integer from ${min} to ${max}`, // As it travels in a URL: an integer in the range (the reference keeps just this).
+      { toJsonSchema: () => ({ type: "integer", minimum: min, maximum: max }) }))
   )
 
 /** One of a list of strings, with a message that names them. */
@@ -92,8 +88,7 @@ export const SearchTerm = Schema.String.pipe(
 export const Order = literal(["asc", "desc"])
 
 /** An ISO 8601 timestamp in a query. */
-export const Timestamp8601 = Schema.String.pipe(Schema.check(Schema.makeFilter((s: string) =>
-  !Number.isNaN(Date.parse(s)) || "must be an ISO 8601 timestamp")))
+export const Timestamp8601 = Schema.String.pipe(Schema.check(Schema.makeFilter((s: string) => !Number.isNaN(Date.parse(s)) || "must be an ISO 8601 timestamp")))
 
 /** A timestamp in a resource. */
 export const Timestamp = Schema.String.annotate({ format: "date-time" })

@@ -8,7 +8,13 @@ import { type FieldError, formatPath, fromSchemaError } from "../FieldError.ts"
 
 /** Every error code (`Errors.Code`; the compiler checks the list is complete). */
 const errorCodes = Object.keys({
-  VALIDATION_ERROR: true, UNAUTHORIZED: true, FORBIDDEN: true, NOT_FOUND: true, CONFLICT: true, RATE_LIMITED: true, INTERNAL_ERROR: true
+  VALIDATION_ERROR: true,
+  UNAUTHORIZED: true,
+  FORBIDDEN: true,
+  NOT_FOUND: true,
+  CONFLICT: true,
+  RATE_LIMITED: true,
+  INTERNAL_ERROR: true
 } as const satisfies Record<Errors.Code, true>) as ReadonlyArray<Errors.Code>
 
 /** The spec's error body. */
@@ -21,7 +27,8 @@ export const ErrorBody = Schema.Struct({
   meta: Schema.Struct({ request_id: Schema.String })
 }).annotate({
   identifier: "Error",
-  examples: [{ error: { code: "VALIDATION_ERROR", message: "The request body is invalid", details: [{ field: "name", message: "must not be empty" }] }, meta: { request_id: "req_1a2b3c4d5e" } }]
+  examples: [{ error: { code: "VALIDATION_ERROR", message: "The request body is invalid", details: [{ field: "name", message: "must not be empty" }] },
+    meta: { request_id: "req_1a2b3c4d5e" } }]
 })
 export type ErrorBody = typeof ErrorBody.Type
 

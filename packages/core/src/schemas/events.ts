@@ -19,7 +19,8 @@ import { Asset, AssetStatus, OverlapReport, Project } from "./projects.ts"
 export const ProjectCreatedEventData = Schema.Struct({
   ...Struct.pick(Project.fields, ["id", "name", "slug", "description", "area_hectares", "status", "created_at"]),
   created_by: Schema.NullOr(Schema.Struct({ id: Schema.String, email: Schema.String })).annotate({
-    description: "The member who created the project (their user id and email); null when no current member is behind the call (a library call as the system, or a credential whose creator has since left)"
+    description:
+      "The member who created the project (their user id and email); null when no current member is behind the call (a library call as the system, or a credential whose creator has since left)"
   })
 }).annotate({
   identifier: "ProjectCreatedEventData",
@@ -34,7 +35,8 @@ export const ProjectOverlapDetectedEventData = Schema.Struct({
   ...OverlapReport.fields
 }).annotate({
   identifier: "ProjectOverlapDetectedEventData",
-  description: "Sent after a create or update that set, changed or restored a boundary sharing at least 0.0001 ha with other active or draft projects of the account (never when there is no overlap)"
+  description:
+    "Sent after a create or update that set, changed or restored a boundary sharing at least 0.0001 ha with other active or draft projects of the account (never when there is no overlap)"
 })
 
 /** `asset.created`: the spec's asset fields. */
@@ -123,8 +125,10 @@ export const BillingEventData = AnyObject(billingDescription).annotate({ identif
 /** Each event type's `data` schema, and what the event means. */
 export const eventData: Readonly<Record<Events.EventType | typeof Events.TEST_EVENT, { readonly schema: Schema.Top; readonly description: string }>> = {
   "project.created": { schema: ProjectCreatedEventData, description: "A project was created." },
-  "project.updated": { schema: Project, description: "A project's name, description, slug, status or boundary changed; `data` is the project after the change." },
-  "project.archived": { schema: Project, description: "A project was archived (its hectares stop counting toward usage); `data` is the project after the change." },
+  "project.updated": { schema: Project,
+    description: "A project's name, description, slug, status or boundary changed; `data` is the project after the change." },
+  "project.archived": { schema: Project,
+    description: "A project was archived (its hectares stop counting toward usage); `data` is the project after the change." },
   "project.restored": { schema: Project, description: "An archived project was restored; `data` is the project after the change." },
   "project.deleted": { schema: Project, description: "A project (and its assets) was deleted; `data` is the project as it was before." },
   "project.overlap_detected": {
@@ -139,13 +143,17 @@ export const eventData: Readonly<Record<Events.EventType | typeof Events.TEST_EV
   "member.joined": { schema: MemberJoinedEventData, description: "An invited member accepted the invitation." },
   "member.updated": { schema: MemberUpdatedEventData, description: "A member's role changed." },
   "member.removed": { schema: Member, description: "A member (or a pending invitation) was removed; `data` is the member as they were." },
-  "subscription.created": { schema: BillingEventData, description: "Not emitted by Canopy itself: a billing integration may send it when a subscription starts." },
+  "subscription.created": { schema: BillingEventData,
+    description: "Not emitted by Canopy itself: a billing integration may send it when a subscription starts." },
   "subscription.updated": { schema: SubscriptionUpdatedEventData, description: "The account's plan changed." },
-  "subscription.canceled": { schema: BillingEventData, description: "Not emitted by Canopy itself: a billing integration may send it when a subscription ends." },
+  "subscription.canceled": { schema: BillingEventData,
+    description: "Not emitted by Canopy itself: a billing integration may send it when a subscription ends." },
   "invoice.paid": { schema: BillingEventData, description: "Not emitted by Canopy itself: a billing integration may send it when an invoice is paid." },
   "invoice.failed": { schema: BillingEventData, description: "Not emitted by Canopy itself: a billing integration may send it when a payment fails." },
-  "usage.threshold_reached": { schema: UsageThresholdReachedEventData, description: "Usage of hectares, members or API requests reached 75%, 90% or 100% of the plan's limit." },
-  "usage.limit_exceeded": { schema: UsageLimitExceededEventData, description: "A change was refused because it would go over the plan's hectare or member limit." },
+  "usage.threshold_reached": { schema: UsageThresholdReachedEventData,
+    description: "Usage of hectares, members or API requests reached 75%, 90% or 100% of the plan's limit." },
+  "usage.limit_exceeded": { schema: UsageLimitExceededEventData,
+    description: "A change was refused because it would go over the plan's hectare or member limit." },
   "import.completed": {
     schema: ImportCompletedEventData,
     description: "Canopy's own event: a bulk import (`POST /v1/imports`) ended — completed, failed or cancelled — with its totals (not sent for a preview)."

@@ -40,7 +40,8 @@ export const geoJsonSchemas = { GeoJsonPosition, GeoJsonPolygon, GeoJsonMultiPol
 const ref = (id: keyof typeof geoJsonSchemas) => ({ $ref: `#/$defs/${id}` })
 
 /** How a boundary is documented: a reference to the Polygon or MultiPolygon schema. */
-export const boundaryJsonSchema: JsonSchema.JsonSchema = { anyOf: [ref("GeoJsonPolygon"), ref("GeoJsonMultiPolygon")], description: "GeoJSON Polygon or MultiPolygon in WGS84" }
+export const boundaryJsonSchema: JsonSchema.JsonSchema = { anyOf: [ref("GeoJsonPolygon"), ref("GeoJsonMultiPolygon")],
+  description: "GeoJSON Polygon or MultiPolygon in WGS84" }
 /** How a location is documented: a reference to the Point schema. */
 export const pointJsonSchema: JsonSchema.JsonSchema = ref("GeoJsonPoint")
 

@@ -52,9 +52,11 @@ export const ImportResource = Schema.Struct({
 export type ImportResource = typeof ImportResource.Type
 
 const queryInt = (min: number, max: number) =>
-  Schema.Union([Schema.Number, Schema.NumberFromString]).pipe(Schema.check(Schema.makeFilter((n: number) =>
-    (Number.isInteger(n) && n >= min && n <= max) || `must be an integer from ${min} to ${max}`,
-  { toJsonSchema: () => ({ type: "integer", minimum: min, maximum: max }) })))
+  Schema.Union([Schema.Number, Schema.NumberFromString]).pipe(
+    Schema.check(Schema.makeFilter((n: number) => (Number.isInteger(n) && n >= min && n <= max) || `must be an integer from ${min} to ${max}`, {
+      toJsonSchema: () => ({ type: "integer", minimum: min, maximum: max })
+    }))
+  )
 
 /** `GET /v1/imports/{id}`'s query: which page of results. */
 export const GetImportQuery = Schema.Struct({

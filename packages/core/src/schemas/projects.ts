@@ -7,10 +7,8 @@ import { formatPath } from "../FieldError.ts"
 import * as Geometry from "../Geometry.ts"
 import * as Slug from "../Slug.ts"
 import { AssetRow, ProjectRow } from "../storage/projects.ts"
-import {
-  AnyObject, Description, documented, literal, Measure, Metadata, Name, newestFirst, Order, type Ordering, pageFields, paginated, SearchTerm,
-  Timestamp
-} from "./common.ts"
+import { AnyObject, Description, documented, literal, Measure, Metadata, Name, newestFirst, Order, type Ordering, pageFields, paginated, SearchTerm,
+  Timestamp } from "./common.ts"
 import { Boundary, boundaryJsonSchema, DeferredBoundary, Point, pointJsonSchema } from "./geojson.ts"
 
 /** Project status. */
@@ -81,8 +79,11 @@ export const parseBoxQuery = (s: string): readonly [number, number, number, numb
 
 /** The `bbox` filter of the project list. */
 export const BoxQuery = Schema.String.pipe(
-  Schema.check(Schema.makeFilter((s: string) => typeof parseBoxQuery(s) !== "string" || (parseBoxQuery(s) as string),
-    { toJsonSchema: () => ({ type: "string", pattern: "^-?[0-9.]+,-?[0-9.]+,-?[0-9.]+,-?[0-9.]+$" }) }))
+  Schema.check(
+    Schema.makeFilter((s: string) => typeof parseBoxQuery(s) !== "string" || (parseBoxQuery(s) as string), {
+      toJsonSchema: () => ({ type: "string", pattern: "^-?[0-9.]+,-?[0-9.]+,-?[0-9.]+,-?[0-9.]+$" })
+    })
+  )
 ).annotate({
   description: "Only projects whose bounding box shares at least one point with this box: west,south,east,north in degrees (WGS84), edges included",
   examples: ["-122.6,37.6,-122.3,37.9"]
@@ -122,7 +123,7 @@ export const IntersectsQuery = Schema.String.pipe(
   description: "Only projects whose boundary covers this GeoJSON Point (edges included) or shares area with this Polygon or " +
     `MultiPolygon (at most ${MAX_INTERSECTS_POSITIONS} positions), as URL-encoded JSON. Pages may hold fewer rows than per_page: ` +
     "follow next_cursor while has_more",
-  examples: ['{"type":"Point","coordinates":[-122.45,37.75]}']
+  examples: ["{\"type\":\"Point\",\"coordinates\":[-122.45,37.75]}"]
 })
 
 /** GET /projects */
@@ -134,9 +135,14 @@ export const ListProjects = paginated(Schema.Struct({
   intersects: Schema.optionalKey(IntersectsQuery),
   sort: Schema.optionalKey(ProjectSort),
   order: Schema.optionalKey(Order)
-}), projectOrdering).pipe(Schema.check(Schema.makeFilter((q: { readonly intersects?: string | undefined; readonly page?: number | undefined }) =>
-  q.intersects === undefined || (q.page ?? 1) === 1 ||
-  { path: ["page"], issue: "with intersects, pages are walked with cursor=<meta.next_cursor>" })))
+}), projectOrdering).pipe(
+  Schema.check(
+    Schema.makeFilter((q: { readonly intersects?: string | undefined; readonly page?: number | undefined }) =>
+      q.intersects === undefined || (q.page ?? 1) === 1 ||
+      { path: ["page"], issue: "with intersects, pages are walked with cursor=<meta.next_cursor>" }
+    )
+  )
+)
 export type ListProjects = typeof ListProjects.Type
 
 /** POST /projects/{id}/assets */
@@ -186,7 +192,8 @@ export const OverlapReport = Schema.Struct({
   })
 }).annotate({
   identifier: "OverlapReport",
-  description: "Present in the answer of a create or update that set, changed or restored a boundary counted toward usage: the account's other active and draft projects whose boundaries share at least 0.0001 ha with it, largest first"
+  description:
+    "Present in the answer of a create or update that set, changed or restored a boundary counted toward usage: the account's other active and draft projects whose boundaries share at least 0.0001 ha with it, largest first"
 })
 
 /** Project (spec, plus `bbox`, and `overlaps` in write answers). `geometry` travels as its JSON text inside the services (`RawJson`). */
@@ -202,10 +209,16 @@ export const Project = Schema.Struct({
 }).annotate({
   identifier: "Project",
   examples: [{
-    id: "proj_9f2c1a7b4e", name: "Redwood Creek restoration", slug: "redwood-creek-restoration", description: null,
+    id: "proj_9f2c1a7b4e",
+    name: "Redwood Creek restoration",
+    slug: "redwood-creek-restoration",
+    description: null,
     geometry: { type: "Polygon", coordinates: [[[-122.5, 37.7], [-122.4, 37.7], [-122.4, 37.8], [-122.5, 37.8], [-122.5, 37.7]]] },
-    area_hectares: 9790.1234, bbox: [-122.5, 37.7, -122.4, 37.8], status: "active",
-    created_at: "2026-01-05T10:00:00.000Z", updated_at: "2026-01-05T10:00:00.000Z"
+    area_hectares: 9790.1234,
+    bbox: [-122.5, 37.7, -122.4, 37.8],
+    status: "active",
+    created_at: "2026-01-05T10:00:00.000Z",
+    updated_at: "2026-01-05T10:00:00.000Z"
   }]
 })
 export type Project = typeof Project.Type

@@ -5,9 +5,8 @@
 import { Schema, Struct } from "effect"
 import * as Events from "../Events.ts"
 import { DeliveryLogRow, EventRow, WebhookRow } from "../storage/outbox.ts"
-import {
-  AnyObject, Count, Description, limits, literal, Measure, newestFirst, NullableTimestamp, pageFields, paginated, Timestamp, Timestamp8601
-} from "./common.ts"
+import { AnyObject, Count, Description, limits, literal, Measure, newestFirst, NullableTimestamp, pageFields, paginated, Timestamp,
+  Timestamp8601 } from "./common.ts"
 
 /** A webhook subscription: an event type of the catalogue, or `*`. */
 export const WebhookEvent = literal([...Events.types, "*"])
@@ -31,7 +30,8 @@ const WebhookEvents = Schema.Array(WebhookEvent).pipe(
 const WebhookSecret = Schema.String.pipe(
   Schema.check(Schema.makeFilter((s: string) =>
     (s.length >= limits.webhookSecretMin && s.length <= limits.webhookSecretMax) ||
-    `must be ${limits.webhookSecretMin} to ${limits.webhookSecretMax} characters`))
+    `must be ${limits.webhookSecretMin} to ${limits.webhookSecretMax} characters`
+  ))
 )
 /** An event type filter (any string: types come and go). */
 const EventTypeFilter = Schema.String.pipe(Schema.check(Schema.isMaxLength(100)))

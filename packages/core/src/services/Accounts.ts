@@ -81,15 +81,19 @@ const decodeUpdate = decode(Schemas.UpdateAccount)
 const make = (storage: StorageShape, credentials: Credentials["Service"], members: Members["Service"]) => {
   const provide = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provideService(effect, Storage, storage)
 
-  const load = (id: string) =>
-    Effect.flatMap(storage.accounts.get(id), (a) => a ? Effect.succeed(a) : Effect.fail(new NotFound({ resource: "account", id })))
+  const load = (id: string) => Effect.flatMap(storage.accounts.get(id), (a) => a ? Effect.succeed(a) : Effect.fail(new NotFound({ resource: "account", id })))
 
   const toResource = (a: AccountRow) =>
     Effect.gen(function*() {
       const stats = yield* storage.projects.stats(a.id)
       const members = yield* storage.members.count(a.id)
       return {
-        id: a.id, name: a.name, slug: a.slug, type: "team" as const, plan: a.plan, overlap_policy: a.overlap_policy,
+        id: a.id,
+        name: a.name,
+        slug: a.slug,
+        type: "team" as const,
+        plan: a.plan,
+        overlap_policy: a.overlap_policy,
         usage: {
           hectares: Math.round(stats.hectares * 10_000) / 10_000,
           projects: stats.active + stats.archived + stats.draft,
@@ -107,14 +111,27 @@ const make = (storage: StorageShape, credentials: Credentials["Service"], member
       return yield* storage.transaction(Effect.gen(function*() {
         const now = yield* nowIso
         const account: AccountRow = {
-          id: Ids.make("account"), name: body.account_name, slug: Slug.fromName(body.account_name),
-          plan: body.plan ?? "free", overlap_policy: "warn", created_at: now, updated_at: now
+          id: Ids.make("account"),
+          name: body.account_name,
+          slug: Slug.fromName(body.account_name),
+          plan: body.plan ?? "free",
+          overlap_policy: "warn",
+          created_at: now,
+          updated_at: now
         }
         yield* storage.accounts.insert(account).pipe(conflictOnDuplicate(() => "account id collision; try again"))
         const owner = {
-          id: Ids.make("user"), account_id: account.id, email: body.email.toLowerCase(), name: body.name ?? null,
-          role: "owner" as const, status: "active" as const, password_hash: null, joined_at: now, last_active_at: null,
-          created_at: now, updated_at: now
+          id: Ids.make("user"),
+          account_id: account.id,
+          email: body.email.toLowerCase(),
+          name: body.name ?? null,
+          role: "owner" as const,
+          status: "active" as const,
+          password_hash: null,
+          joined_at: now,
+          last_active_at: null,
+          created_at: now,
+          updated_at: now
         }
         yield* storage.members.insert(owner).pipe(conflictOnDuplicate(() => "member collision"))
         const key = yield* credentials.issue(account.id, "api_key", { name: "Admin key (bootstrap)", permissions: ["admin"] }, owner.id)

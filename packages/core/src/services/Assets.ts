@@ -15,8 +15,15 @@ import { emit, nowIso } from "./Outbox.ts"
 
 /** The API view of an asset row. */
 export const toResource = (a: AssetRow): Schemas.Asset => ({
-  id: a.id, project_id: a.project_id, name: a.name, type: a.type as Schemas.AssetType, location: a.location,
-  status: a.status as Schemas.AssetStatus, metadata: a.metadata, created_at: a.created_at, updated_at: a.updated_at
+  id: a.id,
+  project_id: a.project_id,
+  name: a.name,
+  type: a.type as Schemas.AssetType,
+  location: a.location,
+  status: a.status as Schemas.AssetStatus,
+  metadata: a.metadata,
+  created_at: a.created_at,
+  updated_at: a.updated_at
 })
 
 type Fx<A> = Effect.Effect<A, DomainError | StorageError>
@@ -62,7 +69,12 @@ const make = (storage: StorageShape) => {
       yield* project(principal.account_id, projectId, false)
       const w = window(q, Schemas.newestFirst())
       const page = yield* storage.assets.list(principal.account_id, projectId, {
-        type: q.type, status: q.status, search: q.search?.toLowerCase(), limit: w.limit, offset: w.offset, after: w.after
+        type: q.type,
+        status: q.status,
+        search: q.search?.toLowerCase(),
+        limit: w.limit,
+        offset: w.offset,
+        after: w.after
       })
       return { data: page.rows.map(toResource), meta: listMeta(page, w, (a) => a.created_at) }
     }),
@@ -80,9 +92,17 @@ const make = (storage: StorageShape) => {
         yield* project(principal.account_id, projectId, true)
         const now = yield* nowIso
         const row: AssetRow = {
-          id: Ids.make("asset"), account_id: principal.account_id, project_id: projectId, name: body.name,
-          type: body.type, location: body.location ?? null, status: body.status ?? "active",
-          metadata: body.metadata ?? {}, search_text: body.name.toLowerCase(), created_at: now, updated_at: now
+          id: Ids.make("asset"),
+          account_id: principal.account_id,
+          project_id: projectId,
+          name: body.name,
+          type: body.type,
+          location: body.location ?? null,
+          status: body.status ?? "active",
+          metadata: body.metadata ?? {},
+          search_text: body.name.toLowerCase(),
+          created_at: now,
+          updated_at: now
         }
         yield* storage.assets.insert(row)
         yield* emit(principal.account_id, "asset.created", Events.assetCreated(row))

@@ -20,8 +20,13 @@ export { type ChangeSource, ChangeVia, record, via } from "./boundaryChange.ts"
 
 /** The API view of a version without its boundary. */
 export const toSummary = (v: BoundaryVersionSummary): Schemas.BoundaryVersionSummary => ({
-  version: v.version, project_id: v.project_id, area_hectares_before: v.area_hectares_before, area_hectares_after: v.area_hectares_after,
-  via: v.via, file_format: v.file_format, restored_from: v.restored_from,
+  version: v.version,
+  project_id: v.project_id,
+  area_hectares_before: v.area_hectares_before,
+  area_hectares_after: v.area_hectares_after,
+  via: v.via,
+  file_format: v.file_format,
+  restored_from: v.restored_from,
   changed_by: v.actor_kind === null ? null : { kind: v.actor_kind, user_id: v.user_id, credential_id: v.credential_id },
   created_at: v.created_at
 })
@@ -38,7 +43,11 @@ const decodeList = decode(Schemas.ListBoundaryVersions, "query")
 const metaOf = (page: { readonly rows: ReadonlyArray<BoundaryVersionSummary>; readonly hasMore: boolean; readonly total: number }, w: ListWindow) => {
   const last = page.rows[page.rows.length - 1]
   return {
-    total: page.total, total_exact: true, page: w.page, per_page: w.per_page, total_pages: Math.ceil(page.total / w.per_page),
+    total: page.total,
+    total_exact: true,
+    page: w.page,
+    per_page: w.per_page,
+    total_pages: Math.ceil(page.total / w.per_page),
     has_more: page.hasMore,
     next_cursor: page.hasMore && last ? Cursor.encode({ sort: w.sort, order: w.order, value: last.version, id: last.project_id }) : null
   }
@@ -83,7 +92,9 @@ const make = (storage: StorageShape, projects: Projects["Service"]) => {
       const q = yield* decodeList(query ?? {})
       const w = window(q, Schemas.versionOrdering())
       const page = yield* storage.boundaryVersions.list(principal.account_id, projectId, {
-        limit: w.limit, offset: w.offset, before: w.after === undefined ? undefined : Number(w.after.value)
+        limit: w.limit,
+        offset: w.offset,
+        before: w.after === undefined ? undefined : Number(w.after.value)
       })
       // A project with versions is there (see `version`); without any, it may not be.
       if (page.total === 0) yield* project(principal.account_id, projectId)
@@ -100,7 +111,10 @@ const make = (storage: StorageShape, projects: Projects["Service"]) => {
       const row = yield* version(principal.account_id, projectId, v)
       // The stored boundary was checked and measured when it was written: handed over as checked.
       const geometry = row.geometry === null || row.bbox === null ? null : new GeometryCheck.Prepared({
-        _tag: "Valid", geometry: row.geometry, area_hectares: row.area_hectares_after, bbox: row.bbox
+        _tag: "Valid",
+        geometry: row.geometry,
+        area_hectares: row.area_hectares_after,
+        bbox: row.bbox
       })
       return yield* projects.update(principal, projectId, { geometry }).pipe(via({ via: "version_restore", restored_from: row.version }))
     })

@@ -37,8 +37,15 @@ export interface CreatedCredential extends Credential {
 
 /** The API view of a credential row. */
 export const toResource = (c: CredentialRow): Credential => ({
-  id: c.id, type: c.kind, name: c.name, permissions: [...c.permissions], token_hint: c.token_hint,
-  ip_allowlist: c.ip_allowlist, created_at: c.created_at, last_used_at: c.last_used_at, revoked_at: c.revoked_at
+  id: c.id,
+  type: c.kind,
+  name: c.name,
+  permissions: [...c.permissions],
+  token_hint: c.token_hint,
+  ip_allowlist: c.ip_allowlist,
+  created_at: c.created_at,
+  last_used_at: c.last_used_at,
+  revoked_at: c.revoked_at
 })
 
 /** Body of creating an API key or service token. */
@@ -49,8 +56,15 @@ export const CreateCredential = Schema.Struct({
     const unknown = Permissions.normalize(a).unknown
     return unknown.length === 0 || `unknown permission(s): ${unknown.join(", ")}; known: ${Permissions.all.join(", ")}`
   }))),
-  ip_allowlist: Schema.optionalKey(Schema.NullOr(Schema.Array(Schema.String.pipe(Schema.check(Schema.makeFilter((e: string) =>
-    IpAllowlist.isValidEntry(e) || "must be an IPv4 address or CIDR range, e.g. 203.0.113.7 or 10.0.0.0/8"))))))
+  ip_allowlist: Schema.optionalKey(
+    Schema.NullOr(
+      Schema.Array(
+        Schema.String.pipe(
+          Schema.check(Schema.makeFilter((e: string) => IpAllowlist.isValidEntry(e) || "must be an IPv4 address or CIDR range, e.g. 203.0.113.7 or 10.0.0.0/8"))
+        )
+      )
+    )
+  )
 })
 
 /** Where a request comes from, for IP allowlists. */
@@ -88,25 +102,36 @@ const make = (storage: StorageShape) => {
       const member = yield* storage.members.get(row.account_id, row.user_id)
       if (!member || member.status !== "active") return yield* new Unauthorized({ message: "the user of this token is no longer a member" })
       return {
-        kind: "oauth" as const, account_id: row.account_id, user_id: row.user_id, credential_id: row.id,
-        permissions: Permissions.forOAuth(row.scopes, member.role), expires_at: new Date(row.expires_at).toISOString()
+        kind: "oauth" as const,
+        account_id: row.account_id,
+        user_id: row.user_id,
+        credential_id: row.id,
+        permissions: Permissions.forOAuth(row.scopes, member.role),
+        expires_at: new Date(row.expires_at).toISOString()
       }
     })
 
   const issue = Effect.fn("Credentials.issue")(function*(accountId: string, kind: CredentialRow["kind"], input: unknown, createdBy: string | null = null) {
     const body = yield* decodeCreate(input)
     if (kind === "api_key" && body.ip_allowlist) {
-      return yield* new ValidationError({ message: "The request body is invalid", details: [{ field: "ip_allowlist", message: "only service tokens have IP allowlists" }] })
+      return yield* new ValidationError({ message: "The request body is invalid",
+        details: [{ field: "ip_allowlist", message: "only service tokens have IP allowlists" }] })
     }
     const token = Tokens.generate(kind)
     const now = yield* nowIso
     const row: CredentialRow = {
       id: kind === "api_key" ? Ids.make("apiKey") : Ids.make("serviceToken"),
-      account_id: accountId, kind, name: body.name,
+      account_id: accountId,
+      kind,
+      name: body.name,
       permissions: Permissions.normalize(body.permissions).permissions,
-      token_hash: Tokens.hash(token), token_hint: Tokens.hint(token),
+      token_hash: Tokens.hash(token),
+      token_hint: Tokens.hint(token),
       ip_allowlist: kind === "service_token" && body.ip_allowlist?.length ? [...body.ip_allowlist] : null,
-      created_by: createdBy, created_at: now, last_used_at: null, revoked_at: null
+      created_by: createdBy,
+      created_at: now,
+      last_used_at: null,
+      revoked_at: null
     }
     yield* storage.credentials.insert(row).pipe(conflictOnDuplicate(() => "token collision; try again"))
     return { ...toResource(row), token }
@@ -159,8 +184,12 @@ const make = (storage: StorageShape) => {
         yield* storage.credentials.touch(row.id, new Date(nowMs).toISOString())
       }
       return {
-        kind: row.kind, account_id: row.account_id, user_id: row.created_by, credential_id: row.id,
-        permissions: row.permissions, expires_at: null
+        kind: row.kind,
+        account_id: row.account_id,
+        user_id: row.created_by,
+        credential_id: row.id,
+        permissions: row.permissions,
+        expires_at: null
       }
     }, Effect.withSpan("Credentials.authenticate", undefined, { captureStackTrace: false }))
   })

@@ -87,14 +87,31 @@ const make = (storage: StorageShape, sender: Sender["Service"]) => {
     const iso = new Date(now).toISOString()
     const o = Delivery.outcome(number, result, now)
     const log: DeliveryLogRow = {
-      id: Ids.make("log"), account_id: d.account_id, webhook_id: d.webhook_id, delivery_id: d.id, event_id: d.event_id,
-      event_type: d.event_type, attempt: number, status: o.success ? "success" : "failed", response_code: o.responseCode,
-      response_time_ms: result.durationMs, error: o.error, error_class: o.errorClass, delivered_at: iso,
-      next_retry_at: o.nextAttemptAt === null ? null : new Date(o.nextAttemptAt).toISOString(), created_at: iso
+      id: Ids.make("log"),
+      account_id: d.account_id,
+      webhook_id: d.webhook_id,
+      delivery_id: d.id,
+      event_id: d.event_id,
+      event_type: d.event_type,
+      attempt: number,
+      status: o.success ? "success" : "failed",
+      response_code: o.responseCode,
+      response_time_ms: result.durationMs,
+      error: o.error,
+      error_class: o.errorClass,
+      delivered_at: iso,
+      next_retry_at: o.nextAttemptAt === null ? null : new Date(o.nextAttemptAt).toISOString(),
+      created_at: iso
     }
     yield* storage.transaction(Effect.gen(function*() {
       yield* storage.outbox.recordAttempt({
-        delivery_id: d.id, owner, attempts: number, status: o.status, next_attempt_at: o.nextAttemptAt, updated_at: iso, log
+        delivery_id: d.id,
+        owner,
+        attempts: number,
+        status: o.status,
+        next_attempt_at: o.nextAttemptAt,
+        updated_at: iso,
+        log
       })
       // A success at a healthy endpoint changes nothing about the webhook: skip reading it.
       if (o.success && d.webhook_consecutive_failures === 0 && d.webhook_failing_since === null) return
@@ -157,8 +174,17 @@ const make = (storage: StorageShape, sender: Sender["Service"]) => {
       const iso = new Date(now).toISOString()
       const id = Ids.make("delivery")
       yield* storage.outbox.addDeliveries([{
-        id, account_id: principal.account_id, event_id: log.event_id, webhook_id: webhookId, status: "pending", attempts: 0,
-        next_attempt_at: now, lease_owner: null, lease_expires_at: null, created_at: iso, updated_at: iso
+        id,
+        account_id: principal.account_id,
+        event_id: log.event_id,
+        webhook_id: webhookId,
+        status: "pending",
+        attempts: 0,
+        next_attempt_at: now,
+        lease_owner: null,
+        lease_expires_at: null,
+        created_at: iso,
+        updated_at: iso
       }])
       return yield* attemptNow(id)
     }),
@@ -168,7 +194,12 @@ const make = (storage: StorageShape, sender: Sender["Service"]) => {
       const q = yield* decodeEvents(query ?? {})
       const w = window(q, Schemas.newestFirst())
       const page = yield* storage.outbox.listEvents(principal.account_id, {
-        type: q.type, created_after: q.created_after, created_before: q.created_before, limit: w.limit, offset: w.offset, after: w.after
+        type: q.type,
+        created_after: q.created_after,
+        created_before: q.created_before,
+        limit: w.limit,
+        offset: w.offset,
+        after: w.after
       })
       return { data: page.rows.map((e) => JSON.parse(e.payload) as Events.Envelope), meta: listMeta(page, w, (e) => e.created_at) }
     }),

@@ -31,20 +31,20 @@ export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
    */
   readonly purge: Effect.Effect<number, StorageError>
 }>()("canopy/IdempotencyKeys") {
-  static readonly layer = Layer.effect(this, Effect.map(Storage, (storage) => IdempotencyKeys.of({
-    begin: (accountId, key, fingerprint) =>
-      Effect.gen(function*() {
-        const now = yield* Time.nowMillis
-        const token = randomUUID()
-        const r = yield* storage.idempotency.begin(accountId, key, fingerprint, token, now, {
-          expiredBefore: now - Idempotency.TTL_MS,
-          abandonedBefore: now - Idempotency.ABANDONED_AFTER_MS
-        })
-        return r.kind === "new" ? { kind: "new", token } : r
-      }),
-    complete: (accountId, key, token, response) => storage.idempotency.complete(accountId, key, token, response),
-    release: (accountId, key, token) => storage.idempotency.release(accountId, key, token),
-    purge: Effect.flatMap(Time.nowMillis, (now) =>
-      inBatches(storage.idempotency.purge(now - Idempotency.TTL_MS, PURGE_BATCH), PURGE_BATCH, PURGE_BATCHES))
-  })))
+  static readonly layer = Layer.effect(this, Effect.map(Storage, (storage) =>
+    IdempotencyKeys.of({
+      begin: (accountId, key, fingerprint) =>
+        Effect.gen(function*() {
+          const now = yield* Time.nowMillis
+          const token = randomUUID()
+          const r = yield* storage.idempotency.begin(accountId, key, fingerprint, token, now, {
+            expiredBefore: now - Idempotency.TTL_MS,
+            abandonedBefore: now - Idempotency.ABANDONED_AFTER_MS
+          })
+          return r.kind === "new" ? { kind: "new", token } : r
+        }),
+      complete: (accountId, key, token, response) => storage.idempotency.complete(accountId, key, token, response),
+      release: (accountId, key, token) => storage.idempotency.release(accountId, key, token),
+      purge: Effect.flatMap(Time.nowMillis, (now) => inBatches(storage.idempotency.purge(now - Idempotency.TTL_MS, PURGE_BATCH), PURGE_BATCH, PURGE_BATCHES))
+    })))
 }

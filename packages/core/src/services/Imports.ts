@@ -109,25 +109,41 @@ const checkNames = Schemas.decodeRequest(Schema.Struct({ name: Schemas.Name, des
 
 /** `import.completed` data: the import without its results. */
 const completedData = (row: ImportRow) => ({
-  id: row.id, status: row.status, mode: row.mode,
+  id: row.id,
+  status: row.status,
+  mode: row.mode,
   file: { name: row.file_name, format: row.format, source_crs: row.source_crs },
-  features: row.features, created: row.created, refused: row.refused, hectares: roundHectares(row.hectares),
-  error: row.error, completed_at: row.completed_at
+  features: row.features,
+  created: row.created,
+  refused: row.refused,
+  hectares: roundHectares(row.hectares),
+  error: row.error,
+  completed_at: row.completed_at
 })
 
 /** The resource of a row and a page of its results. */
 const toResource = (row: ImportRow, results: ReadonlyArray<ImportResultRow>, more: boolean): ImportResource => ({
-  id: row.id, status: row.status, mode: row.mode, dry_run: row.dry_run,
+  id: row.id,
+  status: row.status,
+  mode: row.mode,
+  dry_run: row.dry_run,
   file: { name: row.file_name, format: row.format, source_crs: row.source_crs },
   progress: { features_read: row.features, done: row.done, created: row.created, refused: row.refused },
   totals: { features: row.features, created: row.created, refused: row.refused, hectares: roundHectares(row.hectares) },
   error: row.error,
   results: results.map((r) => ({
-    position: r.position, feature: r.label, outcome: r.outcome, name: r.name, project_id: r.project_id,
-    area_hectares: r.area_hectares, problems: r.problems
+    position: r.position,
+    feature: r.label,
+    outcome: r.outcome,
+    name: r.name,
+    project_id: r.project_id,
+    area_hectares: r.area_hectares,
+    problems: r.problems
   })),
   next_results_after: more && results.length > 0 ? results[results.length - 1]!.position : null,
-  created_at: row.created_at, updated_at: row.updated_at, completed_at: row.completed_at
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+  completed_at: row.completed_at
 })
 
 /** A domain failure of one feature's create, as its problems. */
@@ -195,17 +211,24 @@ const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberS
       Effect.gen(function*() {
         const now = yield* Time.nowMillis
         const after = yield* storage.imports.record(row.account_id, row.id, {
-          done: next.done, created: next.created, refused: next.refused, hectares: next.units / 10_000,
-          lease_until: now + IMPORT_JOBS.leaseMs, updated_at: new Date(now).toISOString()
+          done: next.done,
+          created: next.created,
+          refused: next.refused,
+          hectares: next.units / 10_000,
+          lease_until: now + IMPORT_JOBS.leaseMs,
+          updated_at: new Date(now).toISOString()
         }, results)
         if (after?.status !== "running") halted = true // cancelled (perhaps by another instance)
         return after
       })
     const base = (f: ImportFeature, position: number) => ({ import_id: row.id, account_id: row.account_id, position, label: f.label, name: f.name })
     const create = (f: ImportFeature, through = projects) =>
-      Effect.flatMap(Time.nowMillis, (now) => Effect.exit(Effect.provideService(through.create(principal, {
-        name: f.name, ...(f.description !== undefined ? { description: f.description } : {}), geometry: f.geometry
-      }), Overlap.WriteStarted, now)))
+      Effect.flatMap(Time.nowMillis, (now) =>
+        Effect.exit(Effect.provideService(through.create(principal, {
+          name: f.name,
+          ...(f.description !== undefined ? { description: f.description } : {}),
+          geometry: f.geometry
+        }), Overlap.WriteStarted, now)))
     /** One feature in a transaction of its own: its project, or its problems. */
     const alone = (f: ImportFeature, position: number) =>
       Effect.gen(function*() {
@@ -271,8 +294,10 @@ const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberS
     const settle = (error: string) => Effect.ignore(Effect.andThen(record(counts, []), end(row, "failed", error)))
     return work.pipe(
       Effect.onInterrupt(() => settle(lostRunner({ ...row, done: counts.done }))),
-      Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause)
-        : settle(`a storage failure stopped the import after ${counts.done} of ${row.features} features; import the rest again`)),
+      Effect.catchCause((cause) =>
+        Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause)
+          : settle(`a storage failure stopped the import after ${counts.done} of ${row.features} features; import the rest again`)
+      ),
       Effect.ensuring(Effect.sync(() => {
         local.delete(row.id)
         stopping.delete(row.id)
@@ -292,7 +317,8 @@ const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberS
       const stats = yield* storage.projects.stats(principal.account_id)
       const adding = valid.reduce((sum, f) => sum + Math.round((f.areaHectares ?? 0) * 10_000), 0) / 10_000
       const check = provide(UsageGuard.check(principal.account_id, "hectares", stats.hectares, stats.hectares + adding))
-      yield* dryRun ? check : check.pipe(Effect.tapError((e) => e instanceof LimitExceeded ? provide(UsageGuard.reportExceeded(principal.account_id)(e)) : Effect.void))
+      yield* dryRun ? check
+        : check.pipe(Effect.tapError((e) => e instanceof LimitExceeded ? provide(UsageGuard.reportExceeded(principal.account_id)(e)) : Effect.void))
     })
 
   const admit = (principal: Principal) =>
@@ -305,8 +331,7 @@ const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberS
     })
 
   const page = (row: ImportRow, after: number, perPage: number) =>
-    Effect.map(storage.imports.results(row.account_id, row.id, after, perPage + 1), (rows) =>
-      toResource(row, rows.slice(0, perPage), rows.length > perPage))
+    Effect.map(storage.imports.results(row.account_id, row.id, after, perPage + 1), (rows) => toResource(row, rows.slice(0, perPage), rows.length > perPage))
 
   const api: Imports["Service"] = {
     admit,
@@ -317,7 +342,8 @@ const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberS
         const features: Array<ImportFeature> = []
         let slice = performance.now()
         for (const f of input.features) {
-          const checked = f.problems.length > 0 ? undefined : checkNames({ name: f.name, ...(f.description !== undefined ? { description: f.description } : {}) })
+          const checked = f.problems.length > 0 ? undefined
+            : checkNames({ name: f.name, ...(f.description !== undefined ? { description: f.description } : {}) })
           features.push(checked?._tag === "Failure"
             ? { ...f, problems: checked.failure.map((d) => ({ field: d.field, message: `${d.message} (${f.label})` })) }
             : f)
@@ -331,16 +357,37 @@ const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberS
         const now = yield* Time.nowMillis
         const at = new Date(now).toISOString()
         const row: ImportRow = {
-          id: newId(), account_id: principal.account_id, created_by: principal.user_id, status: "running",
-          mode: input.mode, dry_run: input.dryRun, file_name: input.file.name, format: input.file.format, source_crs: input.file.sourceCrs,
-          features: features.length, done: 0, created: 0, refused: 0, hectares: 0, error: null,
-          lease_until: now + IMPORT_JOBS.leaseMs, created_at: at, updated_at: at, completed_at: null
+          id: newId(),
+          account_id: principal.account_id,
+          created_by: principal.user_id,
+          status: "running",
+          mode: input.mode,
+          dry_run: input.dryRun,
+          file_name: input.file.name,
+          format: input.file.format,
+          source_crs: input.file.sourceCrs,
+          features: features.length,
+          done: 0,
+          created: 0,
+          refused: 0,
+          hectares: 0,
+          error: null,
+          lease_until: now + IMPORT_JOBS.leaseMs,
+          created_at: at,
+          updated_at: at,
+          completed_at: null
         }
         if (input.dryRun) {
           const results = features.map((f, position): ImportResultRow => ({
-            import_id: row.id, account_id: row.account_id, position, label: f.label, name: f.name,
-            outcome: f.problems.length > 0 ? "refused" : "valid", project_id: null,
-            area_hectares: f.problems.length > 0 ? null : roundHectares(f.areaHectares ?? 0), problems: f.problems
+            import_id: row.id,
+            account_id: row.account_id,
+            position,
+            label: f.label,
+            name: f.name,
+            outcome: f.problems.length > 0 ? "refused" : "valid",
+            project_id: null,
+            area_hectares: f.problems.length > 0 ? null : roundHectares(f.areaHectares ?? 0),
+            problems: f.problems
           }))
           const hectares = valid.reduce((sum, f) => sum + Math.round((f.areaHectares ?? 0) * 10_000), 0) / 10_000
           // Written a slice at a time (a 10,000-feature preview is as many rows), then completed.
@@ -348,8 +395,12 @@ const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberS
           for (let i = 0; i < results.length; i += PREVIEW_SLICE) {
             const done = Math.min(results.length, i + PREVIEW_SLICE)
             yield* storage.imports.record(row.account_id, row.id, {
-              done, created: 0, refused: results.slice(0, done).filter((r) => r.outcome === "refused").length,
-              hectares: done === results.length ? hectares : 0, lease_until: row.lease_until, updated_at: at
+              done,
+              created: 0,
+              refused: results.slice(0, done).filter((r) => r.outcome === "refused").length,
+              hectares: done === results.length ? hectares : 0,
+              lease_until: row.lease_until,
+              updated_at: at
             }, results.slice(i, done))
             yield* letOthersIn
           }
@@ -360,7 +411,10 @@ const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberS
         // One running import per account: the check and the claim under the account's lock.
         yield* storage.transaction(Effect.gen(function*() {
           yield* storage.lockAccount(principal.account_id)
-          if ((yield* storage.imports.running(principal.account_id, 1)) > 0) return yield* tooBusy("An import of this account is running: wait for it to end or cancel it")
+          if ((yield* storage.imports.running(principal.account_id, 1)) > 0)
+            return yield* tooBusy(
+              "An import of this account is running: wait for it to end or cancel it"
+            )
           yield* storage.imports.insert(row)
         }))
         local.set(row.id, yield* FiberSet.run(jobs, run(principal, row, features), { startImmediately: false }))

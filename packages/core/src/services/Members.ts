@@ -21,8 +21,14 @@ import * as UsageGuard from "./UsageGuard.ts"
 
 /** The API view of a member row. */
 export const toResource = (m: MemberRow): Schemas.Member => ({
-  id: m.id, email: m.email, name: m.name, role: m.role, permissions: [...Permissions.byRole[m.role]],
-  status: m.status, joined_at: m.joined_at, last_active_at: m.last_active_at
+  id: m.id,
+  email: m.email,
+  name: m.name,
+  role: m.role,
+  permissions: [...Permissions.byRole[m.role]],
+  status: m.status,
+  joined_at: m.joined_at,
+  last_active_at: m.last_active_at
 })
 
 /** What an invitation returns: the invited member, and the one-time token for the invitation link. */
@@ -36,7 +42,8 @@ export const AcceptInvitation = Schema.Struct({
   name: Schemas.Name,
   password: Schema.String.pipe(Schema.check(Schema.makeFilter((s: string) =>
     (s.length >= Passwords.MIN_LENGTH && s.length <= Passwords.MAX_LENGTH) ||
-    `must be ${Passwords.MIN_LENGTH} to ${Passwords.MAX_LENGTH} characters`)))
+    `must be ${Passwords.MIN_LENGTH} to ${Passwords.MAX_LENGTH} characters`
+  )))
 })
 
 type Fx<A> = Effect.Effect<A, DomainError | StorageError>
@@ -97,17 +104,30 @@ const make = (storage: StorageShape) => {
         const count = yield* storage.members.count(principal.account_id)
         yield* UsageGuard.check(principal.account_id, "members", count, count + 1)
         const member: MemberRow = {
-          id: Ids.make("user"), account_id: principal.account_id, email: body.email.toLowerCase(), name: null,
-          role: body.role, status: "invited", password_hash: null, joined_at: null, last_active_at: null,
-          created_at: now, updated_at: now
+          id: Ids.make("user"),
+          account_id: principal.account_id,
+          email: body.email.toLowerCase(),
+          name: null,
+          role: body.role,
+          status: "invited",
+          password_hash: null,
+          joined_at: null,
+          last_active_at: null,
+          created_at: now,
+          updated_at: now
         }
         yield* storage.members.insert(member).pipe(conflictOnDuplicate(() => "this email is already a member of the account, or invited"))
         const token = Tokens.generate("invitation")
         const expires = new Date((yield* Time.nowMillis) + settings.invitationTtlMs).toISOString()
         const invitation = { id: Ids.make("invitation"), token, expires_at: expires }
         yield* storage.invitations.insert({
-          id: invitation.id, account_id: principal.account_id, user_id: member.id, token_hash: Tokens.hash(token),
-          expires_at: expires, accepted_at: null, created_at: now
+          id: invitation.id,
+          account_id: principal.account_id,
+          user_id: member.id,
+          token_hash: Tokens.hash(token),
+          expires_at: expires,
+          accepted_at: null,
+          created_at: now
         }).pipe(conflictOnDuplicate(() => "invitation token collision; try again"))
         yield* emit(principal.account_id, "member.invited", toResource(member))
         yield* UsageGuard.alert(principal.account_id, "members", count + 1)
@@ -133,7 +153,10 @@ const make = (storage: StorageShape) => {
         // An active member's link (the first owner's, from `canopy init`) only sets the password.
         const joining = before.status === "invited"
         const saved = yield* storage.members.update(invitation.account_id, invitation.user_id, {
-          name: body.name, password_hash: passwordHash, updated_at: now, ...(joining ? { status: "active" as const, joined_at: now } : {})
+          name: body.name,
+          password_hash: passwordHash,
+          updated_at: now,
+          ...(joining ? { status: "active" as const, joined_at: now } : {})
         }).pipe(conflictOnDuplicate(() => "this member already exists"))
         if (!saved) return yield* new NotFound({ resource: "member", id: invitation.user_id })
         if (joining) yield* emit(invitation.account_id, "member.joined", Events.memberJoined(saved))
@@ -178,8 +201,13 @@ const make = (storage: StorageShape) => {
       const token = Tokens.generate("invitation")
       const expires = new Date(now + settings.invitationTtlMs).toISOString()
       yield* storage.invitations.insert({
-        id: Ids.make("invitation"), account_id: accountId, user_id: userId, token_hash: Tokens.hash(token),
-        expires_at: expires, accepted_at: null, created_at: new Date(now).toISOString()
+        id: Ids.make("invitation"),
+        account_id: accountId,
+        user_id: userId,
+        token_hash: Tokens.hash(token),
+        expires_at: expires,
+        accepted_at: null,
+        created_at: new Date(now).toISOString()
       }).pipe(conflictOnDuplicate(() => "token collision; try again"))
       return { token, expires_at: expires }
     }),
@@ -188,8 +216,12 @@ const make = (storage: StorageShape) => {
       const m = yield* load(accountId, userId)
       if (m.status !== "active") return yield* new Forbidden({ message: "this member has not accepted the invitation yet" })
       return {
-        kind: "member" as const, account_id: accountId, user_id: m.id, credential_id: null,
-        permissions: Permissions.byRole[m.role], expires_at: null
+        kind: "member" as const,
+        account_id: accountId,
+        user_id: m.id,
+        credential_id: null,
+        permissions: Permissions.byRole[m.role],
+        expires_at: null
       }
     })
   })

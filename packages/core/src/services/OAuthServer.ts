@@ -30,10 +30,14 @@ export interface Application {
 }
 
 const toApplication = (c: OAuthClientRow): Application => ({
-  client_id: c.id, name: c.name, redirect_uris: [...c.redirect_uris], scopes: [...c.scopes],
-  type: c.confidential ? "confidential" : "public", allowed_origins: [...c.allowed_origins], created_at: c.created_at
+  client_id: c.id,
+  name: c.name,
+  redirect_uris: [...c.redirect_uris],
+  scopes: [...c.scopes],
+  type: c.confidential ? "confidential" : "public",
+  allowed_origins: [...c.allowed_origins],
+  created_at: c.created_at
 })
-
 
 const RedirectUri = Schema.String.pipe(Schema.check(Schema.makeFilter((s: string) => {
   try {
@@ -47,14 +51,18 @@ const RedirectUri = Schema.String.pipe(Schema.check(Schema.makeFilter((s: string
 })))
 
 const Origin = Schema.String.pipe(Schema.check(Schema.makeFilter((s: string) => OAuth.checkOrigin(s))))
-const RedirectUris = Schema.Array(RedirectUri).pipe(Schema.check(Schema.makeFilter((a: ReadonlyArray<string>) => a.length > 0 || "must list at least one redirect URI")))
+const RedirectUris = Schema.Array(RedirectUri).pipe(
+  Schema.check(Schema.makeFilter((a: ReadonlyArray<string>) => a.length > 0 || "must list at least one redirect URI"))
+)
 const AllowedOrigins = Schema.Array(Origin).pipe(Schema.check(Schema.makeFilter((a: ReadonlyArray<string>) => a.length <= 20 || "at most 20 origins")))
 
 /** Body of registering an application. */
 export const RegisterApplication = Schema.Struct({
   name: Schemas.Name,
   redirect_uris: RedirectUris,
-  scopes: Schema.Array(Schema.Literals(Permissions.scopes)).pipe(Schema.check(Schema.makeFilter((a: ReadonlyArray<string>) => a.length > 0 || "must list at least one scope"))),
+  scopes: Schema.Array(Schema.Literals(Permissions.scopes)).pipe(
+    Schema.check(Schema.makeFilter((a: ReadonlyArray<string>) => a.length > 0 || "must list at least one scope"))
+  ),
   type: Schema.Literals(["confidential", "public"]),
   /** Public applications only (a browser cannot keep a client secret). */
   allowed_origins: Schema.optionalKey(AllowedOrigins)
@@ -70,12 +78,15 @@ export const UpdateApplication = Schema.Struct({
 const originsOnConfidential = () =>
   new ValidationError({
     message: "The request body is invalid",
-    details: [{ field: "allowed_origins", message: "only public applications may be called from browsers; a confidential application keeps its secret on a server" }]
+    details: [{ field: "allowed_origins",
+      message: "only public applications may be called from browsers; a confidential application keeps its secret on a server" }]
   })
 
 /** The token endpoint's answer: tokens, or an RFC 6749 §5.2 error. */
 export type TokenResult =
-  | { readonly ok: true; readonly body: { readonly access_token: string; readonly token_type: "Bearer"; readonly expires_in: number; readonly refresh_token?: string; readonly scope: string } }
+  | { readonly ok: true;
+    readonly body: { readonly access_token: string; readonly token_type: "Bearer"; readonly expires_in: number; readonly refresh_token?: string;
+      readonly scope: string } }
   | { readonly ok: false; readonly error: ReturnType<typeof OAuth.tokenError> }
 
 type Fx<A> = Effect.Effect<A, DomainError | StorageError>
@@ -100,7 +111,9 @@ export class OAuthServer extends Context.Service<OAuthServer, {
    */
   readonly me: (principal: Principal) => Fx<OAuth.Me>
   /** A registered application's name and owning account, by client id (the authorize page's). */
-  readonly application: (clientId: string) => Effect.Effect<{ readonly id: string; readonly name: string; readonly account_id: string } | undefined, StorageError>
+  readonly application: (
+    clientId: string
+  ) => Effect.Effect<{ readonly id: string; readonly name: string; readonly account_id: string } | undefined, StorageError>
   /** Checks an authorization request (what the authorize page does first). */
   readonly check: (params: OAuth.AuthorizeParams) => Effect.Effect<OAuth.AuthorizeCheck, StorageError>
   /** A member approved: answers the redirect URL carrying a fresh code and the exact state. */
@@ -110,7 +123,8 @@ export class OAuthServer extends Context.Service<OAuthServer, {
   /** `POST /oauth/token` with the form fields and the Authorization header. */
   readonly token: (form: Readonly<Record<string, string>>, authorization: string | undefined) => Effect.Effect<TokenResult, StorageError>
   /** `POST /oauth/revoke` (RFC 7009): true when the client authenticated (the answer is then 200 whatever the token). */
-  readonly revoke: (form: Readonly<Record<string, string>>, authorization: string | undefined) => Effect.Effect<TokenResult | { readonly ok: true; readonly body: null }, StorageError>
+  readonly revoke: (form: Readonly<Record<string, string>>,
+    authorization: string | undefined) => Effect.Effect<TokenResult | { readonly ok: true; readonly body: null }, StorageError>
 }>()("canopy/OAuthServer") {
   static readonly layer = Layer.effect(this, Effect.map(Storage, (storage) => make(storage)))
 }
@@ -120,7 +134,10 @@ const decodeUpdate = decode(UpdateApplication)
 
 const make = (storage: StorageShape) => {
   const toClient = (c: OAuthClientRow): OAuth.Client => ({
-    client_id: c.id, redirect_uris: c.redirect_uris, scopes: c.scopes as ReadonlyArray<Permissions.Scope>, confidential: c.confidential
+    client_id: c.id,
+    redirect_uris: c.redirect_uris,
+    scopes: c.scopes as ReadonlyArray<Permissions.Scope>,
+    confidential: c.confidential
   })
 
   /** Authenticates the client of a token/revoke request (RFC 6749 §2.3). */
@@ -148,9 +165,19 @@ const make = (storage: StorageShape) => {
       const iso = new Date(now).toISOString()
       const access = Tokens.generate("oauth_access")
       const row = (kind: "access" | "refresh", value: string) => ({
-        id: Ids.make("oauthToken"), token_hash: Tokens.hash(value), kind, client_id: client.id, account_id: accountId, user_id: userId,
-        scopes: [...scopes], family_id: familyId, expires_at: kind === "access" ? now + OAuth.ACCESS_TOKEN_TTL_S * 1000 : null,
-        rotated_at: null, revoked_at: null, last_used_at: now, created_at: iso
+        id: Ids.make("oauthToken"),
+        token_hash: Tokens.hash(value),
+        kind,
+        client_id: client.id,
+        account_id: accountId,
+        user_id: userId,
+        scopes: [...scopes],
+        family_id: familyId,
+        expires_at: kind === "access" ? now + OAuth.ACCESS_TOKEN_TTL_S * 1000 : null,
+        rotated_at: null,
+        revoked_at: null,
+        last_used_at: now,
+        created_at: iso
       })
       yield* storage.oauth.insertToken(row("access", access)).pipe(Effect.orDie)
       const refresh = OAuth.issuesRefreshToken(scopes) ? Tokens.generate("oauth_refresh") : undefined
@@ -158,8 +185,11 @@ const make = (storage: StorageShape) => {
       return {
         ok: true as const,
         body: {
-          access_token: access, token_type: "Bearer" as const, expires_in: OAuth.ACCESS_TOKEN_TTL_S,
-          ...(refresh ? { refresh_token: refresh } : {}), scope: scopes.join(" ")
+          access_token: access,
+          token_type: "Bearer" as const,
+          expires_in: OAuth.ACCESS_TOKEN_TTL_S,
+          ...(refresh ? { refresh_token: refresh } : {}),
+          scope: scopes.join(" ")
         }
       }
     })
@@ -175,10 +205,16 @@ const make = (storage: StorageShape) => {
       if (confidential && (body.allowed_origins?.length ?? 0) > 0) return yield* originsOnConfidential()
       const secret = confidential ? Tokens.generate("client_secret") : undefined
       const row: OAuthClientRow = {
-        id: Ids.make("oauthClient"), account_id: principal.account_id, name: body.name, redirect_uris: [...new Set(body.redirect_uris)],
-        scopes: Permissions.scopes.filter((s) => body.scopes.includes(s)), confidential,
-        allowed_origins: [...new Set(body.allowed_origins ?? [])], secret_hash: secret ? Tokens.hash(secret) : null,
-        created_at: now, updated_at: now
+        id: Ids.make("oauthClient"),
+        account_id: principal.account_id,
+        name: body.name,
+        redirect_uris: [...new Set(body.redirect_uris)],
+        scopes: Permissions.scopes.filter((s) => body.scopes.includes(s)),
+        confidential,
+        allowed_origins: [...new Set(body.allowed_origins ?? [])],
+        secret_hash: secret ? Tokens.hash(secret) : null,
+        created_at: now,
+        updated_at: now
       }
       yield* storage.oauth.insertClient(row).pipe(conflictOnDuplicate(() => "client id collision; try again"))
       return { ...toApplication(row), ...(secret ? { client_secret: secret } : {}) }
@@ -237,8 +273,7 @@ const make = (storage: StorageShape) => {
       return { id: member.id, name: member.name, email: member.email, role: member.role, account_id: principal.account_id }
     }),
 
-    application: (clientId) =>
-      Effect.map(storage.oauth.getClient(clientId), (c) => c && { id: c.id, name: c.name, account_id: c.account_id }),
+    application: (clientId) => Effect.map(storage.oauth.getClient(clientId), (c) => c && { id: c.id, name: c.name, account_id: c.account_id }),
 
     check: (params) =>
       Effect.map(params.client_id ? storage.oauth.getClient(params.client_id) : Effect.succeed(undefined), (c) =>
@@ -252,9 +287,16 @@ const make = (storage: StorageShape) => {
       const now = yield* Time.nowMillis
       const code = Tokens.generate("oauth_code")
       yield* storage.oauth.insertCode({
-        code_hash: Tokens.hash(code), client_id: client.id, account_id: client.account_id, user_id: userId,
-        redirect_uri: request.redirect_uri, scopes: [...request.scopes], code_challenge: request.code_challenge ?? null,
-        expires_at: now + OAuth.CODE_TTL_MS, used_at: null, created_at: new Date(now).toISOString()
+        code_hash: Tokens.hash(code),
+        client_id: client.id,
+        account_id: client.account_id,
+        user_id: userId,
+        redirect_uri: request.redirect_uri,
+        scopes: [...request.scopes],
+        code_challenge: request.code_challenge ?? null,
+        expires_at: now + OAuth.CODE_TTL_MS,
+        used_at: null,
+        created_at: new Date(now).toISOString()
       }).pipe(conflictOnDuplicate(() => "code collision; try again"))
       return OAuth.withQuery(request.redirect_uri, { code, state: request.state })
     }),
@@ -303,8 +345,11 @@ const make = (storage: StorageShape) => {
           const stored = yield* storage.oauth.getToken(hash)
           const token = stored && stored.kind === "refresh" ? stored : undefined
           const verdict = OAuth.checkRefresh(token && {
-            client_id: token.client_id, scopes: token.scopes as ReadonlyArray<Permissions.Scope>, rotated_at: token.rotated_at,
-            revoked_at: token.revoked_at, last_used_at: token.last_used_at
+            client_id: token.client_id,
+            scopes: token.scopes as ReadonlyArray<Permissions.Scope>,
+            rotated_at: token.rotated_at,
+            revoked_at: token.revoked_at,
+            last_used_at: token.last_used_at
           }, { client_id: client.id, scope: form.scope }, now)
           if (!verdict.ok) {
             if (verdict.revokeFamily && token) yield* storage.oauth.revokeFamily(token.family_id, now)

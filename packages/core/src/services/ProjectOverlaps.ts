@@ -30,8 +30,11 @@ const ordering: Schemas.Ordering = { sort: "name", order: "asc" }
 
 /** GET /projects/{id}/overlaps: `per_page` and `cursor`; pages past the first are walked with cursors. */
 export const ListProjectOverlaps = paginated(Schema.Struct({ ...pageFields }), () => ordering).pipe(
-  Schema.check(Schema.makeFilter((q: { readonly page?: number | undefined }) =>
-    (q.page ?? 1) === 1 || { path: ["page"], issue: "overlaps are walked with cursor=<meta.next_cursor>" }))
+  Schema.check(
+    Schema.makeFilter((q: { readonly page?: number | undefined }) =>
+      (q.page ?? 1) === 1 || { path: ["page"], issue: "overlaps are walked with cursor=<meta.next_cursor>" }
+    )
+  )
 )
 export type ListProjectOverlaps = typeof ListProjectOverlaps.Type
 
@@ -81,7 +84,13 @@ const make = (storage: StorageShape) => {
       while (!exhausted && !stopped && found.length <= w.limit && examined < OVERLAPS_EXAMINED) {
         if ((yield* Clock.currentTimeMillis) - started > Overlap.LIST_BUDGET_MS) break
         const chunk = yield* storage.projects.list(accountId, {
-          bbox: self.bbox, sort: "name", order: "asc", limit: OVERLAPS_CHUNK, offset: 0, after, omitGeometry: true
+          bbox: self.bbox,
+          sort: "name",
+          order: "asc",
+          limit: OVERLAPS_CHUNK,
+          offset: 0,
+          after,
+          omitGeometry: true
         })
         const toRead = chunk.rows.filter((row) => row.id !== self.id && row.status !== "archived")
         const read = new Map<string, ProjectRow | undefined>()
@@ -152,8 +161,13 @@ const make = (storage: StorageShape) => {
       return {
         data: p.rows,
         meta: {
-          total: p.rows.length, total_exact: p.exact, page: w.page, per_page: w.per_page,
-          total_pages: Math.ceil(p.rows.length / w.per_page), has_more: p.more, next_cursor: p.next
+          total: p.rows.length,
+          total_exact: p.exact,
+          page: w.page,
+          per_page: w.per_page,
+          total_pages: Math.ceil(p.rows.length / w.per_page),
+          has_more: p.more,
+          next_cursor: p.next
         }
       }
     })

@@ -24,8 +24,16 @@ import * as UsageGuard from "./UsageGuard.ts"
 
 /** The API view of a project row. */
 export const toResource = (p: ProjectRow): Schemas.Project => ({
-  id: p.id, name: p.name, slug: p.slug, description: p.description, geometry: p.geometry,
-  area_hectares: p.area_hectares, bbox: p.bbox, status: p.status, created_at: p.created_at, updated_at: p.updated_at
+  id: p.id,
+  name: p.name,
+  slug: p.slug,
+  description: p.description,
+  geometry: p.geometry,
+  area_hectares: p.area_hectares,
+  bbox: p.bbox,
+  status: p.status,
+  created_at: p.created_at,
+  updated_at: p.updated_at
 })
 
 const countedArea = (p: { readonly status: string; readonly area_hectares: number }) => (p.status === "archived" ? 0 : p.area_hectares)
@@ -69,7 +77,8 @@ export class Projects extends Context.Service<Projects, {
    * The list. With `boundaries: false` each project comes with `geometry: null` (its area and bbox
    * as stored): for views that draw no boundary, such as the overview map's batches.
    */
-  readonly list: (principal: Principal, query?: unknown, options?: { readonly boundaries?: boolean }) => Effect.Effect<ListResult<Schemas.Project>, ProjectsError>
+  readonly list: (principal: Principal, query?: unknown,
+    options?: { readonly boundaries?: boolean }) => Effect.Effect<ListResult<Schemas.Project>, ProjectsError>
   readonly get: (principal: Principal, id: string) => Effect.Effect<Schemas.Project, ProjectsError>
   readonly update: (principal: Principal, id: string, input: unknown) => Effect.Effect<Schemas.Project, ProjectsError>
   readonly archive: (principal: Principal, id: string) => Effect.Effect<Schemas.Project, ProjectsError>
@@ -80,8 +89,9 @@ export class Projects extends Context.Service<Projects, {
    * with their projects and hectares, as the store keeps them: the map's clusters, whose cost
    * follows the cells, not the projects in them.
    */
-  readonly zoomCells: (principal: Principal, tile: { readonly z: number; readonly x: number; readonly y: number }) =>
-    Effect.Effect<{ readonly level: number; readonly cells: ReadonlyArray<ZoomCell> }, ProjectsError>
+  readonly zoomCells: (principal: Principal,
+    tile: { readonly z: number; readonly x: number; readonly y: number }
+  ) => Effect.Effect<{ readonly level: number; readonly cells: ReadonlyArray<ZoomCell> }, ProjectsError>
 }>()("canopy/Projects") {
   static readonly layer = Layer.effect(this, Effect.map(Storage, (storage) => make(storage)))
 }
@@ -211,48 +221,53 @@ const make = (storage: StorageShape) => {
    * The total is exact only when every candidate was examined from the start.
    */
   const intersecting = (
-    accountId: string, q: Omit<ProjectQuery, "limit" | "offset" | "after">, w: ListWindow,
-    g: Geometry.Boundary | Geometry.Point, sortValue: (p: ProjectRow) => string | number
-  ) => Effect.gen(function*() {
-    const gBox = Geometry.bbox(g)
-    const box = q.bbox === undefined ? gBox : meet(q.bbox, gBox)
-    const text = g.type === "Point" ? undefined : RawJson.of(g)
-    const matches: Array<ProjectRow> = []
-    let after = w.after
-    let examined = 0
-    let last: ProjectRow | undefined
-    let exhausted = box === undefined
-    let uncertain = false
-    const started = yield* Clock.currentTimeMillis
-    while (!exhausted && matches.length <= w.limit) {
-      if (examined >= INTERSECTS_EXAMINED || (yield* Clock.currentTimeMillis) - started > Overlap.LIST_BUDGET_MS) break
-      // The candidates without their boundaries' text; each boundary is read when it is tested.
-      const chunk = yield* storage.projects.list(accountId, { ...q, bbox: box, limit: INTERSECTS_CHUNK, offset: 0, after, omitGeometry: true })
-      for (const row of chunk.rows) {
-        examined++
-        last = row
-        const stored = (yield* storage.projects.get(accountId, row.id))?.geometry ?? null
-        if (stored !== null) {
-          const yes = g.type === "Point"
-            ? yield* GeometryCheck.covers(stored, g.coordinates)
-            : yield* Effect.map(GeometryCheck.shared(text!, stored, started + Overlap.LIST_BUDGET_MS - (yield* Clock.currentTimeMillis)), (s) => (s._tag === "Shared" ? s.hectares > 0 : undefined))
-          if (yes === true) matches.push({ ...row, geometry: stored })
-          if (yes === undefined) uncertain = true
+    accountId: string,
+    q: Omit<ProjectQuery, "limit" | "offset" | "after">,
+    w: ListWindow,
+    g: Geometry.Boundary | Geometry.Point,
+    sortValue: (p: ProjectRow) => string | number
+  ) =>
+    Effect.gen(function*() {
+      const gBox = Geometry.bbox(g)
+      const box = q.bbox === undefined ? gBox : meet(q.bbox, gBox)
+      const text = g.type === "Point" ? undefined : RawJson.of(g)
+      const matches: Array<ProjectRow> = []
+      let after = w.after
+      let examined = 0
+      let last: ProjectRow | undefined
+      let exhausted = box === undefined
+      let uncertain = false
+      const started = yield* Clock.currentTimeMillis
+      while (!exhausted && matches.length <= w.limit) {
+        if (examined >= INTERSECTS_EXAMINED || (yield* Clock.currentTimeMillis) - started > Overlap.LIST_BUDGET_MS) break
+        // The candidates without their boundaries' text; each boundary is read when it is tested.
+        const chunk = yield* storage.projects.list(accountId, { ...q, bbox: box, limit: INTERSECTS_CHUNK, offset: 0, after, omitGeometry: true })
+        for (const row of chunk.rows) {
+          examined++
+          last = row
+          const stored = (yield* storage.projects.get(accountId, row.id))?.geometry ?? null
+          if (stored !== null) {
+            const yes = g.type === "Point"
+              ? yield* GeometryCheck.covers(stored, g.coordinates)
+              : yield* Effect.map(GeometryCheck.shared(text!, stored, started + Overlap.LIST_BUDGET_MS - (yield* Clock.currentTimeMillis)),
+                (s) => (s._tag === "Shared" ? s.hectares > 0 : undefined))
+            if (yes === true) matches.push({ ...row, geometry: stored })
+            if (yes === undefined) uncertain = true
+          }
+          if (matches.length > w.limit) break
         }
-        if (matches.length > w.limit) break
+        if (!chunk.hasMore && matches.length <= w.limit) exhausted = true
+        const tail = chunk.rows[chunk.rows.length - 1]
+        if (!tail) exhausted = true
+        else after = { value: sortValue(tail), id: tail.id }
       }
-      if (!chunk.hasMore && matches.length <= w.limit) exhausted = true
-      const tail = chunk.rows[chunk.rows.length - 1]
-      if (!tail) exhausted = true
-      else after = { value: sortValue(tail), id: tail.id }
-    }
-    const rows = matches.slice(0, w.limit)
-    const more = matches.length > w.limit || !exhausted
-    const at = matches.length > w.limit ? rows[rows.length - 1] : last
-    const resume = more && at ? Cursor.encode({ sort: w.sort, order: w.order, value: sortValue(at), id: at.id }) : null
-    const exact = exhausted && !uncertain && w.after === undefined
-    return { rows, hasMore: more, total: rows.length, totalExact: exact, resume }
-  })
+      const rows = matches.slice(0, w.limit)
+      const more = matches.length > w.limit || !exhausted
+      const at = matches.length > w.limit ? rows[rows.length - 1] : last
+      const resume = more && at ? Cursor.encode({ sort: w.sort, order: w.order, value: sortValue(at), id: at.id }) : null
+      const exact = exhausted && !uncertain && w.after === undefined
+      return { rows, hasMore: more, total: rows.length, totalExact: exact, resume }
+    })
 
   /** `project.overlap_detected`, when a write's report lists overlaps. */
   const reportOverlaps = (accountId: string, project: ProjectRow, report: Overlap.Report | undefined) =>
@@ -264,33 +279,38 @@ const make = (storage: StorageShape) => {
 
   /** Applies a status change and patch under the hectare guard, emitting the transition's event. */
   const change = (
-    principal: Principal, id: string, command: Lifecycle.Command, patch: (p: ProjectRow) => Partial<ProjectRow>,
-    overlapsOf?: (before: ProjectRow, after: ProjectRow) => Counted | undefined, deadline = 0
-  ) => Effect.gen(function*() {
-    // The heavy comparison before the transaction, against the row as it is now; settled inside.
-    const current = overlapsOf ? yield* storage.projects.get(principal.account_id, id) : undefined
-    const early = current && overlapsOf ? overlapsOf(current, { ...current, ...patch(current) }) : undefined
-    const known = early ? (yield* compare(principal.account_id, early, id, deadline)).compared : new Map()
-    return yield* provide(UsageGuard.guarded(principal.account_id, Effect.gen(function*() {
-      const before = yield* load(principal.account_id, id)
-      const t = yield* refuse(Lifecycle.transition(before.status, command))
-      const now = yield* nowIso
-      const fields = { ...patch(before), status: t.state ?? before.status, updated_at: now }
-      const after = { ...before, ...fields }
-      const stats = yield* storage.projects.stats(principal.account_id)
-      const usage = stats.hectares - countedArea(before) + countedArea(after)
-      yield* UsageGuard.check(principal.account_id, "hectares", stats.hectares, usage)
-      const counted = overlapsOf?.(before, after)
-      const report = counted ? yield* settleOverlaps(principal.account_id, after, counted, deadline, known) : undefined
-      const saved = yield* storage.projects.update(principal.account_id, id, fields).pipe(duplicateSlug)
-      if (!saved) return yield* new NotFound({ resource: "project", id })
-      yield* recordBoundary(storage, principal, before, saved)
-      yield* emit(principal.account_id, t.event, toResource(saved))
-      yield* reportOverlaps(principal.account_id, saved, report)
-      if (usage > stats.hectares) yield* UsageGuard.alert(principal.account_id, "hectares", usage)
-      return report ? { ...toResource(saved), overlaps: report } : toResource(saved)
-    })))
-  })
+    principal: Principal,
+    id: string,
+    command: Lifecycle.Command,
+    patch: (p: ProjectRow) => Partial<ProjectRow>,
+    overlapsOf?: (before: ProjectRow, after: ProjectRow) => Counted | undefined,
+    deadline = 0
+  ) =>
+    Effect.gen(function*() {
+      // The heavy comparison before the transaction, against the row as it is now; settled inside.
+      const current = overlapsOf ? yield* storage.projects.get(principal.account_id, id) : undefined
+      const early = current && overlapsOf ? overlapsOf(current, { ...current, ...patch(current) }) : undefined
+      const known = early ? (yield* compare(principal.account_id, early, id, deadline)).compared : new Map()
+      return yield* provide(UsageGuard.guarded(principal.account_id, Effect.gen(function*() {
+        const before = yield* load(principal.account_id, id)
+        const t = yield* refuse(Lifecycle.transition(before.status, command))
+        const now = yield* nowIso
+        const fields = { ...patch(before), status: t.state ?? before.status, updated_at: now }
+        const after = { ...before, ...fields }
+        const stats = yield* storage.projects.stats(principal.account_id)
+        const usage = stats.hectares - countedArea(before) + countedArea(after)
+        yield* UsageGuard.check(principal.account_id, "hectares", stats.hectares, usage)
+        const counted = overlapsOf?.(before, after)
+        const report = counted ? yield* settleOverlaps(principal.account_id, after, counted, deadline, known) : undefined
+        const saved = yield* storage.projects.update(principal.account_id, id, fields).pipe(duplicateSlug)
+        if (!saved) return yield* new NotFound({ resource: "project", id })
+        yield* recordBoundary(storage, principal, before, saved)
+        yield* emit(principal.account_id, t.event, toResource(saved))
+        yield* reportOverlaps(principal.account_id, saved, report)
+        if (usage > stats.hectares) yield* UsageGuard.alert(principal.account_id, "hectares", usage)
+        return report ? { ...toResource(saved), overlaps: report } : toResource(saved)
+      })))
+    })
 
   return Projects.of({
     create: Effect.fn("Projects.create")(function*(principal, input) {
@@ -306,11 +326,18 @@ const make = (storage: StorageShape) => {
         const now = yield* nowIso
         const description = body.description ?? null
         const row: ProjectRow = {
-          id: Ids.make("project"), account_id: principal.account_id, name: body.name,
-          slug: body.slug ?? Slug.fromName(body.name), description, ...m,
-          status, created_by: principal.user_id,
-          sort_name: body.name.toLowerCase(), search_text: searchText(body.name, description),
-          created_at: now, updated_at: now
+          id: Ids.make("project"),
+          account_id: principal.account_id,
+          name: body.name,
+          slug: body.slug ?? Slug.fromName(body.name),
+          description,
+          ...m,
+          status,
+          created_by: principal.user_id,
+          sort_name: body.name.toLowerCase(),
+          search_text: searchText(body.name, description),
+          created_at: now,
+          updated_at: now
         }
         const stats = yield* storage.projects.stats(principal.account_id)
         yield* UsageGuard.check(principal.account_id, "hectares", stats.hectares, stats.hectares + countedArea(row))
@@ -318,8 +345,7 @@ const make = (storage: StorageShape) => {
         yield* storage.projects.insert(row).pipe(duplicateSlug)
         yield* recordBoundary(storage, principal, undefined, row)
         const creator = principal.user_id ? yield* storage.members.get(principal.account_id, principal.user_id) : undefined
-        yield* emit(principal.account_id, "project.created",
-          Events.projectCreated(row, creator ? { id: creator.id, email: creator.email } : null))
+        yield* emit(principal.account_id, "project.created", Events.projectCreated(row, creator ? { id: creator.id, email: creator.email } : null))
         yield* reportOverlaps(principal.account_id, row, report)
         if (countedArea(row) > 0) yield* UsageGuard.alert(principal.account_id, "hectares", stats.hectares + countedArea(row))
         return report ? { ...toResource(row), overlaps: report } : toResource(row)
@@ -335,7 +361,8 @@ const make = (storage: StorageShape) => {
       const box = q.bbox === undefined ? undefined : Schemas.parseBoxQuery(q.bbox) as Geometry.BBox
       const query_ = { status: q.status, search: q.search?.toLowerCase(), sort, order: w.order, bbox: box, omitGeometry: options?.boundaries === false }
       if (q.intersects !== undefined) {
-        const page = yield* intersecting(principal.account_id, query_, w, Schemas.parseIntersectsQuery(q.intersects) as Geometry.Boundary | Geometry.Point, sortValue)
+        const page = yield* intersecting(principal.account_id, query_, w, Schemas.parseIntersectsQuery(q.intersects) as Geometry.Boundary | Geometry.Point,
+          sortValue)
         return { data: page.rows.map(toResource), meta: { ...listMeta(page, w, sortValue), next_cursor: page.resume } }
       }
       const page = yield* storage.projects.list(principal.account_id, { ...query_, limit: w.limit, offset: w.offset, after: w.after })
@@ -356,7 +383,10 @@ const make = (storage: StorageShape) => {
         const name = body.name ?? p.name
         const description = body.description === undefined ? p.description : body.description
         return {
-          name, description, sort_name: name.toLowerCase(), search_text: searchText(name, description),
+          name,
+          description,
+          sort_name: name.toLowerCase(),
+          search_text: searchText(name, description),
           ...(body.slug !== undefined ? { slug: body.slug } : {}),
           ...m
         }

@@ -107,7 +107,11 @@ const make = (storage: StorageShape) => {
       const csrf = Tokens.generate("session")
       const expires = now + SESSION_TTL_MS
       yield* storage.sessions.insert({
-        token_hash: Tokens.hash(token), account_id: member.account_id, user_id: member.id, csrf, expires_at: expires,
+        token_hash: Tokens.hash(token),
+        account_id: member.account_id,
+        user_id: member.id,
+        csrf,
+        expires_at: expires,
         created_at: new Date(now).toISOString()
       }).pipe(conflictOnDuplicate(() => "session collision; try again"))
       yield* storage.members.update(member.account_id, member.id, { last_active_at: new Date(now).toISOString() }).pipe(Effect.ignore)

@@ -41,7 +41,12 @@ export const alert = Effect.fn("UsageGuard.alert")(function*(accountId: string, 
   for (const threshold of Usage.reached(value, limit, fired)) {
     if (yield* storage.usage.markAlert(accountId, period.key, metric, threshold)) {
       yield* emit(accountId, "usage.threshold_reached", Events.thresholdReached(
-        metric, threshold, round(value), limit, { start: period.start.toISOString(), end: period.end.toISOString() }))
+        metric,
+        threshold,
+        round(value),
+        limit,
+        { start: period.start.toISOString(), end: period.end.toISOString() }
+      ))
     }
   }
 })
@@ -50,8 +55,7 @@ export const alert = Effect.fn("UsageGuard.alert")(function*(accountId: string, 
 export const reportExceeded = (accountId: string) => (error: LimitExceeded) =>
   Effect.gen(function*() {
     const storage = yield* Storage
-    yield* storage.transaction(emit(accountId, "usage.limit_exceeded",
-      Events.limitExceeded(error.metric, error.current, error.requested, error.limit)))
+    yield* storage.transaction(emit(accountId, "usage.limit_exceeded", Events.limitExceeded(error.metric, error.current, error.requested, error.limit)))
   })
 
 /**
@@ -62,8 +66,7 @@ export const guarded = <A, E, R>(accountId: string, change: Effect.Effect<A, E, 
   Effect.gen(function*() {
     const storage = yield* Storage
     return yield* storage.transaction(Effect.andThen(storage.lockAccount(accountId), change)).pipe(
-      Effect.tapError((e): Effect.Effect<void, StorageError, Storage> =>
-        e instanceof LimitExceeded ? reportExceeded(accountId)(e) : Effect.void)
+      Effect.tapError((e): Effect.Effect<void, StorageError, Storage> => e instanceof LimitExceeded ? reportExceeded(accountId)(e) : Effect.void)
     )
   })
 

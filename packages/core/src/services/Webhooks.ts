@@ -17,23 +17,51 @@ import { nowIso } from "./Outbox.ts"
 
 /** The API view of a webhook row (never the secret). */
 export const toResource = (w: WebhookRow): Schemas.Webhook => ({
-  id: w.id, url: w.url, events: [...w.events], description: w.description, enabled: w.enabled,
-  disabled_reason: w.disabled_reason, disabled_at: w.disabled_at, created_at: w.created_at, updated_at: w.updated_at
+  id: w.id,
+  url: w.url,
+  events: [...w.events],
+  description: w.description,
+  enabled: w.enabled,
+  disabled_reason: w.disabled_reason,
+  disabled_at: w.disabled_at,
+  created_at: w.created_at,
+  updated_at: w.updated_at
 })
 
 /** The API view of a delivery log row. */
 export const logResource = (l: DeliveryLogRow): Schemas.DeliveryLog => ({
-  id: l.id, event_id: l.event_id, event_type: l.event_type, status: l.status, attempt: l.attempt,
-  response_code: l.response_code, response_time_ms: l.response_time_ms, error: l.error, error_class: l.error_class,
-  delivered_at: l.delivered_at, next_retry_at: l.next_retry_at
+  id: l.id,
+  event_id: l.event_id,
+  event_type: l.event_type,
+  status: l.status,
+  attempt: l.attempt,
+  response_code: l.response_code,
+  response_time_ms: l.response_time_ms,
+  error: l.error,
+  error_class: l.error_class,
+  delivered_at: l.delivered_at,
+  next_retry_at: l.next_retry_at
 })
 
 /** Log entries for deliveries canceled because their webhook was disabled or deleted. */
-export const cancellationLogs = (canceled: ReadonlyArray<DeliveryRow>, eventTypes: ReadonlyMap<string, string>, reason: string, now: string): Array<DeliveryLogRow> =>
+export const cancellationLogs = (canceled: ReadonlyArray<DeliveryRow>, eventTypes: ReadonlyMap<string, string>, reason: string,
+  now: string): Array<DeliveryLogRow> =>
   canceled.map((d) => ({
-    id: Ids.make("log"), account_id: d.account_id, webhook_id: d.webhook_id, delivery_id: d.id, event_id: d.event_id,
-    event_type: eventTypes.get(d.event_id) ?? "", attempt: d.attempts, status: "canceled", response_code: null, response_time_ms: null,
-    error: reason, error_class: null, delivered_at: null, next_retry_at: null, created_at: now
+    id: Ids.make("log"),
+    account_id: d.account_id,
+    webhook_id: d.webhook_id,
+    delivery_id: d.id,
+    event_id: d.event_id,
+    event_type: eventTypes.get(d.event_id) ?? "",
+    attempt: d.attempts,
+    status: "canceled",
+    response_code: null,
+    response_time_ms: null,
+    error: reason,
+    error_class: null,
+    delivered_at: null,
+    next_retry_at: null,
+    created_at: now
   }))
 
 type Fx<A> = Effect.Effect<A, DomainError | StorageError>
@@ -93,10 +121,19 @@ const make = (storage: StorageShape) => {
         const now = yield* nowIso
         const enabled = body.enabled ?? true
         const row: WebhookRow = {
-          id: Ids.make("webhook"), account_id: principal.account_id, url: body.url, events: [...new Set(body.events)],
-          description: body.description ?? null, secret: body.secret ?? Signature.generateSecret(), enabled,
-          disabled_reason: enabled ? null : "disabled by a user", disabled_at: enabled ? null : now,
-          consecutive_failures: 0, failing_since: null, created_at: now, updated_at: now
+          id: Ids.make("webhook"),
+          account_id: principal.account_id,
+          url: body.url,
+          events: [...new Set(body.events)],
+          description: body.description ?? null,
+          secret: body.secret ?? Signature.generateSecret(),
+          enabled,
+          disabled_reason: enabled ? null : "disabled by a user",
+          disabled_at: enabled ? null : now,
+          consecutive_failures: 0,
+          failing_since: null,
+          created_at: now,
+          updated_at: now
         }
         yield* storage.webhooks.insert(row)
         return { ...toResource(row), secret: row.secret }
@@ -153,7 +190,11 @@ const make = (storage: StorageShape) => {
       yield* load(principal.account_id, id)
       const w = window(q, Schemas.newestFirst())
       const page = yield* storage.outbox.listLogs(principal.account_id, id, {
-        status: q.status, event_type: q.event_type, limit: w.limit, offset: w.offset, after: w.after
+        status: q.status,
+        event_type: q.event_type,
+        limit: w.limit,
+        offset: w.offset,
+        after: w.after
       })
       return { data: page.rows.map(logResource), meta: listMeta(page, w, (l) => l.created_at) }
     })

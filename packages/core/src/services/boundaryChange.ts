@@ -39,8 +39,17 @@ export const record = (storage: StorageShape, principal: Principal, before: Proj
     const base = { account_id: after.account_id, project_id: after.id, file_format: null, restored_from: null }
     if (latest === undefined && before?.geometry) {
       yield* storage.boundaryVersions.append({
-        ...base, version, geometry: before.geometry, bbox: before.bbox, area_hectares_before: 0, area_hectares_after: before.area_hectares,
-        via: "initial", actor_kind: null, user_id: null, credential_id: null, created_at: before.updated_at
+        ...base,
+        version,
+        geometry: before.geometry,
+        bbox: before.bbox,
+        area_hectares_before: 0,
+        area_hectares_after: before.area_hectares,
+        via: "initial",
+        actor_kind: null,
+        user_id: null,
+        credential_id: null,
+        created_at: before.updated_at
       })
       version++
     }
@@ -48,9 +57,17 @@ export const record = (storage: StorageShape, principal: Principal, before: Proj
     // one it replaces gets its copy now.
     if (latest !== undefined) yield* storage.boundaryVersions.supersede(after.account_id, after.id, latest, before?.geometry ?? null)
     yield* storage.boundaryVersions.append({
-      ...base, version, bbox: after.bbox,
-      area_hectares_before: before?.area_hectares ?? 0, area_hectares_after: after.area_hectares,
-      via: source?.via ?? (before ? "update" : "create"), file_format: source?.file_format ?? null, restored_from: source?.restored_from ?? null,
-      actor_kind: principal.kind, user_id: principal.user_id, credential_id: principal.credential_id, created_at: yield* nowIso
+      ...base,
+      version,
+      bbox: after.bbox,
+      area_hectares_before: before?.area_hectares ?? 0,
+      area_hectares_after: after.area_hectares,
+      via: source?.via ?? (before ? "update" : "create"),
+      file_format: source?.file_format ?? null,
+      restored_from: source?.restored_from ?? null,
+      actor_kind: principal.kind,
+      user_id: principal.user_id,
+      credential_id: principal.credential_id,
+      created_at: yield* nowIso
     })
   })

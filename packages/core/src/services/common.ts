@@ -96,8 +96,8 @@ export const inBatches = <E>(one: Effect.Effect<number, E>, batch: number, batch
   })
 
 /** Maps a storage Duplicate to a Conflict with the given message. */
-export const conflictOnDuplicate = (message: (d: Duplicate) => string) =>
-  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, Duplicate> | Conflict, R> =>
+export const conflictOnDuplicate =
+  (message: (d: Duplicate) => string) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, Duplicate> | Conflict, R> =>
     Effect.catch(self, (e): Effect.Effect<never, Exclude<E, Duplicate> | Conflict> =>
       (e as { _tag?: unknown })._tag === "Duplicate"
         ? Effect.fail(new Conflict({ message: message(e as Duplicate) }))

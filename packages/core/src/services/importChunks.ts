@@ -15,20 +15,21 @@ export interface Counts {
 }
 
 /** The counts after one more result. */
-export const tally = (c: Counts, r: ImportResultRow): Counts => r.outcome === "created"
-  ? { ...c, done: c.done + 1, created: c.created + 1, units: c.units + Math.round((r.area_hectares ?? 0) * 10_000) }
-  : { ...c, done: c.done + 1, refused: c.refused + 1 }
+export const tally = (c: Counts, r: ImportResultRow): Counts =>
+  r.outcome === "created"
+    ? { ...c, done: c.done + 1, created: c.created + 1, units: c.units + Math.round((r.area_hectares ?? 0) * 10_000) }
+    : { ...c, done: c.done + 1, refused: c.refused + 1 }
 
 /** What every result of a feature holds. */
 type ResultBase = Pick<ImportResultRow, "import_id" | "account_id" | "position" | "label" | "name">
 
 /** The result of a feature made a project. */
-export const createdRow = (base: ResultBase, project: { readonly id: string; readonly area_hectares: number | null }): ImportResultRow =>
-  ({ ...base, outcome: "created", project_id: project.id, area_hectares: project.area_hectares, problems: [] })
+export const createdRow = (base: ResultBase, project: { readonly id: string; readonly area_hectares: number | null }): ImportResultRow => ({ ...base,
+  outcome: "created", project_id: project.id, area_hectares: project.area_hectares, problems: [] })
 
 /** The result of a feature refused, with its problems. */
-export const refusedRow = (base: ResultBase, problems: ImportResultRow["problems"]): ImportResultRow =>
-  ({ ...base, outcome: "refused", project_id: null, area_hectares: null, problems })
+export const refusedRow = (base: ResultBase, problems: ImportResultRow["problems"]): ImportResultRow => ({ ...base, outcome: "refused", project_id: null,
+  area_hectares: null, problems })
 
 /** A chunk's transaction rolled back: the feature at `position` was refused inside it. */
 export class Replay extends Data.TaggedError("Replay")<{ readonly position: number }> {}
@@ -46,7 +47,7 @@ const threadMs: () => number = typeof process !== "undefined" && typeof process.
  * a machine short of CPU does not count as holding): a networked store's round trips let the loop
  * turn, a synchronous store's statements do not. Each call arms one `setImmediate` to see the next turn.
  */
-export const loopHold = (): (() => number) => {
+export const loopHold = (): () => number => {
   let turnedAt = threadMs()
   let armed = false
   const arm = () => {

@@ -28,15 +28,16 @@ export const importReads = (storage: StorageShape) => {
   /** Forgets what `accountId`'s chunk read under keys starting with `prefix`. */
   const forget = (accountId: string, prefix: string) => {
     const memory = chunks.get(accountId)
-    if (memory) for (const key of memory.keys()) if (key.startsWith(prefix)) memory.delete(key)
+    if (memory) { for (const key of memory.keys()) if (key.startsWith(prefix)) memory.delete(key) }
   }
 
-  const projects = Object.fromEntries(Object.entries(storage.projects).map(([name, method]) => [name,
-    PROJECT_READS.has(name) ? method : (accountOrRow: unknown, ...rest: Array<unknown>) => {
+  const projects = Object.fromEntries(
+    Object.entries(storage.projects).map(([name, method]) => [name, PROJECT_READS.has(name) ? method : (accountOrRow: unknown, ...rest: Array<unknown>) => {
       const accountId = typeof accountOrRow === "string" ? accountOrRow : (accountOrRow as { account_id: string }).account_id
       forget(accountId, "meeting ")
       return (method as (...args: Array<unknown>) => unknown)(accountOrRow, ...rest)
-    }])) as unknown as StorageShape["projects"]
+    }])
+  ) as unknown as StorageShape["projects"]
 
   const wrapped: StorageShape = {
     ...storage,

@@ -42,8 +42,7 @@ export const make = Effect.gen(function*() {
   const { sql, dialect, transaction } = c
   const storage: S.StorageShape = {
     transaction,
-    lockAccount: (accountId) =>
-      dialect === "pg" ? orStorage(Effect.asVoid(sql`select id from accounts where id = ${accountId} for update`)) : Effect.void,
+    lockAccount: (accountId) => dialect === "pg" ? orStorage(Effect.asVoid(sql`select id from accounts where id = ${accountId} for update`)) : Effect.void,
     ping: orStorage(Effect.asVoid(sql`select 1`)),
     ...identity(c),
     ...projects(c),

@@ -24,7 +24,11 @@ import { ENSURE_BUCKET, numbered } from "./requestPath.ts"
 
 type Decide = (plan: Plan, state: RateLimitState | undefined) => S.MeterStep<unknown>
 type Metered = { readonly result: unknown; readonly count: number } | undefined
-interface Waiting { readonly period: string; readonly decide: Decide; readonly done: Deferred.Deferred<Metered, S.StorageError> }
+interface Waiting {
+  readonly period: string
+  readonly decide: Decide
+  readonly done: Deferred.Deferred<Metered, S.StorageError>
+}
 
 /** Plan, bucket state and the bucket row's version (null without a row). Params: account id. */
 export const PLAN_STATE_VERSION =

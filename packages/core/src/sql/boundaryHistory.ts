@@ -11,12 +11,18 @@ const SUMMARY_COLUMNS = "account_id, project_id, version, bbox, area_hectares_be
   "restored_from, actor_kind, user_id, credential_id, created_at"
 
 const summaryOf = (r: Row): S.BoundaryVersionSummary => ({
-  account_id: String(r.account_id), project_id: String(r.project_id), version: Number(r.version),
+  account_id: String(r.account_id),
+  project_id: String(r.project_id),
+  version: Number(r.version),
   bbox: parse<S.BoundaryVersionRow["bbox"]>(r.bbox),
-  area_hectares_before: Number(r.area_hectares_before), area_hectares_after: Number(r.area_hectares_after),
-  via: String(r.via) as S.BoundaryVia, file_format: r.file_format == null ? null : String(r.file_format),
-  restored_from: numOrNull(r.restored_from), actor_kind: r.actor_kind == null ? null : String(r.actor_kind),
-  user_id: r.user_id == null ? null : String(r.user_id), credential_id: r.credential_id == null ? null : String(r.credential_id),
+  area_hectares_before: Number(r.area_hectares_before),
+  area_hectares_after: Number(r.area_hectares_after),
+  via: String(r.via) as S.BoundaryVia,
+  file_format: r.file_format == null ? null : String(r.file_format),
+  restored_from: numOrNull(r.restored_from),
+  actor_kind: r.actor_kind == null ? null : String(r.actor_kind),
+  user_id: r.user_id == null ? null : String(r.user_id),
+  credential_id: r.credential_id == null ? null : String(r.credential_id),
   created_at: String(r.created_at)
 })
 
@@ -32,9 +38,13 @@ export const boundaryHistory = (c: Context): S.BoundaryHistoryShape => {
     boundaryVersions: {
       append: (row) =>
         orStorage(Effect.gen(function*() {
-          yield* sql`insert into boundary_versions ${sql.insert({
-            ...row, geometry: stored(row.geometry), bbox: json(row.bbox)
-          })}`
+          yield* sql`insert into boundary_versions ${
+            sql.insert({
+              ...row,
+              geometry: stored(row.geometry),
+              bbox: json(row.bbox)
+            })
+          }`
           const expired = row.version - S.MAX_BOUNDARY_VERSIONS
           if (expired >= 1) yield* sql`delete from boundary_versions where ${ofProject(row.account_id, row.project_id)} and version = ${expired}`
         })),
@@ -69,8 +79,7 @@ export const boundaryHistory = (c: Context): S.BoundaryHistoryShape => {
           const total = yield* count(sql`select count(*) as n from boundary_versions where ${ofProject(accountId, projectId)}`)
           return { rows: rows.slice(0, q.limit).map(summaryOf), hasMore: rows.length > q.limit, total }
         }),
-      deleteProject: (accountId, projectId) =>
-        orStorage(Effect.asVoid(sql`delete from boundary_versions where ${ofProject(accountId, projectId)}`))
+      deleteProject: (accountId, projectId) => orStorage(Effect.asVoid(sql`delete from boundary_versions where ${ofProject(accountId, projectId)}`))
     }
   }
 }

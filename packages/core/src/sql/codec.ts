@@ -25,15 +25,23 @@ const columnOf = (name: string, ast: SchemaAST.AST): Column => {
   const nullable = ast._tag === "Union" && members.length < ast.types.length
   const kinds = new Set(members.map((t): Kind => {
     switch (t._tag) {
-      case "Number": return "num"
-      case "Boolean": return "bool"
-      case "Arrays": case "Objects": return "json"
+      case "Number":
+        return "num"
+      case "Boolean":
+        return "bool"
+      case "Arrays":
+      case "Objects":
+        return "json"
       case "Declaration":
         if (t === RawJsonColumn.ast) return "raw"
         throw new Error(`storage column ${name}: a declared type other than RawJson has no SQL codec`)
-      case "String": case "Literal": return "text"
-      case "Union": return t.types.every((u) => u._tag === "Literal" && typeof u.literal === "string") ? "text" : "json"
-      default: throw new Error(`storage column ${name}: no SQL codec for a ${t._tag} field`)
+      case "String":
+      case "Literal":
+        return "text"
+      case "Union":
+        return t.types.every((u) => u._tag === "Literal" && typeof u.literal === "string") ? "text" : "json"
+      default:
+        throw new Error(`storage column ${name}: no SQL codec for a ${t._tag} field`)
     }
   }))
   if (kinds.size !== 1) throw new Error(`storage column ${name}: mixed column kinds`)
@@ -63,11 +71,22 @@ const codecOf = (schema: Schema.Struct<Schema.Struct.Fields>): Codec => {
 
 /** Each table's row schema. */
 const schemas = {
-  accounts: S.AccountRow, members: S.MemberRow, invitations: S.InvitationRow, sessions: S.SessionRow,
-  projects: S.ProjectRow, assets: S.AssetRow,
-  webhooks: S.WebhookRow, events: S.EventRow, deliveries: S.DeliveryRow, delivery_logs: S.DeliveryLogRow,
-  credentials: S.CredentialRow, oauth_clients: S.OAuthClientRow, oauth_codes: S.OAuthCodeRow, oauth_tokens: S.OAuthTokenRow,
-  imports: S.ImportRow, import_results: S.ImportResultRow
+  accounts: S.AccountRow,
+  members: S.MemberRow,
+  invitations: S.InvitationRow,
+  sessions: S.SessionRow,
+  projects: S.ProjectRow,
+  assets: S.AssetRow,
+  webhooks: S.WebhookRow,
+  events: S.EventRow,
+  deliveries: S.DeliveryRow,
+  delivery_logs: S.DeliveryLogRow,
+  credentials: S.CredentialRow,
+  oauth_clients: S.OAuthClientRow,
+  oauth_codes: S.OAuthCodeRow,
+  oauth_tokens: S.OAuthTokenRow,
+  imports: S.ImportRow,
+  import_results: S.ImportResultRow
 } as const
 
 /** The tables whose rows `fromDb` converts. */

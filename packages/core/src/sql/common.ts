@@ -15,32 +15,26 @@ export type Fragment = ReturnType<Sql["and"]>
 type Statement = Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
 
 /** A SQL driver failure as the storage contract's StorageError (the cause kept, never shown). */
-export const storageError = (e: SqlError.SqlError) =>
-  new S.StorageError({ message: `storage failure: ${e.reason._tag}`, cause: e })
+export const storageError = (e: SqlError.SqlError) => new S.StorageError({ message: `storage failure: ${e.reason._tag}`, cause: e })
 
 const isUnique = (e: SqlError.SqlError) => e.reason._tag === "UniqueViolation"
 
 /** Maps SQL failures: a unique violation to Duplicate, anything else to StorageError. */
-export const onUnique = (entity: string, field: string) =>
-  <A, R>(self: Effect.Effect<A, SqlError.SqlError, R>): Effect.Effect<A, S.Duplicate | S.StorageError, R> =>
+export const onUnique =
+  (entity: string, field: string) => <A, R>(self: Effect.Effect<A, SqlError.SqlError, R>): Effect.Effect<A, S.Duplicate | S.StorageError, R> =>
     Effect.mapError(self, (e) => (isUnique(e) ? new S.Duplicate({ entity, field }) : storageError(e)))
 
-export const orStorage = <A, R>(self: Effect.Effect<A, SqlError.SqlError, R>): Effect.Effect<A, S.StorageError, R> =>
-  Effect.mapError(self, storageError)
+export const orStorage = <A, R>(self: Effect.Effect<A, SqlError.SqlError, R>): Effect.Effect<A, S.StorageError, R> => Effect.mapError(self, storageError)
 
 /** The helpers the areas are written with, over the `SqlClient` in context. */
 export const makeContext = Effect.gen(function*() {
   const sql: Sql = yield* SqlClient.SqlClient
   const dialect = sql.onDialectOrElse({ pg: () => "pg" as const, sqlite: () => "sqlite" as const, orElse: () => "other" as const })
 
-  const one = <A>(table: Table, statement: Statement) =>
-    orStorage(Effect.map(statement, (rows) => fromDb<A>(table, rows[0])))
-  const all = <A>(table: Table, statement: Statement) =>
-    orStorage(Effect.map(statement, (rows) => rows.map((r) => fromDb<A>(table, r)!)))
-  const count = (statement: Statement) =>
-    orStorage(Effect.map(statement, (rows) => Number((rows[0] as { n?: unknown } | undefined)?.n ?? 0)))
-  const affected = (statement: Statement) =>
-    orStorage(Effect.map(statement, (rows) => rows.length > 0))
+  const one = <A>(table: Table, statement: Statement) => orStorage(Effect.map(statement, (rows) => fromDb<A>(table, rows[0])))
+  const all = <A>(table: Table, statement: Statement) => orStorage(Effect.map(statement, (rows) => rows.map((r) => fromDb<A>(table, r)!)))
+  const count = (statement: Statement) => orStorage(Effect.map(statement, (rows) => Number((rows[0] as { n?: unknown } | undefined)?.n ?? 0)))
+  const affected = (statement: Statement) => orStorage(Effect.map(statement, (rows) => rows.length > 0))
   /**
    * On PostgreSQL, a statement planned for its own values at every run (the unnamed statement),
    * never from a cached generic plan. For queries whose best plan depends on a value the planner
@@ -55,8 +49,7 @@ export const makeContext = Effect.gen(function*() {
   const insert = (table: Table, row: object) => sql`insert into ${sql(table)} ${sql.insert(toDb(table, row))}`
 
   /** A statement written with `?` placeholders (shared with an adapter's own route), in this dialect. */
-  const text = (statement: string, params: ReadonlyArray<unknown>) =>
-    sql.unsafe<Row>(dialect === "pg" ? numbered(statement) : statement, params)
+  const text = (statement: string, params: ReadonlyArray<unknown>) => sql.unsafe<Row>(dialect === "pg" ? numbered(statement) : statement, params)
 
   /** Rows a purge picks on PostgreSQL are locked, and rows others hold are skipped (no waits, no deadlocks). */
   const skipLocked = dialect === "pg" ? sql`for update skip locked` : sql``
@@ -70,8 +63,7 @@ export const makeContext = Effect.gen(function*() {
   }
 
   /** The order `column dir, id dir`: every list's, ties broken by id in the sort's direction. */
-  const orderBy = (column: string, desc: boolean) =>
-    sql.literal(desc ? `${column} desc, id desc` : `${column} asc, id asc`)
+  const orderBy = (column: string, desc: boolean) => sql.literal(desc ? `${column} desc, id desc` : `${column} asc, id asc`)
 
   /** Rows strictly after `after` in the order `column dir, id dir` (keyset pagination). */
   const keyset = (column: string, desc: boolean, after: S.After | undefined) =>
@@ -90,7 +82,11 @@ export const makeContext = Effect.gen(function*() {
    * `valueDependent`: the clauses hold a value whose plan must be made for it (see `planned`).
    */
   const page = <A>(
-    table: Table, clauses: Array<Fragment>, column: string, desc: boolean, q: S.Window,
+    table: Table,
+    clauses: Array<Fragment>,
+    column: string,
+    desc: boolean,
+    q: S.Window,
     options: {
       readonly exactTotal?: Effect.Effect<number, S.StorageError>
       readonly countLimit?: number
@@ -116,23 +112,42 @@ export const makeContext = Effect.gen(function*() {
       const r = (rows[0] ?? {}) as Record<string, unknown>
       const n = (k: string) => Number(r[k] ?? 0)
       return {
-        active: n("projects_active"), archived: n("projects_archived"), draft: n("projects_draft"),
-        areaActive: n("area_active"), areaArchived: n("area_archived"), areaDraft: n("area_draft"),
-        members: n("members"), webhooks: n("webhooks")
+        active: n("projects_active"),
+        archived: n("projects_archived"),
+        draft: n("projects_draft"),
+        areaActive: n("area_active"),
+        areaArchived: n("area_archived"),
+        areaDraft: n("area_draft"),
+        members: n("members"),
+        webhooks: n("webhooks")
       }
     }))
 
   /** Joins the current transaction when there is one (no savepoint), or opens one. */
   const atomically = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-    Effect.flatMap(Effect.serviceOption(sql.transactionService), (current) =>
-      current._tag === "Some" ? effect : sql.withTransaction(effect))
+    Effect.flatMap(Effect.serviceOption(sql.transactionService), (current) => current._tag === "Some" ? effect : sql.withTransaction(effect))
 
   /** `Storage.transaction`: atomically, a driver failure as StorageError. */
-  const transaction: S.StorageShape["transaction"] = (effect) => Effect.mapError(atomically(effect), (e) =>
-    (e as { _tag?: string })._tag === "SqlError" ? storageError(e as SqlError.SqlError) : e) as never
+  const transaction: S.StorageShape["transaction"] = (effect) =>
+    Effect.mapError(atomically(effect), (e) => (e as { _tag?: string })._tag === "SqlError" ? storageError(e as SqlError.SqlError) : e) as never
 
   return {
-    sql, dialect, one, all, count, affected, planned, insert, text, skipLocked, patchRow, orderBy, keyset, page, totals, transaction
+    sql,
+    dialect,
+    one,
+    all,
+    count,
+    affected,
+    planned,
+    insert,
+    text,
+    skipLocked,
+    patchRow,
+    orderBy,
+    keyset,
+    page,
+    totals,
+    transaction
   }
 })
 

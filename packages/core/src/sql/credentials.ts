@@ -43,11 +43,15 @@ export const credentials = (c: Context): S.CredentialsShape => {
       // The JSON text narrows the scan (LIKE, wildcards escaped); the decoded list decides exactly.
       originAllowed: (origin) =>
         Effect.map(
-          all<S.OAuthClientRow>("oauth_clients", sql`select * from oauth_clients where allowed_origins like ${`%${JSON.stringify(origin).replace(/[\\%_]/g, "\\$&")}%`} escape '\\'`),
-          (rows) => rows.some((x) => x.allowed_origins.includes(origin))),
+          all<S.OAuthClientRow>("oauth_clients",
+            sql`select * from oauth_clients where allowed_origins like ${`%${JSON.stringify(origin).replace(/[\\%_]/g, "\\$&")}%`} escape '\\'`),
+          (rows) => rows.some((x) => x.allowed_origins.includes(origin))
+        ),
       rotate: (hash, now) => affected(sql`update oauth_tokens set rotated_at = ${now} where token_hash = ${hash} and rotated_at is null returning id`),
       revokeFamily: (familyId, now) =>
-        orStorage(Effect.map(sql`update oauth_tokens set revoked_at = ${now} where family_id = ${familyId} and revoked_at is null returning id`, (r) => r.length))
+        orStorage(
+          Effect.map(sql`update oauth_tokens set revoked_at = ${now} where family_id = ${familyId} and revoked_at is null returning id`, (r) => r.length)
+        )
     }
   }
 }

@@ -22,8 +22,9 @@ export const identity = (c: Context): S.IdentityShape => {
       findByEmail: (email) => all("members", sql`select * from members where email = ${email} order by created_at asc, id asc`),
       list: (accountId) => all("members", sql`select * from members where account_id = ${accountId} order by created_at asc, id asc`),
       update: (accountId, id, patch) =>
-        onUnique("member", "email")(Effect.map(patchRow("members", patch, sql.and([sql`account_id = ${accountId}`, sql`id = ${id}`])),
-          (r) => fromDb<S.MemberRow>("members", r[0]))),
+        onUnique("member", "email")(
+          Effect.map(patchRow("members", patch, sql.and([sql`account_id = ${accountId}`, sql`id = ${id}`])), (r) => fromDb<S.MemberRow>("members", r[0]))
+        ),
       delete: (accountId, id) => affected(sql`delete from members where account_id = ${accountId} and id = ${id} returning id`),
       countActiveWithRole: (accountId, role) =>
         count(sql`select count(*) as n from members where account_id = ${accountId} and role = ${role} and status = 'active'`),

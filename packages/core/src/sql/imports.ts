@@ -19,7 +19,9 @@ export const imports = (c: Context): S.ImportsShape => {
             sql`update imports set ${sql.update(toDb("imports", progress))} where account_id = ${accountId} and id = ${id} returning *`)
           if (!row) return undefined
           for (let i = 0; i < results.length; i += RESULTS_PER_STATEMENT) {
-            const [first, ...rest] = results.slice(i, i + RESULTS_PER_STATEMENT).map((r) => toDb("import_results", { ...r, import_id: id, account_id: accountId }))
+            const [first, ...rest] = results.slice(i, i + RESULTS_PER_STATEMENT).map((r) =>
+              toDb("import_results", { ...r, import_id: id, account_id: accountId })
+            )
             yield* orStorage(sql`insert into import_results ${sql.insert([first!, ...rest])}`)
           }
           return row
@@ -32,8 +34,7 @@ export const imports = (c: Context): S.ImportsShape => {
           and position > ${after} order by position limit ${limit}`),
       running: (accountId, limit) =>
         count(sql`select count(*) as n from (select 1 from imports where account_id = ${accountId} and status = 'running' limit ${limit}) c`),
-      expired: (now, limit) =>
-        all("imports", sql`select * from imports where status = 'running' and lease_until < ${now} order by lease_until limit ${limit}`)
+      expired: (now, limit) => all("imports", sql`select * from imports where status = 'running' and lease_until < ${now} order by lease_until limit ${limit}`)
     }
   }
 }

@@ -15,14 +15,16 @@ export const metering = (c: Context): S.MeteringShape => {
       get: (accountId, period, metric) =>
         orStorage(Effect.map(
           sql`select value from usage_counters where account_id = ${accountId} and period = ${period} and metric = ${metric}`,
-          (rows) => Number((rows[0] as { value?: unknown } | undefined)?.value ?? 0))),
+          (rows) => Number((rows[0] as { value?: unknown } | undefined)?.value ?? 0)
+        )),
       markAlert: (accountId, period, metric, threshold) =>
         affected(sql`insert into usage_alerts (account_id, period, metric, threshold) values (${accountId}, ${period}, ${metric}, ${threshold})
                      on conflict do nothing returning threshold`),
       alerts: (accountId, period, metric) =>
         orStorage(Effect.map(
           sql`select threshold from usage_alerts where account_id = ${accountId} and period = ${period} and metric = ${metric} order by threshold`,
-          (rows) => rows.map((r) => Number((r as { threshold: unknown }).threshold))))
+          (rows) => rows.map((r) => Number((r as { threshold: unknown }).threshold))
+        ))
     },
 
     rateLimits: {
@@ -51,7 +53,7 @@ export const metering = (c: Context): S.MeteringShape => {
         orStorage(Effect.gen(function*() {
           const where = sql`account_id = ${accountId} and idempotency_key = ${key}`
           // A purge may delete the row between the statements below: then start again.
-          for (let attempt = 0; ; attempt++) {
+          for (let attempt = 0;; attempt++) {
             // A free key is claimed by exactly one of concurrent inserts (the others do nothing)…
             const inserted = yield* sql`insert into idempotency_keys (account_id, idempotency_key, fingerprint, token, created_at)
               values (${accountId}, ${key}, ${fingerprint}, ${token}, ${now})

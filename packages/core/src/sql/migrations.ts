@@ -123,8 +123,12 @@ const scale = ddl((t, dialect) => [
     members ${t.bigint} not null default 0, webhooks ${t.bigint} not null default 0)`,
   `insert into account_totals (account_id) select id from accounts`,
   `update account_totals set
-    ${statuses.map((s) => `projects_${s} = (select count(*) from projects p where p.account_id = account_totals.account_id and p.status = '${s}'),
-      area_${s} = (select coalesce(sum(${areaUnits("p")}), 0) from projects p where p.account_id = account_totals.account_id and p.status = '${s}')`).join(",\n")},
+    ${
+    statuses.map((s) =>
+      `projects_${s} = (select count(*) from projects p where p.account_id = account_totals.account_id and p.status = '${s}'),
+      area_${s} = (select coalesce(sum(${areaUnits("p")}), 0) from projects p where p.account_id = account_totals.account_id and p.status = '${s}')`
+    ).join(",\n")
+  },
     members = (select count(*) from members m where m.account_id = account_totals.account_id),
     webhooks = (select count(*) from webhooks w where w.account_id = account_totals.account_id)`,
   ...totalsTriggers(dialect, "accounts", {
@@ -142,13 +146,14 @@ const scale = ddl((t, dialect) => [
       }
     })
     : projectTotalsPerStatement),
-  ...(["members", "webhooks"] as const).flatMap((table) => totalsTriggers(dialect, table, {
-    insert: `update account_totals set ${table} = ${table} + 1 where account_id = new.account_id;`,
-    delete: `update account_totals set ${table} = ${table} - 1 where account_id = old.account_id;`
-  })),
+  ...(["members", "webhooks"] as const).flatMap((table) =>
+    totalsTriggers(dialect, table, {
+      insert: `update account_totals set ${table} = ${table} + 1 where account_id = new.account_id;`,
+      delete: `update account_totals set ${table} = ${table} - 1 where account_id = old.account_id;`
+    })
+  ),
   `drop index projects_stats`,
-  ...["created_at", "sort_name", "area_hectares"].map((column) =>
-    `create index projects_by_status_${column} on projects (account_id, status, ${column}, id)`),
+  ...["created_at", "sort_name", "area_hectares"].map((column) => `create index projects_by_status_${column} on projects (account_id, status, ${column}, id)`),
   `create index events_by_type on events (account_id, type, created_at, id)`,
   ...(dialect === "sqlite"
     ? [...ftsTable("projects"), ...ftsTable("assets")]
@@ -178,11 +183,13 @@ const spatial = ddl((_t, dialect) => [
       ...[
         ["insert", "insert", ""],
         ["update", "update of bbox, status, account_id", `delete from projects_rtree where id = old.rowid;`]
-      ].map(([name, event, before]) => `create trigger projects_rtree_${name} after ${event} on projects begin
+      ].map(([name, event, before]) =>
+        `create trigger projects_rtree_${name} after ${event} on projects begin
          ${before}
          insert into projects_rtree
            select new.rowid, ${rtreeColumns("new", "a")} from accounts a where a.id = new.account_id and new.bbox is not null;
-       end`),
+       end`
+      ),
       `create trigger projects_rtree_delete after delete on projects begin delete from projects_rtree where id = old.rowid; end`,
       `insert into projects_rtree select p.rowid, ${rtreeColumns("p", "a")} from projects p join accounts a on a.id = p.account_id where p.bbox is not null`
     ]
@@ -330,10 +337,12 @@ export const migrations = {
   // and dominates the scan (100,000 projects: 516 index pages, 8.8 ms for a term in 1% of names;
   // 25 pages, 1.0 ms on the text alone, the account then checked on the rows the search rechecks
   // anyway). The planner picks per query: a small account among many keeps the combined index.
-  "12_search_text_index": ddl((_, dialect) => dialect === "sqlite" ? [] : [
-    `create index projects_search_text on projects using gin (search_text gin_trgm_ops)`,
-    `create index assets_search_text on assets using gin (search_text gin_trgm_ops)`
-  ]),
+  "12_search_text_index": ddl((_, dialect) =>
+    dialect === "sqlite" ? [] : [
+      `create index projects_search_text on projects using gin (search_text gin_trgm_ops)`,
+      `create index assets_search_text on assets using gin (search_text gin_trgm_ops)`
+    ]
+  ),
   // Boundary history: each change of a project's boundary as a numbered version, read newest
   // first by its key; removed with the project.
   "13_boundary_history": ddl((t) => [
@@ -374,7 +383,7 @@ export const migrations = {
   "16_boundary_keys": Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* sql.unsafe(`alter table projects add column boundary_key text`)
-    for (let after = ""; ;) {
+    for (let after = "";;) {
       const rows = yield* sql<{ id: string; geometry: string | null }>`select id, geometry from projects where id > ${after} order by id limit 500`
       if (rows.length === 0) break
       for (const r of rows) {

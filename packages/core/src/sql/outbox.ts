@@ -15,14 +15,16 @@ export const outbox = (c: Context): S.OutboxShape => {
             coalesce(w.consecutive_failures, 0) as webhook_consecutive_failures, w.failing_since as webhook_failing_since
           from deliveries d join events e on e.id = d.event_id left join webhooks w on w.id = d.webhook_id
           where d.id in ${sql.in(ids)} order by d.next_attempt_at, d.id`,
-      (rows) => rows.map((r) => {
-        const x = r as { webhook_enabled: unknown; webhook_consecutive_failures: unknown }
-        return {
-          ...fromDb<S.DeliveryRow>("deliveries", r)!,
-          webhook_enabled: Boolean(Number(x.webhook_enabled)),
-          webhook_consecutive_failures: Number(x.webhook_consecutive_failures)
-        } as S.ClaimedDelivery
-      }))
+      (rows) =>
+        rows.map((r) => {
+          const x = r as { webhook_enabled: unknown; webhook_consecutive_failures: unknown }
+          return {
+            ...fromDb<S.DeliveryRow>("deliveries", r)!,
+            webhook_enabled: Boolean(Number(x.webhook_enabled)),
+            webhook_consecutive_failures: Number(x.webhook_consecutive_failures)
+          } as S.ClaimedDelivery
+        })
+    )
 
   return {
     webhooks: {
@@ -67,7 +69,8 @@ export const outbox = (c: Context): S.OutboxShape => {
         }))),
       release: (ids, owner) =>
         ids.length === 0 ? Effect.void : orStorage(Effect.asVoid(
-          sql`update deliveries set lease_owner = null, lease_expires_at = null where id in ${sql.in(ids)} and lease_owner = ${owner}`)),
+          sql`update deliveries set lease_owner = null, lease_expires_at = null where id in ${sql.in(ids)} and lease_owner = ${owner}`
+        )),
       claimOne: (id, now, owner, leaseUntil) =>
         transaction(orStorage(Effect.gen(function*() {
           const rows = yield* sql`update deliveries set lease_owner = ${owner}, lease_expires_at = ${leaseUntil}
@@ -83,15 +86,19 @@ export const outbox = (c: Context): S.OutboxShape => {
             where id = ${r.delivery_id} and status = 'pending' and lease_owner = ${r.owner} returning id`
           return updated.length > 0
         }))),
-      nextDue: orStorage(Effect.map(sql`select min(next_attempt_at) as at from deliveries where status = 'pending'`,
-        (rows) => numOrNull((rows[0] as { at?: unknown } | undefined)?.at))),
+      nextDue: orStorage(
+        Effect.map(sql`select min(next_attempt_at) as at from deliveries where status = 'pending'`,
+          (rows) => numOrNull((rows[0] as { at?: unknown } | undefined)?.at))
+      ),
       pendingCount: (cap) => count(sql`select count(*) as n from (select 1 from deliveries where status = 'pending' limit ${cap}) c`),
       getLog: (accountId, webhookId, id) =>
         one("delivery_logs", sql`select * from delivery_logs where account_id = ${accountId} and webhook_id = ${webhookId} and id = ${id}`),
-      purgeLogs: (before, limit) => orStorage(Effect.map(
-        sql`delete from delivery_logs where id in (
+      purgeLogs: (before, limit) =>
+        orStorage(Effect.map(
+          sql`delete from delivery_logs where id in (
             select id from delivery_logs where created_at < ${before} order by created_at limit ${limit} ${skipLocked}) returning id`,
-        (rows) => rows.length)),
+          (rows) => rows.length
+        )),
       // Found oldest first by the events' time index, each checked for a pending delivery by the
       // deliveries' event index; the deliveries go first (the foreign key would cascade anyway).
       purgeEvents: (before, limit) =>

@@ -8,7 +8,7 @@ import { fromDb } from "./codec.ts"
 import { type Context, type Fragment, onUnique, orStorage } from "./common.ts"
 
 /** A term as an FTS5 phrase: with the trigram tokenizer, a case-insensitive substring match. */
-const ftsPhrase = (term: string) => `"${term.replace(/"/g, '""')}"`
+const ftsPhrase = (term: string) => `"${term.replace(/"/g, "\"\"")}"`
 
 /** Rows a filtered project list walks in sort order before asking the filters' indexes. */
 const FILTER_WALK = 5_000
@@ -26,9 +26,12 @@ export const projects = (c: Context): S.ProjectsShape => {
   const { sql, dialect, one, all, count, affected, planned, insert, patchRow, orderBy, keyset, page, totals } = c
 
   /** The columns of a project list: every one, or every one but the boundary's text (read as null). */
-  const listColumns = (q: S.ProjectQuery) => q.omitGeometry
-    ? sql.literal("id, account_id, name, slug, description, null as geometry, area_hectares, bbox, status, created_by, sort_name, search_text, created_at, updated_at")
-    : sql.literal("*")
+  const listColumns = (q: S.ProjectQuery) =>
+    q.omitGeometry
+      ? sql.literal(
+        "id, account_id, name, slug, description, null as geometry, area_hectares, bbox, status, created_by, sort_name, search_text, created_at, updated_at"
+      )
+      : sql.literal("*")
 
   /** A case-insensitive substring match on `search_text` through the table's trigram index. */
   const searchClause = (table: "projects" | "assets", term: string) =>
@@ -127,8 +130,10 @@ export const projects = (c: Context): S.ProjectsShape => {
         // A term: on PostgreSQL the page and the count run at once, on two of the pool's connections.
         : yield* Effect.all([walking, counted], { concurrency: dialect === "pg" ? 2 : 1 })
       return {
-        rows: rows.slice(skip, skip + q.limit), hasMore: rows.length > skip + q.limit,
-        total: Math.min(n, S.SEARCH_COUNT_LIMIT), totalExact: n <= S.SEARCH_COUNT_LIMIT
+        rows: rows.slice(skip, skip + q.limit),
+        hasMore: rows.length > skip + q.limit,
+        total: Math.min(n, S.SEARCH_COUNT_LIMIT),
+        totalExact: n <= S.SEARCH_COUNT_LIMIT
       }
     })
 
@@ -160,9 +165,7 @@ export const projects = (c: Context): S.ProjectsShape => {
           ...patch,
           ...(patch.geometry === undefined ? {} : { boundary_key: keyOf(patch.geometry) }),
           ...(patch.bbox === undefined ? {} : { zoom_cell: zoomCellOf(patch.bbox) })
-        },
-          sql.and([sql`account_id = ${accountId}`, sql`id = ${id}`])),
-          (r) => fromDb<S.ProjectRow>("projects", r[0]))),
+        }, sql.and([sql`account_id = ${accountId}`, sql`id = ${id}`])), (r) => fromDb<S.ProjectRow>("projects", r[0]))),
       delete: (accountId, id) =>
         orStorage(Effect.gen(function*() {
           yield* sql`delete from assets where account_id = ${accountId} and project_id = ${id}`
@@ -181,7 +184,9 @@ export const projects = (c: Context): S.ProjectsShape => {
       },
       meeting: (accountId, b, options) => {
         const clauses = [
-          sql`account_id = ${accountId}`, sql`status <> 'archived'`, boxMeets(b),
+          sql`account_id = ${accountId}`,
+          sql`status <> 'archived'`,
+          boxMeets(b),
           ...(options.excludeId !== undefined ? [sql`projects.id <> ${options.excludeId}`] : [])
         ]
         // Equal texts by their keys: a fixed-size column, not the boundaries' texts.
@@ -195,27 +200,35 @@ export const projects = (c: Context): S.ProjectsShape => {
             and r.west <= ${b[2]} and r.east >= ${b[0]} and r.south <= ${b[3]} and r.north >= ${b[1]} and ${sql.and(clauses)}`
         return orStorage(Effect.map(
           planned(sql`select projects.id, name, updated_at, area_hectares, boundary_key, ${same} as same_boundary ${from} limit ${options.limit}`),
-          (rows) => rows.map((r) => ({
-            id: String(r.id), name: String(r.name), updated_at: String(r.updated_at),
-            area_hectares: Number(r.area_hectares), same_boundary: r.same_boundary === true || Number(r.same_boundary) === 1,
-            boundary_key: String(r.boundary_key ?? "")
-          }))))
+          (rows) =>
+            rows.map((r) => ({
+              id: String(r.id),
+              name: String(r.name),
+              updated_at: String(r.updated_at),
+              area_hectares: Number(r.area_hectares),
+              same_boundary: r.same_boundary === true || Number(r.same_boundary) === 1,
+              boundary_key: String(r.boundary_key ?? "")
+            }))
+        ))
       },
       cells: (accountId, level, lo, hi, limit) =>
         orStorage(Effect.map(
           sql`select cell, projects, area from zoom_cells where account_id = ${accountId} and level = ${level}
             and cell >= ${lo} and cell <= ${hi} order by cell limit ${limit}`,
-          (rows) => rows.map((r) => ({ cell: Number(r.cell), projects: Number(r.projects), hectares: Number(r.area) / 10_000 })))),
+          (rows) => rows.map((r) => ({ cell: Number(r.cell), projects: Number(r.projects), hectares: Number(r.area) / 10_000 }))
+        )),
       stats: (accountId) =>
         Effect.map(totals(accountId), (t) => ({
-          active: t.active, archived: t.archived, draft: t.draft, hectares: (t.areaActive + t.areaDraft) / 10_000
+          active: t.active,
+          archived: t.archived,
+          draft: t.draft,
+          hectares: (t.areaActive + t.areaDraft) / 10_000
         }))
     },
 
     assets: {
       insert: (row) => orStorage(Effect.asVoid(insert("assets", row))),
-      get: (accountId, projectId, id) =>
-        one("assets", sql`select * from assets where account_id = ${accountId} and project_id = ${projectId} and id = ${id}`),
+      get: (accountId, projectId, id) => one("assets", sql`select * from assets where account_id = ${accountId} and project_id = ${projectId} and id = ${id}`),
       update: (accountId, projectId, id, patch) =>
         one("assets", patchRow("assets", patch, sql.and([sql`account_id = ${accountId}`, sql`project_id = ${projectId}`, sql`id = ${id}`]))),
       delete: (accountId, projectId, id) =>

@@ -21,16 +21,13 @@ export const PLAN_AND_BUCKET = "select plan, (select state from rate_limits wher
  * PostgreSQL's read of plan and bucket, with the bucket row locked (`for update` cannot lock the
  * nullable side of an outer join, so the row is made first by `ENSURE_BUCKET`). Params: account id.
  */
-export const PLAN_AND_BUCKET_LOCKED =
-  "select a.plan, r.state from accounts a join rate_limits r on r.account_id = a.id where a.id = ? for update of r"
+export const PLAN_AND_BUCKET_LOCKED = "select a.plan, r.state from accounts a join rate_limits r on r.account_id = a.id where a.id = ? for update of r"
 
 /** Creates an existing account's bucket row when it has none. Params: account id. */
-export const ENSURE_BUCKET =
-  "insert into rate_limits (account_id, state) select id, null from accounts where id = ? on conflict (account_id) do nothing"
+export const ENSURE_BUCKET = "insert into rate_limits (account_id, state) select id, null from accounts where id = ? on conflict (account_id) do nothing"
 
 /** Stores the bucket's state (JSON text). Params: account id, state. */
-export const SAVE_BUCKET =
-  "insert into rate_limits (account_id, state) values (?, ?) on conflict (account_id) do update set state = excluded.state"
+export const SAVE_BUCKET = "insert into rate_limits (account_id, state) values (?, ?) on conflict (account_id) do update set state = excluded.state"
 
 /** Counts one request and answers the new value. Params: account id, period. */
 export const COUNT_REQUEST = `insert into usage_counters (account_id, period, metric, value) values (?, ?, 'api_requests', 1)
@@ -54,7 +51,9 @@ export interface MeterPlan<A> {
 
 /** Applies `decide` to the row read by `PLAN_AND_BUCKET` and says what to write next. */
 export const meterPlan = <A>(
-  accountId: string, period: string, row: { readonly plan: Plan; readonly state: unknown },
+  accountId: string,
+  period: string,
+  row: { readonly plan: Plan; readonly state: unknown },
   decide: (plan: Plan, state: RateLimitState | undefined) => MeterStep<A>
 ): MeterPlan<A> => {
   const state = row.state === null || row.state === undefined ? undefined : JSON.parse(String(row.state)) as RateLimitState

@@ -34,7 +34,7 @@ export const zoomCells = Effect.gen(function*() {
     ...(dialect === "sqlite" ? zoomCellTriggersSqlite : zoomCellTriggersPg)
   ]
   for (const statement of statements) yield* sql.unsafe(statement)
-  for (let after = ""; ;) {
+  for (let after = "";;) {
     const rows = yield* sql<{ id: string; bbox: string | null }>`select id, bbox from projects where id > ${after} order by id limit 500`
     if (rows.length === 0) break
     const cells = rows.flatMap((r) => r.bbox === null ? [] : [[String(r.id), cellOf(JSON.parse(String(r.bbox)))]])
@@ -52,12 +52,16 @@ export const zoomCells = Effect.gen(function*() {
 
 /** SQLite: row triggers adding (`new`) and removing (`old`) a project's cells at each level. */
 const zoomCellTriggersSqlite = (() => {
-  const add = LEVELS.map((l) => `insert into zoom_cells (account_id, level, cell, projects, area)
+  const add = LEVELS.map((l) =>
+    `insert into zoom_cells (account_id, level, cell, projects, area)
       select new.account_id, ${l}, ${cellAt("new.zoom_cell", l)}, 1, ${areaUnits("new")} where new.zoom_cell is not null
-      on conflict (account_id, level, cell) do update set projects = projects + 1, area = area + excluded.area;`).join("\n")
-  const remove = LEVELS.map((l) => `update zoom_cells set projects = projects - 1, area = area - ${areaUnits("old")}
+      on conflict (account_id, level, cell) do update set projects = projects + 1, area = area + excluded.area;`
+  ).join("\n")
+  const remove = LEVELS.map((l) =>
+    `update zoom_cells set projects = projects - 1, area = area - ${areaUnits("old")}
         where account_id = old.account_id and level = ${l} and cell = ${cellAt("old.zoom_cell", l)};
-      delete from zoom_cells where account_id = old.account_id and level = ${l} and cell = ${cellAt("old.zoom_cell", l)} and projects <= 0;`).join("\n")
+      delete from zoom_cells where account_id = old.account_id and level = ${l} and cell = ${cellAt("old.zoom_cell", l)} and projects <= 0;`
+  ).join("\n")
   return [
     `create trigger projects_zoom_cells_insert after insert on projects when new.zoom_cell is not null begin ${add} end`,
     `create trigger projects_zoom_cells_delete after delete on projects when old.zoom_cell is not null begin ${remove} end`,
@@ -84,9 +88,13 @@ const zoomCellTriggersPg = (["insert", "update", "delete"] as const).flatMap((ev
        where d.projects <> 0 or d.area <> 0
        order by account_id, level, cell
        on conflict (account_id, level, cell) do update set projects = zoom_cells.projects + excluded.projects, area = zoom_cells.area + excluded.area;
-       ${event === "insert" ? "" : `delete from zoom_cells z using (
-           select distinct o.account_id, l.level, ${cellAt("o.zoom_cell", "l.level")} as cell from old_rows o cross join ${levels} where o.zoom_cell is not null) g
-         where z.account_id = g.account_id and z.level = g.level and z.cell = g.cell and z.projects <= 0;`}
+       ${
+      event === "insert" ? "" : `delete from zoom_cells z using (
+           select distinct o.account_id, l.level, ${
+        cellAt("o.zoom_cell", "l.level")
+      } as cell from old_rows o cross join ${levels} where o.zoom_cell is not null) g
+         where z.account_id = g.account_id and z.level = g.level and z.cell = g.cell and z.projects <= 0;`
+    }
        return null;
      end $body$`,
     `create trigger projects_zoom_cells_${event} after ${event} on projects referencing ${tables}

@@ -10,7 +10,14 @@ import { BBoxColumn, type Fx, RawJsonColumn, Timestamp } from "./common.ts"
 
 /** How a boundary change came in (docs/decisions.md, "Boundary history"). */
 export const BoundaryVia = Schema.Literals([
-  "initial", "create", "import", "update", "boundary_file", "dashboard", "dashboard_file", "version_restore"
+  "initial",
+  "create",
+  "import",
+  "update",
+  "boundary_file",
+  "dashboard",
+  "dashboard_file",
+  "version_restore"
 ])
 export type BoundaryVia = typeof BoundaryVia.Type
 
@@ -70,8 +77,9 @@ export interface BoundaryHistoryShape {
      * `hasMore` says whether another follows; `total` counts the project's versions (at most
      * `MAX_BOUNDARY_VERSIONS`).
      */
-    readonly list: (accountId: string, projectId: string, q: { readonly limit: number; readonly offset: number; readonly before?: number | undefined }) =>
-      Fx<{ readonly rows: ReadonlyArray<BoundaryVersionSummary>; readonly hasMore: boolean; readonly total: number }>
+    readonly list: (accountId: string, projectId: string,
+      q: { readonly limit: number; readonly offset: number; readonly before?: number | undefined }
+    ) => Fx<{ readonly rows: ReadonlyArray<BoundaryVersionSummary>; readonly hasMore: boolean; readonly total: number }>
     /** Removes every version of the project (at most `MAX_BOUNDARY_VERSIONS` rows). */
     readonly deleteProject: (accountId: string, projectId: string) => Fx<void>
   }

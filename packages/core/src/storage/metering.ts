@@ -92,7 +92,7 @@ export interface MeteringShape {
      * Concurrent calls never lose an update: N counted calls add exactly N. This is on every
      * request's path: an adapter may run it by a faster route than its other operations.
      */
-    readonly meter: <A>(accountId: string, period: string, decide: (plan: Plan, state: RateLimitState | undefined) => MeterStep<A>) =>
-      Fx<{ readonly result: A; readonly count: number } | undefined>
+    readonly meter: <A>(accountId: string, period: string,
+      decide: (plan: Plan, state: RateLimitState | undefined) => MeterStep<A>) => Fx<{ readonly result: A; readonly count: number } | undefined>
   }
 }

@@ -136,7 +136,8 @@ export interface OutboxShape {
      * `excludeWebhooks` are left alone. Concurrent claimers never receive the same delivery; an
      * expired lease is claimable again (its holder crashed or stalled).
      */
-    readonly claimDue: (now: number, limit: number, owner: string, leaseUntil: number, excludeWebhooks?: ReadonlyArray<string>) => Fx<ReadonlyArray<ClaimedDelivery>>
+    readonly claimDue: (now: number, limit: number, owner: string, leaseUntil: number,
+      excludeWebhooks?: ReadonlyArray<string>) => Fx<ReadonlyArray<ClaimedDelivery>>
     /** Gives back leases `owner` holds on these deliveries, unattempted (they stay due). */
     readonly release: (ids: ReadonlyArray<string>, owner: string) => Fx<void>
     /** Leases one delivery by id, when it is pending and not leased by another live owner. */

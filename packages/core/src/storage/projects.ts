@@ -2,9 +2,7 @@
  * Projects and assets, with their lists (filters, search, keyset pages) and running totals.
  */
 import { Schema } from "effect"
-import {
-  BBoxColumn, type Duplicate, type Fx, JsonObject, type Page, type Patch, PointColumn, RawJsonColumn, Timestamp, type Window
-} from "./common.ts"
+import { BBoxColumn, type Duplicate, type Fx, JsonObject, type Page, type Patch, PointColumn, RawJsonColumn, Timestamp, type Window } from "./common.ts"
 
 export const ProjectRow = Schema.Struct({
   id: Schema.String,

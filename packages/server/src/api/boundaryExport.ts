@@ -10,7 +10,10 @@ import { exportOne } from "./gisExport.ts"
 
 /** The version as a file of the format `query.format` names (GeoJSON by default). */
 export const exportVersion = (
-  principal: Principal.Principal, projectId: string, version: string, query: Readonly<Record<string, string>>
+  principal: Principal.Principal,
+  projectId: string,
+  version: string,
+  query: Readonly<Record<string, string>>
 ): Effect.Effect<FileAnswer, Errors.DomainError | Storage.StorageError, Canopy.Services> =>
   Effect.gen(function*() {
     const v = yield* (yield* BoundaryHistory).get(principal, projectId, version)

@@ -8,10 +8,8 @@ import { type Canopy, type Errors, type Principal, Projects, RawJson, Schemas, t
 import { Effect, Schema, Struct } from "effect"
 // The export writers and the formats' names only: the readers (and their parsers) load on first
 // use, so the server's heap — and its garbage collections — stay small.
-import {
-  type ExportEnd, type ExportProject, exportProperties, featureChunk, featureCollectionChunks, featureCollectionHead, featureCollectionTail,
-  GEOJSON_MEDIA_TYPE, KML_MEDIA_TYPE, kmlChunks, kmlHead, kmlPlacemark, kmlTail
-} from "../gis/export.ts"
+import { type ExportEnd, type ExportProject, exportProperties, featureChunk, featureCollectionChunks, featureCollectionHead, featureCollectionTail,
+  GEOJSON_MEDIA_TYPE, KML_MEDIA_TYPE, kmlChunks, kmlHead, kmlPlacemark, kmlTail } from "../gis/export.ts"
 import { exportPool } from "../gis/exportOffload.ts"
 import type { BinaryExportFormat } from "../gis/exportWorker.ts"
 import { MEDIA_TYPES } from "../gis/types.ts"
@@ -58,7 +56,6 @@ const activity = { pagesRead: 0, streamsOpen: 0 }
 
 /** A snapshot of the list exports' activity (for tests and diagnostics). */
 export const exportActivity = (): { readonly pagesRead: number; readonly streamsOpen: number } => ({ ...activity })
-
 
 const Format = Schema.Literals(["geojson", "kml", "shapefile", "geopackage"]).annotate({
   description: "`geojson` (a FeatureCollection, `application/geo+json`), `kml` (KML 2.2), `shapefile` (a zipped Shapefile in WGS84 with " +
@@ -170,13 +167,18 @@ export const exportProjects = (principal: Principal.Principal, query: Readonly<R
     const { cursor, format: _format, ...filters } = query
     const format = formatOf(query)
     const listPage = (after: string | undefined, perPage: number) =>
-      projects.list(principal, { ...filters, per_page: String(perPage), ...(after !== undefined ? { cursor: after } : {}) }) as Effect.Effect<ProjectPage, Failure>
+      projects.list(principal, { ...filters, per_page: String(perPage), ...(after !== undefined ? { cursor: after } : {}) }) as Effect.Effect<ProjectPage,
+        Failure>
     const first = yield* listPage(cursor, EXPORT_PAGE_SIZE)
     activity.pagesRead++
     const maxBytes = exportMaxBytes()
     if (isBinary(format)) {
       return yield* binaryListExport(principal, format, {
-        first, start: cursor, listPage, maxBytes: Math.min(maxBytes, MAX_BINARY_EXPORT_BYTES), maxProjects: MAX_EXPORT_PROJECTS
+        first,
+        start: cursor,
+        listPage,
+        maxBytes: Math.min(maxBytes, MAX_BINARY_EXPORT_BYTES),
+        maxProjects: MAX_EXPORT_PROJECTS
       })
     }
     return {
@@ -345,28 +347,32 @@ const ExportAttributes = Schema.Struct({
 })
 
 /** An export as GeoJSON: a FeatureCollection of the projects; a list's says whether it holds them all. */
-const exportFeatureCollection = (list: boolean) => Schema.Struct({
-  type: Schema.Literal("FeatureCollection"),
-  features: Schema.Array(Schema.Struct({
-    type: Schema.Literal("Feature"),
-    id: Schemas.Project.fields.id,
-    geometry: Schemas.Project.fields.geometry,
-    properties: ExportAttributes
-  })),
-  ...(list
-    ? {
-      truncated: Schema.Boolean.annotate({ description: "Whether the export stopped at a cap before the end of the list" }),
-      next_cursor: Schema.NullOr(Schema.String).annotate({ description: "Where the rest starts (pass as `cursor`); null when complete" })
-    }
-    : {})
-}).annotate({ description: "A GeoJSON FeatureCollection (RFC 7946), one Feature per project" })
+const exportFeatureCollection = (list: boolean) =>
+  Schema.Struct({
+    type: Schema.Literal("FeatureCollection"),
+    features: Schema.Array(Schema.Struct({
+      type: Schema.Literal("Feature"),
+      id: Schemas.Project.fields.id,
+      geometry: Schemas.Project.fields.geometry,
+      properties: ExportAttributes
+    })),
+    ...(list
+      ? {
+        truncated: Schema.Boolean.annotate({ description: "Whether the export stopped at a cap before the end of the list" }),
+        next_cursor: Schema.NullOr(Schema.String).annotate({ description: "Where the rest starts (pass as `cursor`); null when complete" })
+      }
+      : {})
+  }).annotate({ description: "A GeoJSON FeatureCollection (RFC 7946), one Feature per project" })
 
 /**
  * The success response of a `file` route: GeoJSON (its schema built from the Project schema with
  * `toJsonSchema`), KML, a zipped Shapefile or a GeoPackage, as an attachment, with the common headers.
  */
 export const openapiFileResponse = (
-  mediaTypes: ReadonlyArray<string>, headers: Record<string, unknown>, list: boolean, toJsonSchema: (schema: Schema.Top) => unknown
+  mediaTypes: ReadonlyArray<string>,
+  headers: Record<string, unknown>,
+  list: boolean,
+  toJsonSchema: (schema: Schema.Top) => unknown
 ) => ({
   description: list
     ? `The file, as an attachment, streamed (chunked). It holds at most ${MAX_EXPORT_PROJECTS.toLocaleString("en")} projects and ` +
@@ -392,5 +398,6 @@ export const openapiFileResponse = (
   },
   content: Object.fromEntries(mediaTypes.map((t) => [t, t === GEOJSON_MEDIA_TYPE
     ? { schema: toJsonSchema(exportFeatureCollection(list)) }
-    : { schema: { type: "string", description: BINARY_DESCRIPTIONS[t] ?? "A KML 2.2 document, one Placemark per project" } }]))
+    : { schema: { type: "string", description: BINARY_DESCRIPTIONS[t] ?? "A KML 2.2 document, one Placemark per project" } }]
+  ))
 })

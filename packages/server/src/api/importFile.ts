@@ -13,7 +13,12 @@ import { answerDependsOnLoad } from "../http/idempotency.ts"
 
 /** Media types an import accepts as its body (the file itself). */
 export const IMPORT_MEDIA_TYPES: ReadonlyArray<string> = [
-  "application/geo+json", "application/json", MEDIA_TYPES.kml, MEDIA_TYPES.kmz, MEDIA_TYPES.shapefile, MEDIA_TYPES.geopackage
+  "application/geo+json",
+  "application/json",
+  MEDIA_TYPES.kml,
+  MEDIA_TYPES.kmz,
+  MEDIA_TYPES.shapefile,
+  MEDIA_TYPES.geopackage
 ]
 
 /** A raw body as the pipeline hands it to a route with `rawBody`. */

@@ -23,10 +23,20 @@ export const StartImportQuery = Schema.Struct({
     description: "`per_feature` (the default): each feature its own project, a refused feature stores nothing and is listed with its " +
       "problems; `merge`: every polygon of the file one project, as `POST /v1/projects/import` does"
   })),
-  name_field: Schema.optionalKey(FieldName.annotate({ description: "The attribute naming each feature's project (default: the feature's `name`, else the file's name and the feature's number)" })),
+  name_field: Schema.optionalKey(
+    FieldName.annotate({
+      description: "The attribute naming each feature's project (default: the feature's `name`, else the file's name and the feature's number)"
+    })
+  ),
   description_field: Schema.optionalKey(FieldName.annotate({ description: "The attribute giving each project's description" })),
-  dry_run: Schema.optionalKey(Schema.Literals(["true", "false"]).annotate({ description: "`true`: a preview — the per-feature results say what would happen; nothing is stored but the preview itself" })),
-  name: Schema.optionalKey(Schema.String.annotate({ description: "`mode=merge`: the project's name (default: a multipart form's `name` field, else the file's name)" }))
+  dry_run: Schema.optionalKey(
+    Schema.Literals(["true", "false"]).annotate({
+      description: "`true`: a preview — the per-feature results say what would happen; nothing is stored but the preview itself"
+    })
+  ),
+  name: Schema.optionalKey(
+    Schema.String.annotate({ description: "`mode=merge`: the project's name (default: a multipart form's `name` field, else the file's name)" })
+  )
 })
 
 type Query = Readonly<Record<string, string>>
@@ -53,7 +63,8 @@ const refused = (format: string | undefined, problems: ReadonlyArray<ImportProbl
 const perFeature = (principal: Principal.Principal, query: Query, file: RawBody) =>
   Effect.gen(function*() {
     const read = yield* importPool().readFeatures(file.bytes, { mediaType: file.mediaType || undefined, filename: file.filename }, principal.account_id, {
-      nameField: query.name_field, descriptionField: query.description_field
+      nameField: query.name_field,
+      descriptionField: query.description_field
     })
     if (!read.ok) {
       if ("overBudget" in read && read.overBudget === "time") yield* answerDependsOnLoad
@@ -70,8 +81,12 @@ const perFeature = (principal: Principal.Principal, query: Query, file: RawBody)
     }
     const base = baseName(file.filename) ?? "Imported feature"
     const features = read.features.map((f: FeatureRead, i): ImportFeature => ({
-      label: f.label, name: f.name ?? `${base} ${i + 1}`, description: f.description,
-      geometry: f.geometry, areaHectares: f.areaHectares, problems: f.problems.map(asDetail)
+      label: f.label,
+      name: f.name ?? `${base} ${i + 1}`,
+      description: f.description,
+      geometry: f.geometry,
+      areaHectares: f.areaHectares,
+      problems: f.problems.map(asDetail)
     }))
     return { features, format: read.format, sourceCrs: read.sourceCrs }
   })
@@ -96,7 +111,9 @@ export const startImport = (principal: Principal.Principal, query: Query, body: 
     const mode = query.mode === "merge" ? "merge" : "per_feature"
     const read = mode === "merge" ? yield* merged(principal, query, file) : yield* perFeature(principal, query, file)
     return yield* imports.start(principal, {
-      mode, dryRun, features: read.features,
+      mode,
+      dryRun,
+      features: read.features,
       file: { name: file.filename ?? null, format: read.format, sourceCrs: read.sourceCrs }
     })
   })

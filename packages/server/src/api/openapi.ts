@@ -127,7 +127,9 @@ const idempotencyKeyParameter = {
 
 /** The path parameters of a tile address (XYZ). */
 const TILE_PARAMETERS: Readonly<Record<string, string>> = {
-  z: "The zoom, 0 to 22", x: "The tile's column, 0 to 2^z − 1 (from the west)", y: "The tile's row, 0 to 2^z − 1 (from the north)"
+  z: "The zoom, 0 to 22",
+  x: "The tile's column, 0 to 2^z − 1 (from the west)",
+  y: "The tile's row, 0 to 2^z − 1 (from the north)"
 }
 
 const operationId = (r: Route) =>
@@ -143,7 +145,8 @@ const listMeta = {
   type: "object",
   properties: {
     total: { type: "integer", minimum: 0, description: "Matching rows; at least this many when total_exact is false" },
-    total_exact: { type: "boolean", description: `False when counting stopped at ${Schemas.limits.maxOffset.toLocaleString("en")} (filtered or searched lists)` },
+    total_exact: { type: "boolean",
+      description: `False when counting stopped at ${Schemas.limits.maxOffset.toLocaleString("en")} (filtered or searched lists)` },
     page: { type: ["integer", "null"], minimum: 1, description: "The page served; null when walking by cursor" },
     per_page: { type: "integer", minimum: 1, maximum: Schemas.limits.perPage },
     total_pages: { type: "integer", minimum: 0 },
@@ -173,7 +176,8 @@ const successExample = (r: Route): unknown => {
   if (!examples?.[0]) return undefined
   const meta = { request_id: "req_1a2b3c4d5e", timestamp: "2026-01-05T10:00:00.000Z" }
   return r.envelope === "list"
-    ? { data: [examples[0]], meta: { total: 1, total_exact: true, page: 1, per_page: Schemas.limits.defaultPerPage, total_pages: 1, has_more: false, next_cursor: null, ...meta } }
+    ? { data: [examples[0]],
+      meta: { total: 1, total_exact: true, page: 1, per_page: Schemas.limits.defaultPerPage, total_pages: 1, has_more: false, next_cursor: null, ...meta } }
     : { data: examples[0], meta }
 }
 
@@ -195,7 +199,8 @@ const webhookDescription = [
 ].join("\n")
 
 const webhookHeaders = [
-  { name: "X-Service-Signature", description: "sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret>", schema: { type: "string", pattern: "^sha256=[0-9a-f]{64}$" } },
+  { name: "X-Service-Signature", description: "sha256=<hex HMAC-SHA256 of the raw body keyed by the webhook secret>",
+    schema: { type: "string", pattern: "^sha256=[0-9a-f]{64}$" } },
   { name: "X-Service-Event-Id", description: "The event's id (stable across retries)", schema: { type: "string" } },
   { name: "X-Service-Event-Type", description: "The event's type", schema: { type: "string" } },
   { name: "webhook-id", description: "Standard Webhooks: the event's id", schema: { type: "string" } },
@@ -208,18 +213,37 @@ const exampleAccount = { id: "acc_cnyzgxahr83pt8h0fdr7mjgxtx", name: "Redwood Tr
 const at = (hour: number) => `2026-01-05T${String(hour).padStart(2, "0")}:00:00.000Z`
 const exampleBoundary = { type: "Polygon", coordinates: [[[-122.5, 37.7], [-122.49, 37.7], [-122.49, 37.71], [-122.5, 37.71], [-122.5, 37.7]]] }
 const exampleProject = {
-  id: "proj_cpn7g1n76j40zpy591rjehchc7", name: "Redwood Creek restoration", slug: "redwood-creek-restoration",
-  description: "Riparian replanting along the lower creek", geometry: exampleBoundary, area_hectares: 97.8753,
-  bbox: [-122.5, 37.7, -122.49, 37.71], status: "active", created_at: at(1), updated_at: at(3)
+  id: "proj_cpn7g1n76j40zpy591rjehchc7",
+  name: "Redwood Creek restoration",
+  slug: "redwood-creek-restoration",
+  description: "Riparian replanting along the lower creek",
+  geometry: exampleBoundary,
+  area_hectares: 97.8753,
+  bbox: [-122.5, 37.7, -122.49, 37.71],
+  status: "active",
+  created_at: at(1),
+  updated_at: at(3)
 }
 const exampleAsset = {
-  id: "asset_c6we7fv2yqf4kw702f0h078t0p", project_id: exampleProject.id, name: "Weather station 3", type: "monitoring_station",
-  location: { type: "Point", coordinates: [-122.495, 37.705] }, status: "maintenance", metadata: { serial: "WS-2291" },
-  created_at: at(2), updated_at: at(3)
+  id: "asset_c6we7fv2yqf4kw702f0h078t0p",
+  project_id: exampleProject.id,
+  name: "Weather station 3",
+  type: "monitoring_station",
+  location: { type: "Point", coordinates: [-122.495, 37.705] },
+  status: "maintenance",
+  metadata: { serial: "WS-2291" },
+  created_at: at(2),
+  updated_at: at(3)
 }
 const exampleMember = (role: Permissions.Role, status: "active" | "invited") => ({
-  id: "user_gnx8ec3qsjjwwvawzk281pqeh7", email: "ivy@redwood.example", name: status === "active" ? "Ivy Chen" : null, role,
-  permissions: [...Permissions.byRole[role]], status, joined_at: status === "active" ? at(2) : null, last_active_at: status === "active" ? at(3) : null
+  id: "user_gnx8ec3qsjjwwvawzk281pqeh7",
+  email: "ivy@redwood.example",
+  name: status === "active" ? "Ivy Chen" : null,
+  role,
+  permissions: [...Permissions.byRole[role]],
+  status,
+  joined_at: status === "active" ? at(2) : null,
+  last_active_at: status === "active" ? at(3) : null
 })
 const eventExamples: Record<Events.EventType | typeof Events.TEST_EVENT, unknown> = {
   "project.created": Events.projectCreated(exampleProject, { id: "user_ada0sx82jar9qhk1qvqfafr1bw", email: "maya@redwood.example" }),
@@ -228,7 +252,8 @@ const eventExamples: Record<Events.EventType | typeof Events.TEST_EVENT, unknown
   "project.restored": exampleProject,
   "project.deleted": { ...exampleProject, status: "archived" },
   "project.overlap_detected": Events.overlapDetected(exampleProject, {
-    overlaps: [{ project_id: "proj_gpzgr5j2m31px2xs6t4hrzzk28", name: "Upper Redwood Creek", overlap_hectares: 24.4689 }], complete: true
+    overlaps: [{ project_id: "proj_gpzgr5j2m31px2xs6t4hrzzk28", name: "Upper Redwood Creek", overlap_hectares: 24.4689 }],
+    complete: true
   }),
   "asset.created": Events.assetCreated({ ...exampleAsset, status: "active" }),
   "asset.updated": exampleAsset,
@@ -247,9 +272,16 @@ const eventExamples: Record<Events.EventType | typeof Events.TEST_EVENT, unknown
   "usage.threshold_reached": Events.thresholdReached("hectares", 90, 912.4821, 1000, { start: "2026-01-01T00:00:00.000Z", end: "2026-02-01T00:00:00.000Z" }),
   "usage.limit_exceeded": Events.limitExceeded("members", 3, 4, 3),
   "import.completed": {
-    id: "imp_7m2k9q4xw1c8n5r3t6v0b2d4fh", status: "completed", mode: "per_feature",
+    id: "imp_7m2k9q4xw1c8n5r3t6v0b2d4fh",
+    status: "completed",
+    mode: "per_feature",
     file: { name: "stands-2026.zip", format: "shapefile", source_crs: "ETRS89 / UTM zone 32N" },
-    features: 412, created: 409, refused: 3, hectares: 2315.0417, error: null, completed_at: at(4)
+    features: 412,
+    created: 409,
+    refused: 3,
+    hectares: 2315.0417,
+    error: null,
+    completed_at: at(4)
   },
   [Events.TEST_EVENT]: Events.testData("wh_jb9k69k2fj86ycgq4zftg8f7ex")
 }
@@ -270,11 +302,17 @@ export const document = (options: { readonly server?: string | undefined } = {})
   for (const r of routes) {
     const path = `/v1${r.path}`
     const pathParams = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
-      name: m[1], in: "path", required: true, description: TILE_PARAMETERS[m[1]!] ?? `The ${m[1]!.replace(/_id$/, "").replace(/_/g, " ")}'s id`, schema: { type: "string" }
+      name: m[1],
+      in: "path",
+      required: true,
+      description: TILE_PARAMETERS[m[1]!] ?? `The ${m[1]!.replace(/_id$/, "").replace(/_/g, " ")}'s id`,
+      schema: { type: "string" }
     }))
     const query = r.query ? jsonSchema(r.query, components) : {}
-    const queryParams = Object.entries(((query.properties ?? {}) as Record<string, JsonSchema>))
-      .map(([name, schema]) => ({ name, in: "query", required: ((query.required ?? []) as Array<string>).includes(name), schema: queryParameterSchema(schema) }))
+    const queryParams = Object.entries((query.properties ?? {}) as Record<string, JsonSchema>)
+      .map(([name, schema]) => ({ name, in: "query", required: ((query.required ?? []) as Array<string>).includes(name),
+        schema: queryParameterSchema(schema) })
+      )
     const need = Permissions.required[r.operation]
     const scopes = (Permissions.scopes as ReadonlyArray<string>).includes(need) ? [need] : []
     const example = successExample(r)

@@ -81,8 +81,10 @@ export const tileBox = ({ x, y, z }: TileAddress): readonly [number, number, num
   const margin = BUFFER / EXTENT
   const clampLat = (lat: number) => Math.max(-90, Math.min(90, lat))
   return [
-    Math.max(-180, lonOf(x - margin, z)), clampLat(latOf(y + 1 + margin, z)),
-    Math.min(180, lonOf(x + 1 + margin, z)), clampLat(latOf(y - margin, z))
+    Math.max(-180, lonOf(x - margin, z)),
+    clampLat(latOf(y + 1 + margin, z)),
+    Math.min(180, lonOf(x + 1 + margin, z)),
+    clampLat(latOf(y - margin, z))
   ]
 }
 
@@ -129,7 +131,9 @@ const pointsOf = (rows: ReadonlyArray<Schemas.Project>): GeoJSON.FeatureCollecti
   type: "FeatureCollection",
   features: rows.flatMap((p) => {
     const b = p.bbox
-    return b ? [{ type: "Feature" as const, properties: { ...properties(p), count: 1 }, geometry: { type: "Point" as const, coordinates: [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] } }] : []
+    return b
+      ? [{ type: "Feature" as const, properties: { ...properties(p), count: 1 },
+        geometry: { type: "Point" as const, coordinates: [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] } }] : []
   })
 })
 
@@ -161,7 +165,9 @@ export const tile = (principal: Principal.Principal, address: TileAddress): Effe
     // The cells lie within the tile while their level is finer than its zoom (every zoom to 18).
     if (level > address.z && under > MAX_POINTS) {
       return {
-        etag: digest(address, "clusters", cells.map((c) => `${c.cell} ${c.projects} ${c.hectares}`)), mode: "clusters", projects: under,
+        etag: digest(address, "clusters", cells.map((c) => `${c.cell} ${c.projects} ${c.hectares}`)),
+        mode: "clusters",
+        projects: under,
         bytes: Effect.sync(() => encodeClusters(level, cells, address))
       } satisfies Tile
     }
@@ -172,7 +178,11 @@ export const tile = (principal: Principal.Principal, address: TileAddress): Effe
     let wanted = MAX_POINTS
     do {
       const page = yield* projects.list(principal, {
-        bbox, sort: "area_hectares", order: "desc", per_page: String(PAGE), ...(cursor ? { cursor } : {})
+        bbox,
+        sort: "area_hectares",
+        order: "desc",
+        per_page: String(PAGE),
+        ...(cursor ? { cursor } : {})
       }, { boundaries: false })
       if (rows.length === 0 && page.meta.total_exact && page.meta.total <= MAX_BOUNDARIES) wanted = MAX_BOUNDARIES + 1
       rows.push(...page.data)
@@ -180,12 +190,16 @@ export const tile = (principal: Principal.Principal, address: TileAddress): Effe
     } while (cursor && rows.length < wanted)
     if (rows.length > MAX_BOUNDARIES) {
       return {
-        etag: digest(address, "points", versions(rows)), mode: "points", projects: rows.length,
+        etag: digest(address, "points", versions(rows)),
+        mode: "points",
+        projects: rows.length,
         bytes: Effect.sync(() => encode({ projects_points: pointsOf(rows) }, address))
       } satisfies Tile
     }
     return {
-      etag: digest(address, "boundaries", versions(rows)), mode: "boundaries", projects: rows.length,
+      etag: digest(address, "boundaries", versions(rows)),
+      mode: "boundaries",
+      projects: rows.length,
       bytes: Effect.gen(function*() {
         // Boundaries are read in the candidates' order (largest first), a few at once, until the text
         // read passes twice the cap; which are read, and so drawn, depends on the rows alone (the ETag holds).
@@ -232,15 +246,19 @@ export const tileAnswer = (principal: Principal.Principal, params: Readonly<Reco
       contentType: MVT_MEDIA_TYPE,
       filename: `${address.z}-${address.x}-${address.y}.mvt`,
       headers: tileHeaders(t),
-      stream: (run) => (async function*() {
-        yield await run(t.bytes)
-      })()
+      stream: (run) =>
+        (async function*() {
+          yield await run(t.bytes)
+        })()
     }
   })
 
 /** A tile answer's caching headers: revalidated on each use (`no-cache`), by its ETag. */
 export const tileHeaders = (t: Tile): Record<string, string> => ({
-  etag: t.etag, "cache-control": "private, no-cache", vary: "authorization, cookie", "x-tile-mode": t.mode
+  etag: t.etag,
+  "cache-control": "private, no-cache",
+  vary: "authorization, cookie",
+  "x-tile-mode": t.mode
 })
 
 /** Runs an effect with the server's runtime (the dashboard's `run`). */
@@ -258,7 +276,8 @@ export const dashboardTile = async (req: ApiRequest, principal: Principal.Princi
   if (Exit.isFailure(found)) {
     const e = Cause.findErrorOption(found.cause)
     const bad = e._tag === "Some" && e.value instanceof BadRequest
-    return { status: bad ? 400 : 500, headers: NO_STORE, body: JSON.stringify({ error: bad ? (e.value as BadRequest).message : "The tile could not be drawn." }) }
+    return { status: bad ? 400 : 500, headers: NO_STORE,
+      body: JSON.stringify({ error: bad ? (e.value as BadRequest).message : "The tile could not be drawn." }) }
   }
   const t = found.value
   const headers = tileHeaders(t)
@@ -273,7 +292,10 @@ export const dashboardTile = async (req: ApiRequest, principal: Principal.Princi
 
 /** The tile route's `If-None-Match` parameter. */
 export const openapiParameters = [{
-  name: "If-None-Match", in: "header", required: false, schema: { type: "string" },
+  name: "If-None-Match",
+  in: "header",
+  required: false,
+  schema: { type: "string" },
   description: "The `ETag` of a copy held: answered 304 without a body while it is current"
 }]
 
@@ -284,7 +306,8 @@ export const openapiResponses = (commonHeaders: Record<string, unknown>) => {
     "200": {
       description: "The tile (without layers when no project meets it)",
       headers: {
-        ...commonHeaders, ...etag,
+        ...commonHeaders,
+        ...etag,
         "X-Tile-Mode": {
           description: "`boundaries` (the `projects` layer), `points` (the `projects_points` layer) or `clusters` (the `projects_clusters` layer)",
           schema: { type: "string", enum: ["boundaries", "points", "clusters"] }

@@ -21,7 +21,7 @@ export const adminCommands: Record<string, (argv: Array<string>) => Promise<void
       const link = setPasswordUrl(base, b.password_token)
       print(values.json, { account_id: b.account.id, user_id: b.user.id, api_key: b.api_key.token, set_password_url: link },
         `account  ${b.account.id} (${b.account.name}, plan ${b.account.plan})\nowner    ${b.user.id} <${b.user.email}>\napi key  ${b.api_key.token}\n\n` +
-        `The owner sets a password (once, within 7 days) at:\n  ${link}\n\nThe key and the link are shown only now.`)
+          `The owner sets a password (once, within 7 days) at:\n  ${link}\n\nThe key and the link are shown only now.`)
     }, true)
   },
 
@@ -46,8 +46,11 @@ export const adminCommands: Record<string, (argv: Array<string>) => Promise<void
     const { values } = parseArgs({ args: argv, options: optionsOf("migrate") })
     if (values.help) return void console.log(HELP.migrate)
     const where = storageOf(values)
-    const ran = await Effect.runPromise(where.databaseUrl ? (await loadPostgres()).migrate({ url: where.databaseUrl }) : (await loadSqlite()).migrate({ filename: where.db }))
-    print(values.json, ran.map(([id, name]) => ({ id, name })), ran.length === 0 ? "schema is up to date" : ran.map(([id, name]) => `applied ${id}_${name}`).join("\n"))
+    const ran = await Effect.runPromise(
+      where.databaseUrl ? (await loadPostgres()).migrate({ url: where.databaseUrl }) : (await loadSqlite()).migrate({ filename: where.db })
+    )
+    print(values.json, ran.map(([id, name]) => ({ id, name })),
+      ran.length === 0 ? "schema is up to date" : ran.map(([id, name]) => `applied ${id}_${name}`).join("\n"))
   }
 }
 
@@ -100,13 +103,21 @@ const credentialCommand = async (kind: "api_key" | "service_token", name: "keys"
       const raw = (values as Record<string, unknown>)["ip-allowlist"]
       const allowlist = list(typeof raw === "string" ? raw : undefined)
       const c = await canopy.credentials.create(system, kind, {
-        name: values.name, permissions: list(values.permissions), ...(allowlist.length ? { ip_allowlist: allowlist } : {})
+        name: values.name,
+        permissions: list(values.permissions),
+        ...(allowlist.length ? { ip_allowlist: allowlist } : {})
       })
-      print(values.json, c, `${c.id}  ${c.name}  [${c.permissions.join(", ")}]${c.ip_allowlist ? `  from ${c.ip_allowlist.join(", ")}` : ""}\n${c.token}\n\nThe value is shown only now.`)
+      print(values.json, c,
+        `${c.id}  ${c.name}  [${c.permissions.join(", ")}]${
+          c.ip_allowlist ? `  from ${c.ip_allowlist.join(", ")}` : ""
+        }\n${c.token}\n\nThe value is shown only now.`)
     } else if (sub === "list") {
       const all = await canopy.credentials.list(system, kind)
       print(values.json, all, all.length === 0 ? "none" : all.map((c) =>
-        `${c.id}  ${c.name.padEnd(24)} ${c.token_hint}  [${c.permissions.join(", ")}]  ${c.revoked_at ? `revoked ${c.revoked_at}` : `last used ${c.last_used_at ?? "never"}`}`).join("\n"))
+        `${c.id}  ${c.name.padEnd(24)} ${c.token_hint}  [${c.permissions.join(", ")}]  ${
+          c.revoked_at ? `revoked ${c.revoked_at}` : `last used ${c.last_used_at ?? "never"}`
+        }`
+      ).join("\n"))
     } else if (sub === "revoke") {
       if (!id) throw new UsageError("expected the id to revoke")
       const c = await canopy.credentials.revoke(system, id)

@@ -65,8 +65,7 @@ export const publicUrlOf = (v: { "public-url"?: string | undefined }) => {
 }
 
 /** Where links printed for the operator point: the public URL, else where the server listens (loopback for a wildcard bind). */
-export const linkBase = (publicUrl: string | undefined, url: string) =>
-  publicUrl ?? url.replace("//0.0.0.0:", "//127.0.0.1:").replace("//[::]:", "//[::1]:")
+export const linkBase = (publicUrl: string | undefined, url: string) => publicUrl ?? url.replace("//0.0.0.0:", "//127.0.0.1:").replace("//[::]:", "//[::1]:")
 
 /** Prints `value` as JSON with --json, else `text`. */
 export const print = (json: boolean, value: unknown, text: string) => process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`)
@@ -100,7 +99,8 @@ export const setPasswordUrl = (base: string, token: string) => `${base}/invitati
 
 /** Creates an account, its owner and an admin API key. */
 export const bootstrap = (
-  canopy: CanopyClient, opts: { email: string; name?: string | undefined; accountName?: string | undefined; plan?: string | undefined }
+  canopy: CanopyClient,
+  opts: { email: string; name?: string | undefined; accountName?: string | undefined; plan?: string | undefined }
 ): ReturnType<CanopyClient["bootstrap"]> =>
   canopy.bootstrap({
     account_name: opts.accountName ?? DEFAULT_ACCOUNT_NAME,

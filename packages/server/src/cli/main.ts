@@ -29,7 +29,8 @@ export const main = async (argv: Array<string>): Promise<number> => {
     await run(rest)
     return 0
   } catch (e) {
-    if (e instanceof UsageError || (e as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || (e as { code?: string }).code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    if (e instanceof UsageError || (e as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ||
+      (e as { code?: string }).code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
       process.stderr.write(`canopy ${command}: ${(e as Error).message}\n\n${HELP[command] ?? HELP.main}\n`)
       return 2
     }

@@ -41,27 +41,43 @@ export interface Command {
 const help = { name: "help", type: "boolean", short: "h", description: "Print this help and exit." } as const
 const db = { name: "db", type: "string", value: "FILE", description: "The SQLite database file.", default: "./canopy.db", env: "CANOPY_DB" } as const
 const databaseUrl = {
-  name: "database-url", type: "string", value: "URL", description: "Work on PostgreSQL (postgres://…) instead of the SQLite file.", env: "DATABASE_URL"
+  name: "database-url",
+  type: "string",
+  value: "URL",
+  description: "Work on PostgreSQL (postgres://…) instead of the SQLite file.",
+  env: "DATABASE_URL"
 } as const
 const existingDb = { ...db, description: "The SQLite database file; it must exist (init, serve and migrate create one)." } as const
-const account = { name: "account", type: "string", value: "ID", description: "The account to act on; may be left out when the database holds one account." } as const
+const account = { name: "account", type: "string", value: "ID",
+  description: "The account to act on; may be left out when the database holds one account." } as const
 const json = { name: "json", type: "boolean", description: "Print the result as JSON." } as const
 const pgPoolSize = {
-  name: "pg-pool-size", type: "string", value: "N", default: "10", env: "CANOPY_PG_POOL_SIZE",
+  name: "pg-pool-size",
+  type: "string",
+  value: "N",
+  default: "10",
+  env: "CANOPY_PG_POOL_SIZE",
   description: "Connections this process's PostgreSQL pool may open. Every server and worker has its own pool, so instances × pool size must " +
     "stay under PostgreSQL's max_connections less its reserve (or put PgBouncer in between)."
 } as const
 const insecureWebhooks = {
-  name: "allow-insecure-webhooks", type: "boolean", env: "CANOPY_ALLOW_INSECURE_WEBHOOKS",
+  name: "allow-insecure-webhooks",
+  type: "boolean",
+  env: "CANOPY_ALLOW_INSECURE_WEBHOOKS",
   description: "Deliver webhooks to http:// and private or loopback addresses (development only; the variable: 1)."
 } as const
 const linkPublicUrl = {
-  name: "public-url", type: "string", value: "URL", env: "CANOPY_PUBLIC_URL", default: "http://HOST:PORT from the environment, else http://127.0.0.1:8080",
+  name: "public-url",
+  type: "string",
+  value: "URL",
+  env: "CANOPY_PUBLIC_URL",
+  default: "http://HOST:PORT from the environment, else http://127.0.0.1:8080",
   description: "The address the printed set-password link starts with."
 } as const
 const delivery = [
   {
-    name: "CANOPY_DELIVERY_LEASE_MS", description: "How long a claimed delivery stays with its process before another may take it over.",
+    name: "CANOPY_DELIVERY_LEASE_MS",
+    description: "How long a claimed delivery stays with its process before another may take it over.",
     default: String(Settings.defaults.deliveryLeaseMs)
   },
   { name: "CANOPY_DELIVERY_TIMEOUT_MS", description: "How long a webhook endpoint has to answer.", default: String(Settings.defaults.deliveryTimeoutMs) }
@@ -84,31 +100,51 @@ export const COMMANDS = [
     ],
     flags: [
       { name: "port", type: "string", value: "N", description: "The port to listen on (0: any free port).", default: "8080", env: "PORT" },
-      { name: "host", type: "string", value: "ADDRESS", description: "The address to listen on (0.0.0.0 or :: for every interface).", default: "127.0.0.1", env: "HOST" },
-      db, databaseUrl, pgPoolSize,
-      { name: "public-url", type: "string", value: "URL", description: "The address clients use, such as https://canopy.example.com (see above).", env: "CANOPY_PUBLIC_URL" },
+      { name: "host", type: "string", value: "ADDRESS", description: "The address to listen on (0.0.0.0 or :: for every interface).", default: "127.0.0.1",
+        env: "HOST" },
+      db,
+      databaseUrl,
+      pgPoolSize,
+      { name: "public-url", type: "string", value: "URL", description: "The address clients use, such as https://canopy.example.com (see above).",
+        env: "CANOPY_PUBLIC_URL" },
       {
-        name: "trusted-proxies", type: "string", value: "LIST", env: "CANOPY_TRUSTED_PROXIES",
+        name: "trusted-proxies",
+        type: "string",
+        value: "LIST",
+        env: "CANOPY_TRUSTED_PROXIES",
         description: "Proxies (addresses or CIDR ranges, comma-separated) whose X-Forwarded-For, -Proto and -Host are believed."
       },
       {
-        name: "cors-origins", type: "string", value: "LIST", env: "CANOPY_CORS_ORIGINS",
-        description: "Origins whose browser pages may call the API and the OAuth token endpoint: exact origins, comma-separated, or *; never with credentials. Public OAuth applications add their own."
+        name: "cors-origins",
+        type: "string",
+        value: "LIST",
+        env: "CANOPY_CORS_ORIGINS",
+        description:
+          "Origins whose browser pages may call the API and the OAuth token endpoint: exact origins, comma-separated, or *; never with credentials. Public OAuth applications add their own."
       },
       {
-        name: "basemap-url", type: "string", value: "TEMPLATE", env: "CANOPY_BASEMAP_URL", default: "none (boundaries on a plain background)",
+        name: "basemap-url",
+        type: "string",
+        value: "TEMPLATE",
+        env: "CANOPY_BASEMAP_URL",
+        default: "none (boundaries on a plain background)",
         description: "The dashboard map's raster tiles, an http(s) template with {z}, {x} and {y}, such as https://tile.openstreetmap.org/{z}/{x}/{y}.png."
       },
       insecureWebhooks,
       { name: "no-dispatcher", type: "boolean", description: "Do not deliver webhooks from this process (run canopy worker for them instead)." },
       { name: "bootstrap-if-empty", type: "boolean", description: "On an empty database, create an account, its owner and an admin API key (see above)." },
       {
-        name: "bootstrap-key-file", type: "string", value: "PATH", env: "CANOPY_BOOTSTRAP_KEY_FILE",
+        name: "bootstrap-key-file",
+        type: "string",
+        value: "PATH",
+        env: "CANOPY_BOOTSTRAP_KEY_FILE",
         default: "canopy-admin-key next to the SQLite file (PostgreSQL: in the working directory)",
         description: "Where --bootstrap-if-empty writes the admin key (a file already there is replaced)."
       },
-      { name: "email", type: "string", value: "EMAIL", description: "The owner's email, with --bootstrap-if-empty.", default: "owner@example.com", env: "CANOPY_OWNER_EMAIL" },
-      { name: "account-name", type: "string", value: "NAME", description: "The account's name, with --bootstrap-if-empty.", default: "My Forest Account", env: "CANOPY_ACCOUNT_NAME" },
+      { name: "email", type: "string", value: "EMAIL", description: "The owner's email, with --bootstrap-if-empty.", default: "owner@example.com",
+        env: "CANOPY_OWNER_EMAIL" },
+      { name: "account-name", type: "string", value: "NAME", description: "The account's name, with --bootstrap-if-empty.", default: "My Forest Account",
+        env: "CANOPY_ACCOUNT_NAME" },
       help
     ],
     environment: [
@@ -130,7 +166,10 @@ export const COMMANDS = [
       "Delivers webhooks without serving HTTP, so delivery can scale apart from the API. Any number of workers (and servers) may share a database: deliveries are claimed under a lease, so no attempt is sent twice at once, and a crashed worker's deliveries are picked up when its lease expires. SIGTERM or SIGINT finish the deliveries in flight, then exit."
     ],
     flags: [
-      existingDb, databaseUrl, pgPoolSize, insecureWebhooks,
+      existingDb,
+      databaseUrl,
+      pgPoolSize,
+      insecureWebhooks,
       { name: "concurrency", type: "string", value: "N", description: "Deliveries attempted at once.", default: "64" },
       { name: "per-endpoint", type: "string", value: "N", description: "Deliveries attempted at once to one webhook endpoint.", default: "4" },
       help
@@ -145,12 +184,15 @@ export const COMMANDS = [
       "Creates an account, its owner and an admin API key, and prints them on stdout with the owner's one-time set-password link (valid for 7 days). The key and the link are shown only then. With --json, prints exactly { \"account_id\", \"user_id\", \"api_key\", \"set_password_url\" }."
     ],
     flags: [
-      db, databaseUrl,
+      db,
+      databaseUrl,
       { name: "email", type: "string", value: "EMAIL", description: "The owner's email (required)." },
       { name: "name", type: "string", value: "NAME", description: "The owner's name." },
       { name: "account-name", type: "string", value: "NAME", description: "The account's name.", default: "My Forest Account" },
       { name: "plan", type: "string", value: "PLAN", description: `The account's plan: ${Plans.plans.join(", ")}.`, default: "free" },
-      linkPublicUrl, json, help
+      linkPublicUrl,
+      json,
+      help
     ],
     environment: [...linkEnvironment]
   },
@@ -162,9 +204,13 @@ export const COMMANDS = [
       "Prints a new one-time set-password link for an owner who cannot sign in (the first link expired or was lost, or the password is forgotten). It is valid for 7 days, and using it sets the password."
     ],
     flags: [
-      existingDb, databaseUrl, account,
+      existingDb,
+      databaseUrl,
+      account,
       { name: "email", type: "string", value: "EMAIL", description: "The owner locked out, when the account has several." },
-      linkPublicUrl, json, help
+      linkPublicUrl,
+      json,
+      help
     ],
     environment: [...linkEnvironment]
   },
@@ -176,10 +222,13 @@ export const COMMANDS = [
       `Creates an API key (its value is printed only then), lists the keys (without their values) or revokes one. Permissions: ${Permissions.all.join(", ")}.`
     ],
     flags: [
-      existingDb, databaseUrl, account,
+      existingDb,
+      databaseUrl,
+      account,
       { name: "name", type: "string", value: "NAME", description: "The new key's name (create)." },
       { name: "permissions", type: "string", value: "LIST", description: "The new key's permissions, comma-separated (create)." },
-      json, help
+      json,
+      help
     ],
     environment: []
   },
@@ -189,11 +238,14 @@ export const COMMANDS = [
     usage: ["service-tokens create --name NAME --permissions LIST [options]", "service-tokens list [options]", "service-tokens revoke ID [options]"],
     description: ["Like keys, for service tokens, which may be limited to some addresses."],
     flags: [
-      existingDb, databaseUrl, account,
+      existingDb,
+      databaseUrl,
+      account,
       { name: "name", type: "string", value: "NAME", description: "The new token's name (create)." },
       { name: "permissions", type: "string", value: "LIST", description: "The new token's permissions, comma-separated (create)." },
       { name: "ip-allowlist", type: "string", value: "LIST", description: "Addresses or CIDR ranges the token may be used from, comma-separated (create)." },
-      json, help
+      json,
+      help
     ],
     environment: []
   },
@@ -221,9 +273,11 @@ export const COMMANDS = [
       "Copies the SQLite database --db to a new file with SQLite's online backup API: consistent while servers keep writing, nothing stopped. Never overwrites a file; checks the copy's integrity. Restore by stopping the servers and putting the copy in the database's place."
     ],
     flags: [
-      existingDb, { ...databaseUrl, description: "Refused: a PostgreSQL database is backed up with pg_dump." },
+      existingDb,
+      { ...databaseUrl, description: "Refused: a PostgreSQL database is backed up with pg_dump." },
       { name: "to", type: "string", value: "FILE", description: "The new file (required)." },
-      json, help
+      json,
+      help
     ],
     environment: []
   }
@@ -259,4 +313,5 @@ export const commandNamed = (name: string): Command | undefined => COMMANDS.find
 export const optionsOf = <N extends CommandName>(name: N): OptionsOf<N> =>
   Object.fromEntries(commandNamed(name)!.flags.map((f) => [f.name, f.type === "boolean"
     ? { type: "boolean", default: false, ...(f.short ? { short: f.short } : {}) }
-    : { type: "string" }])) as OptionsOf<N>
+    : { type: "string" }]
+  )) as OptionsOf<N>

@@ -11,10 +11,8 @@ import { parseArgs } from "node:util"
 import { parseCorsOrigins } from "../http/cors.ts"
 import { parseBasemapUrl } from "../pages/projects.ts"
 import { openCanopy, ownProcessDefaults, serve } from "../server.ts"
-import {
-  bootstrap, DEFAULT_ACCOUNT_NAME, DEFAULT_OWNER_EMAIL, deliverySettings, geometrySettings, linkBase, list, pgPoolSizeOf, positiveIntegerOf, publicUrlOf,
-  setPasswordUrl, storageOf, UsageError
-} from "./common.ts"
+import { bootstrap, DEFAULT_ACCOUNT_NAME, DEFAULT_OWNER_EMAIL, deliverySettings, geometrySettings, linkBase, list, pgPoolSizeOf, positiveIntegerOf, publicUrlOf,
+  setPasswordUrl, storageOf, UsageError } from "./common.ts"
 import { HELP } from "./help.ts"
 import { optionsOf } from "./reference.ts"
 
@@ -66,8 +64,13 @@ export const serveCommands: Record<string, (argv: Array<string>) => Promise<void
       throw new UsageError(`--basemap-url: ${(e as Error).message}`)
     }
     const running = await serve({
-      corsOrigins, ...(basemapUrl !== undefined ? { basemapUrl } : {}),
-      port, host, db: where.db, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}), publicUrl,
+      corsOrigins,
+      ...(basemapUrl !== undefined ? { basemapUrl } : {}),
+      port,
+      host,
+      db: where.db,
+      ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}),
+      publicUrl,
       ...(pgPoolSize !== undefined ? { pgPoolSize } : {}),
       trustedProxies: list(values["trusted-proxies"] ?? process.env.CANOPY_TRUSTED_PROXIES),
       settings: { allowInsecureWebhooks: insecure, ...deliverySettings() },
@@ -77,7 +80,9 @@ export const serveCommands: Record<string, (argv: Array<string>) => Promise<void
     process.stderr.write(`canopy: serving ${running.url} (database ${where.describe})\n`)
     if (publicUrl) process.stderr.write(`canopy: public URL ${publicUrl}\n`)
     else if (!["127.0.0.1", "localhost", "::1"].includes(host)) {
-      process.stderr.write("canopy: no --public-url: the OAuth metadata and absolute links are served only to localhost requests, and session cookies are Secure only over HTTPS seen by this server or a trusted proxy\n")
+      process.stderr.write(
+        "canopy: no --public-url: the OAuth metadata and absolute links are served only to localhost requests, and session cookies are Secure only over HTTPS seen by this server or a trusted proxy\n"
+      )
     }
     if (values["bootstrap-if-empty"]) {
       const count = await running.canopy.run(Effect.flatMap(Accounts, (a) => a.count))
@@ -104,12 +109,16 @@ export const serveCommands: Record<string, (argv: Array<string>) => Promise<void
           ...(onTerminal ? ["canopy: admin API key (shown only now, store it safely):", "", `  ${b.api_key.token}`, ""] : []),
           written === true
             ? `canopy: admin API key written to ${keyFile} (readable by this user only); move it somewhere safe and delete the file`
-            : `canopy: the admin API key could not be written to ${keyFile} (${written})${onTerminal ? "" : "; create another with canopy keys create --name admin --permissions admin"}`,
+            : `canopy: the admin API key could not be written to ${keyFile} (${written})${
+              onTerminal ? "" : "; create another with canopy keys create --name admin --permissions admin"
+            }`,
           "",
           ...(onTerminal ? ["canopy: the owner sets a password (once, within 7 days) at:", `  ${link}`, ""] : []),
           linkWritten === true
             ? `canopy: the owner's set-password link (once, within 7 days) written to ${linkFile} (readable by this user only)`
-            : `canopy: the owner's set-password link could not be written to ${linkFile} (${linkWritten})${onTerminal ? "" : "; issue another with canopy owner reset-password"}`,
+            : `canopy: the owner's set-password link could not be written to ${linkFile} (${linkWritten})${
+              onTerminal ? "" : "; issue another with canopy owner reset-password"
+            }`,
           "",
           "canopy: try it:",
           `  curl -H "Authorization: Bearer ${bearer}" ${linkBase(undefined, running.url)}/v1/projects`,
@@ -137,7 +146,10 @@ export const serveCommands: Record<string, (argv: Array<string>) => Promise<void
     const where = storageOf(values)
     const insecure = values["allow-insecure-webhooks"] || process.env.CANOPY_ALLOW_INSECURE_WEBHOOKS === "1"
     const { canopy, closeSender } = await openCanopy({
-      db: where.db, mustExist: true, ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}), ...(pgPoolSize !== undefined ? { pgPoolSize } : {}),
+      db: where.db,
+      mustExist: true,
+      ...(where.databaseUrl ? { databaseUrl: where.databaseUrl } : {}),
+      ...(pgPoolSize !== undefined ? { pgPoolSize } : {}),
       settings: { allowInsecureWebhooks: insecure, ...deliverySettings() }
     })
     const dispatcher = startDispatcher(canopy, {
@@ -152,5 +164,5 @@ export const serveCommands: Record<string, (argv: Array<string>) => Promise<void
     }
     process.once("SIGTERM", () => stop("SIGTERM"))
     process.once("SIGINT", () => stop("SIGINT"))
-  },
+  }
 }

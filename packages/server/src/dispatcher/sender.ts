@@ -21,29 +21,30 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Arra
 const blockedResolved = (address: string) => (isIP(address) === 0 ? "a non-IP address" : WebhookTarget.blockedAddress(address))
 
 /** A `lookup` for sockets that refuses blocked addresses. */
-export const guardedLookup = (allowLocal: boolean) =>
-  (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
-    dnsLookup(hostname, { all: true }, (err, addresses) => {
-      if (err) return callback(err, "")
-      const allowed = allowLocal ? addresses : addresses.filter((a) => blockedResolved(a.address) === undefined)
-      if (allowed.length === 0) {
-        const why = blockedResolved(addresses[0]?.address ?? "") ?? "a blocked address"
-        return callback(new Blocked(`${hostname} resolves to ${why}`), "")
-      }
-      if (options.all) return callback(null, allowed)
-      callback(null, allowed[0]!.address, allowed[0]!.family)
-    })
-  }
+export const guardedLookup = (allowLocal: boolean) => (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
+  dnsLookup(hostname, { all: true }, (err, addresses) => {
+    if (err) return callback(err, "")
+    const allowed = allowLocal ? addresses : addresses.filter((a) => blockedResolved(a.address) === undefined)
+    if (allowed.length === 0) {
+      const why = blockedResolved(addresses[0]?.address ?? "") ?? "a blocked address"
+      return callback(new Blocked(`${hostname} resolves to ${why}`), "")
+    }
+    if (options.all) return callback(null, allowed)
+    callback(null, allowed[0]!.address, allowed[0]!.family)
+  })
+}
 
 const classify = (e: unknown, timeoutMs: number): Pick<Extract<Delivery.AttemptResult, { kind: "error" }>, "errorClass" | "message"> => {
   const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string; name?: string; message?: string } }
   const code = err.code ?? err.cause?.code ?? ""
   const name = err.name ?? ""
-  if (code === "CANOPY_BLOCKED_ADDRESS" || err.cause?.code === "CANOPY_BLOCKED_ADDRESS") return { errorClass: "blocked", message: err.cause?.message ?? err.message ?? "blocked address" }
+  if (code === "CANOPY_BLOCKED_ADDRESS" || err.cause?.code === "CANOPY_BLOCKED_ADDRESS")
+    return { errorClass: "blocked", message: err.cause?.message ?? err.message ?? "blocked address" }
   if (name === "TimeoutError" || name === "AbortError" || /TIMEOUT/.test(code)) return { errorClass: "timeout", message: `no answer within ${timeoutMs} ms` }
   if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NONAME") return { errorClass: "dns", message: `the host name did not resolve (${code})` }
   if (/^(ERR_TLS|CERT_|DEPTH_ZERO|UNABLE_TO_|SELF_SIGNED|ERR_SSL)/.test(code)) return { errorClass: "tls", message: `TLS failed (${code})` }
-  if (/^(ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)/.test(code)) return { errorClass: "connect", message: `connection failed (${code})` }
+  if (/^(ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)/.test(code))
+    return { errorClass: "connect", message: `connection failed (${code})` }
   return { errorClass: "network", message: code ? `network error (${code})` : "network error" }
 }
 
@@ -62,13 +63,20 @@ export const makeSender = (options: { readonly allowLocal: boolean }) => {
       if (literal.length > 0) return { kind: "error", errorClass: "blocked", message: `URL ${literal[0]}`, durationMs: 0 }
       try {
         const res = await request(req.url, {
-          method: "POST", headers: req.headers, body: req.body, dispatcher: agent,
-          headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs, signal: AbortSignal.timeout(req.timeoutMs)
+          method: "POST",
+          headers: req.headers,
+          body: req.body,
+          dispatcher: agent,
+          headersTimeout: req.timeoutMs,
+          bodyTimeout: req.timeoutMs,
+          signal: AbortSignal.timeout(req.timeoutMs)
         })
         await res.body.dump({ limit: Delivery.MAX_RESPONSE_BYTES }).catch(() => undefined)
         const retryAfter = res.headers["retry-after"]
         return {
-          kind: "response", status: res.statusCode, durationMs: Math.round(performance.now() - started),
+          kind: "response",
+          status: res.statusCode,
+          durationMs: Math.round(performance.now() - started),
           retryAfterSeconds: Delivery.parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, Date.now())
         }
       } catch (e) {

@@ -156,7 +156,8 @@ const WARM_CHECKS = 200
  */
 const warmInline = () => {
   const ring = (vertices: number, turn: number) => {
-    const positions = Array.from({ length: vertices }, (_, i) => [Math.cos(turn + (2 * Math.PI * i) / vertices) / 1000, Math.sin(turn + (2 * Math.PI * i) / vertices) / 1000])
+    const positions = Array.from({ length: vertices },
+      (_, i) => [Math.cos(turn + (2 * Math.PI * i) / vertices) / 1000, Math.sin(turn + (2 * Math.PI * i) / vertices) / 1000])
     return RawJson.RawJson.of({ type: "Polygon", coordinates: [[...positions, positions[0]]] })
   }
   const outline = ring(200, 0)
@@ -284,7 +285,8 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
     reference()
   }
 
-  const toVerdict = (answer: Exclude<Answer, BodyAnswer | { readonly sharedHectares: number } | { readonly covered: boolean }>, value: unknown): GeometryCheck.Verdict =>
+  const toVerdict = (answer: Exclude<Answer, BodyAnswer | { readonly sharedHectares: number } | { readonly covered: boolean }>,
+    value: unknown): GeometryCheck.Verdict =>
     "problems" in answer
       ? { _tag: "Invalid", problems: answer.problems }
       // The stored geometry is the caller's value normalised here (0.4 ms for 100,000 positions),
@@ -312,14 +314,18 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
 
   /** Queues a job, unless the waiting ones already hold too many positions: then `busy`. */
   const submit = <A>(
-    positions: number, request: (id: number) => Request, settle: (outcome: Answer | "timeout" | Error) => Effect.Effect<A>, jobBudgetMs = budgetMs,
+    positions: number,
+    request: (id: number) => Request,
+    settle: (outcome: Answer | "timeout" | Error) => Effect.Effect<A>,
+    jobBudgetMs = budgetMs,
     limitMs = Infinity
   ) =>
     Effect.suspend(() => {
       const waits = !slots.some((s) => s.ready && !s.job)
       if (closed || (waits && queue.length > 0 && queuedPositions() + positions > maxQueued)) return Effect.fail(GeometryCheck.busy())
       return Effect.callback<A>((resume) => {
-        const job: Job = { positions, budgetMs: jobBudgetMs, deadline: performance.now() + limitMs, request: request(++seq), done: (outcome) => resume(settle(outcome)) }
+        const job: Job = { positions, budgetMs: jobBudgetMs, deadline: performance.now() + limitMs, request: request(++seq),
+          done: (outcome) => resume(settle(outcome)) }
         queue.push(job)
         pump()
         // Interrupted while waiting: leave the queue. (A running job finishes or hits its budget.)
@@ -352,19 +358,22 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
   // The area two stored boundaries share: its cost follows the crossings of their edges (up to
   // the product of their sizes), so all but pairs whose measure fits the inline budget go to a
   // worker with a time budget of their own, which stops the measure itself, not only the next one.
-  const shared = (a: RawJson.RawJson, b: RawJson.RawJson, limitMs?: number): Effect.Effect<GeometryCheck.Shared, Errors.RateLimited> => Effect.suspend(() => {
-    const allowed = Math.min(sharedBudgetMs, limitMs ?? Infinity)
-    const hectares = measuredInline(a, b)
-    // Measured here: the loop turns before the next comparison (a write may make hundreds).
-    if (hectares !== undefined) return Effect.as(Effect.yieldNow, { _tag: "Shared", hectares } as const)
-    if (allowed <= 0) return Effect.succeed({ _tag: "TooComplex" } as const)
-    return submit<GeometryCheck.Shared>(Math.ceil((a.text.length + b.text.length) / BYTES_PER_POSITION), (id) => ({ id, shared: [a.text, b.text] }), (outcome) =>
-      outcome === "timeout" ? Effect.succeed({ _tag: "TooComplex" } as const)
-        : outcome instanceof Error ? Effect.die(outcome)
-        : !("sharedHectares" in outcome) ? Effect.die(new Error("a geometry worker answered an overlap with something else"))
-        : Effect.succeed(Number.isFinite(outcome.sharedHectares) ? { _tag: "Shared", hectares: outcome.sharedHectares } as const : { _tag: "TooComplex" } as const),
-    allowed, limitMs)
-  })
+  const shared = (a: RawJson.RawJson, b: RawJson.RawJson, limitMs?: number): Effect.Effect<GeometryCheck.Shared, Errors.RateLimited> =>
+    Effect.suspend(() => {
+      const allowed = Math.min(sharedBudgetMs, limitMs ?? Infinity)
+      const hectares = measuredInline(a, b)
+      // Measured here: the loop turns before the next comparison (a write may make hundreds).
+      if (hectares !== undefined) return Effect.as(Effect.yieldNow, { _tag: "Shared", hectares } as const)
+      if (allowed <= 0) return Effect.succeed({ _tag: "TooComplex" } as const)
+      return submit<GeometryCheck.Shared>(Math.ceil((a.text.length + b.text.length) / BYTES_PER_POSITION), (id) => ({ id, shared: [a.text, b.text] }),
+        (outcome) =>
+          outcome === "timeout" ? Effect.succeed({ _tag: "TooComplex" } as const)
+            : outcome instanceof Error ? Effect.die(outcome)
+            : !("sharedHectares" in outcome) ? Effect.die(new Error("a geometry worker answered an overlap with something else"))
+            : Effect.succeed(
+              Number.isFinite(outcome.sharedHectares) ? { _tag: "Shared", hectares: outcome.sharedHectares } as const : { _tag: "TooComplex" } as const
+            ), allowed, limitMs)
+    })
 
   // Whether a stored boundary covers a position: linear, but a large boundary's text is parsed in a
   // worker rather than on the loop.
@@ -372,12 +381,12 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
     const allowed = Math.min(budgetMs, limitMs ?? Infinity)
     if (b.text.length < COVERS_INLINE_CHARS) return GeometryCheck.inline.covers!(b, position)
     if (allowed <= 0) return Effect.succeed(undefined)
-    return submit<boolean | undefined>(Math.ceil(b.text.length / BYTES_PER_POSITION), (id) => ({ id, covers: b.text, position: [position[0], position[1]] }), (outcome) =>
-      outcome === "timeout" ? Effect.succeed(undefined)
-        : outcome instanceof Error ? Effect.die(outcome)
-        : !("covered" in outcome) ? Effect.die(new Error("a geometry worker answered a point test with something else"))
-        : Effect.succeed(outcome.covered),
-    allowed, limitMs)
+    return submit<boolean | undefined>(Math.ceil(b.text.length / BYTES_PER_POSITION), (id) => ({ id, covers: b.text, position: [position[0], position[1]] }),
+      (outcome) =>
+        outcome === "timeout" ? Effect.succeed(undefined)
+          : outcome instanceof Error ? Effect.die(outcome)
+          : !("covered" in outcome) ? Effect.die(new Error("a geometry worker answered a point test with something else"))
+          : Effect.succeed(outcome.covered), allowed, limitMs)
   }
 
   if (prewarm) {

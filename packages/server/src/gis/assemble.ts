@@ -68,19 +68,25 @@ export const assemble = (read: ReadResult): Assembled => {
     if (positions > Geometry.MAX_POSITIONS) {
       return {
         ok: false,
-        problems: [{ field: "geometry.coordinates", message: `has more than ${Geometry.MAX_POSITIONS} positions; at most ${Geometry.MAX_POSITIONS} are allowed` }]
+        problems: [{ field: "geometry.coordinates",
+          message: `has more than ${Geometry.MAX_POSITIONS} positions; at most ${Geometry.MAX_POSITIONS} are allowed` }]
       }
     }
   }
   if (problems.length > 0) return { ok: false, problems }
   const warnings = [...read.warnings]
   if (skipped.size > 0) {
-    warnings.push(`ignored ${[...skipped].map(([kind, n]) => `${n} ${kind}${n > 1 && !kind.startsWith("feature") ? "s" : ""}`).join(", ")}: a boundary is made of polygons`)
+    warnings.push(
+      `ignored ${[...skipped].map(([kind, n]) => `${n} ${kind}${n > 1 && !kind.startsWith("feature") ? "s" : ""}`).join(", ")}: a boundary is made of polygons`
+    )
   }
   if (polygons.length === 0) {
     return {
       ok: false,
-      problems: [{ field: "file", message: `no polygon found${read.features.length > 0 ? ` among ${read.features.length} feature(s)` : ""}: a project boundary needs a Polygon or MultiPolygon` }]
+      problems: [{ field: "file",
+        message: `no polygon found${
+          read.features.length > 0 ? ` among ${read.features.length} feature(s)` : ""
+        }: a project boundary needs a Polygon or MultiPolygon` }]
     }
   }
   const candidate = polygons.length === 1
@@ -91,7 +97,8 @@ export const assemble = (read: ReadResult): Assembled => {
     return {
       ok: false,
       problems: found.map((p) => {
-        const polygon = candidate.type === "MultiPolygon" && typeof p.path[1] === "number" ? p.path[1] : candidate.type === "Polygon" && p.path.length > 0 ? 0 : undefined
+        const polygon = candidate.type === "MultiPolygon" && typeof p.path[1] === "number" ? p.path[1]
+          : candidate.type === "Polygon" && p.path.length > 0 ? 0 : undefined
         const source = polygon !== undefined ? sources[polygon] : undefined
         return { field: FieldError.formatPath(["geometry", ...p.path]), message: p.message, ...(source ? { source } : {}) }
       })

@@ -103,7 +103,9 @@ const ring = (positions: ReadonlyArray<Geometry.Position>): string =>
   `<LinearRing><coordinates>${positions.map((p) => p.map(num).join(",")).join(" ")}</coordinates></LinearRing>`
 
 const polygon = (rings: ReadonlyArray<Geometry.Ring>): string =>
-  `<Polygon><outerBoundaryIs>${ring(rings[0] ?? [])}</outerBoundaryIs>${rings.slice(1).map((r) => `<innerBoundaryIs>${ring(r)}</innerBoundaryIs>`).join("")}</Polygon>`
+  `<Polygon><outerBoundaryIs>${ring(rings[0] ?? [])}</outerBoundaryIs>${
+    rings.slice(1).map((r) => `<innerBoundaryIs>${ring(r)}</innerBoundaryIs>`).join("")
+  }</Polygon>`
 
 const kmlGeometry = (geometry: ExportProject["geometry"]): string => {
   if (geometry === null) return ""
@@ -122,9 +124,11 @@ export const kmlHead = (options?: { readonly name?: string }): string =>
 /** One project as a Placemark (its description as HTML-escaped text, see above). */
 export const kmlPlacemark = (p: ExportProject): string => {
   const description = p.description ? `<description><![CDATA[${escapeXml(p.description)}]]></description>` : ""
-  return `<Placemark id="${escapeXml(p.id)}"><name>${escapeXml(p.name)}</name>${description}<ExtendedData>${
-    data("id", p.id)}${data("slug", p.slug)}${data("status", p.status)}${data("area_hectares", p.area_hectares)}${
-    data("created_at", p.created_at)}${data("updated_at", p.updated_at)}</ExtendedData>${kmlGeometry(p.geometry)}</Placemark>`
+  return `<Placemark id="${escapeXml(p.id)}"><name>${escapeXml(p.name)}</name>${description}<ExtendedData>${data("id", p.id)}${data("slug", p.slug)}${
+    data("status", p.status)
+  }${data("area_hectares", p.area_hectares)}${data("created_at", p.created_at)}${data("updated_at", p.updated_at)}</ExtendedData>${
+    kmlGeometry(p.geometry)
+  }</Placemark>`
 }
 
 /**
@@ -142,5 +146,4 @@ export function* kmlChunks(projects: Iterable<ExportProject>, options?: { readon
 }
 
 /** The projects as one KML document text. */
-export const toKml = (projects: Iterable<ExportProject>, options?: { readonly name?: string }): string =>
-  [...kmlChunks(projects, options)].join("")
+export const toKml = (projects: Iterable<ExportProject>, options?: { readonly name?: string }): string => [...kmlChunks(projects, options)].join("")

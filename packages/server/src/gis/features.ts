@@ -8,10 +8,8 @@ import { Geometry } from "@canopy/core"
 import { assemble } from "./assemble.ts"
 import { detectFormat } from "./detect.ts"
 import { read } from "./index.ts"
-import {
-  DEFAULT_LIMITS, FileProblem, type GisFormat, type ImportFailure, type ImportHint, type ImportLimits, type ImportOptions, type ImportProblem,
-  type SourceFeature
-} from "./types.ts"
+import { DEFAULT_LIMITS, FileProblem, type GisFormat, type ImportFailure, type ImportHint, type ImportLimits, type ImportOptions, type ImportProblem,
+  type SourceFeature } from "./types.ts"
 
 /** Which attributes name a feature's project and describe it. */
 export interface FeatureFields {
@@ -89,7 +87,8 @@ export const importFeatures = async (
     if (result.features.length === 0) throw new FileProblem("the file holds no feature")
     const features = result.features.map((f) => featureOf(f, fields, result.sourceCrs))
     const missingFields = [fields.nameField, fields.descriptionField].filter((field): field is string =>
-      field !== undefined && !result.features.some((f) => attribute(f.properties, field).found))
+      field !== undefined && !result.features.some((f) => attribute(f.properties, field).found)
+    )
     return { ok: true, format, sourceCrs: result.sourceCrs, warnings: result.warnings, features, missingFields }
   } catch (e) {
     const problems = e instanceof FileProblem

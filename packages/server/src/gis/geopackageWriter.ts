@@ -26,7 +26,8 @@ const loadSqlJs = (): Promise<SqlJsStatic> => (sqlJs ??= import("sql.js").then((
 /** The name of the list export's note table. */
 export const EXPORT_NOTE_TABLE = "canopy_export"
 
-const WGS84_WKT = "GEOGCS[\"WGS 84\",DATUM[\"WGS_1984\",SPHEROID[\"WGS 84\",6378137,298.257223563,AUTHORITY[\"EPSG\",\"7030\"]],AUTHORITY[\"EPSG\",\"6326\"]]," +
+const WGS84_WKT =
+  "GEOGCS[\"WGS 84\",DATUM[\"WGS_1984\",SPHEROID[\"WGS 84\",6378137,298.257223563,AUTHORITY[\"EPSG\",\"7030\"]],AUTHORITY[\"EPSG\",\"6326\"]]," +
   "PRIMEM[\"Greenwich\",0,AUTHORITY[\"EPSG\",\"8901\"]],UNIT[\"degree\",0.0174532925199433,AUTHORITY[\"EPSG\",\"9122\"]],AUTHORITY[\"EPSG\",\"4326\"]]"
 
 const SCHEMA = `
@@ -49,7 +50,10 @@ const geometryBlob = (g: Geometry.Boundary, asMulti: boolean): { readonly blob: 
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity
   for (const polygon of g.type === "Polygon" ? [g.coordinates] : g.coordinates) {
     for (const [x, y] of polygon[0] ?? []) {
-      minX = Math.min(minX, x); minY = Math.min(minY, y); maxX = Math.max(maxX, x); maxY = Math.max(maxY, y)
+      minX = Math.min(minX, x)
+      minY = Math.min(minY, y)
+      maxX = Math.max(maxX, x)
+      maxY = Math.max(maxY, y)
     }
   }
   const blob = new Uint8Array(8 + 32 + wkb.length)
@@ -69,20 +73,39 @@ export const toGeoPackage = async (records: ReadonlyArray<ExportRecord>, options
     db.run("PRAGMA application_id = 1196444487; PRAGMA user_version = 10300;")
     db.run(SCHEMA)
     db.run("INSERT INTO gpkg_spatial_ref_sys VALUES (?,?,?,?,?,?), (?,?,?,?,?,?), (?,?,?,?,?,?)", [
-      "Undefined cartesian SRS", -1, "NONE", -1, "undefined", "undefined cartesian coordinate reference system",
-      "Undefined geographic SRS", 0, "NONE", 0, "undefined", "undefined geographic coordinate reference system",
-      "WGS 84 geodetic", 4326, "EPSG", 4326, WGS84_WKT, "longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid"
+      "Undefined cartesian SRS",
+      -1,
+      "NONE",
+      -1,
+      "undefined",
+      "undefined cartesian coordinate reference system",
+      "Undefined geographic SRS",
+      0,
+      "NONE",
+      0,
+      "undefined",
+      "undefined geographic coordinate reference system",
+      "WGS 84 geodetic",
+      4326,
+      "EPSG",
+      4326,
+      WGS84_WKT,
+      "longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid"
     ])
     const multi = records.some((r) => r.geometry?.type === "MultiPolygon")
     const box = [Infinity, Infinity, -Infinity, -Infinity]
-    const insert = db.prepare("INSERT INTO projects (geom, id, name, slug, description, status, area_hectares, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)")
+    const insert = db.prepare(
+      "INSERT INTO projects (geom, id, name, slug, description, status, area_hectares, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)"
+    )
     try {
       db.run("BEGIN")
       for (const r of records) {
         const g = r.geometry === null ? null : geometryBlob(r.geometry, multi)
         if (g) {
-          box[0] = Math.min(box[0]!, g.box[0]!); box[1] = Math.min(box[1]!, g.box[1]!)
-          box[2] = Math.max(box[2]!, g.box[2]!); box[3] = Math.max(box[3]!, g.box[3]!)
+          box[0] = Math.min(box[0]!, g.box[0]!)
+          box[1] = Math.min(box[1]!, g.box[1]!)
+          box[2] = Math.max(box[2]!, g.box[2]!)
+          box[3] = Math.max(box[3]!, g.box[3]!)
         }
         insert.run([g?.blob ?? null, r.id, r.name, r.slug, r.description, r.status, r.area_hectares, r.created_at ?? null, r.updated_at ?? null])
       }
@@ -91,14 +114,20 @@ export const toGeoPackage = async (records: ReadonlyArray<ExportRecord>, options
       insert.free()
     }
     const extent = box[0]! <= box[2]! ? box : [null, null, null, null]
-    db.run("INSERT INTO gpkg_contents (table_name, data_type, identifier, description, min_x, min_y, max_x, max_y, srs_id) VALUES (?,?,?,?,?,?,?,?,?)",
-      ["projects", "features", "projects", "Canopy projects", ...extent as Array<number | null>, 4326])
+    db.run("INSERT INTO gpkg_contents (table_name, data_type, identifier, description, min_x, min_y, max_x, max_y, srs_id) VALUES (?,?,?,?,?,?,?,?,?)", [
+      "projects",
+      "features",
+      "projects",
+      "Canopy projects",
+      ...extent as Array<number | null>,
+      4326
+    ])
     db.run("INSERT INTO gpkg_geometry_columns VALUES (?,?,?,?,?,?)", ["projects", "geom", multi ? "MULTIPOLYGON" : "POLYGON", 4326, 0, 0])
     if (options.end) {
       db.run(`CREATE TABLE ${EXPORT_NOTE_TABLE} (key TEXT PRIMARY KEY NOT NULL, value TEXT)`)
       db.run(`INSERT INTO ${EXPORT_NOTE_TABLE} VALUES ('truncated', ?), ('next_cursor', ?)`, [String(options.end.truncated), options.end.next_cursor])
-      db.run("INSERT INTO gpkg_contents (table_name, data_type, identifier, description) VALUES (?,?,?,?)",
-        [EXPORT_NOTE_TABLE, "attributes", EXPORT_NOTE_TABLE, "Whether this file holds the whole list (truncated) and the cursor of the rest (next_cursor)"])
+      db.run("INSERT INTO gpkg_contents (table_name, data_type, identifier, description) VALUES (?,?,?,?)", [EXPORT_NOTE_TABLE, "attributes", EXPORT_NOTE_TABLE,
+        "Whether this file holds the whole list (truncated) and the cursor of the rest (next_cursor)"])
     }
     return db.export()
   } finally {

@@ -47,7 +47,6 @@ port.on("message", (job: ImportJob) => {
   const reading: Promise<ImportResult | FeaturesResult> = job.perFeature
     ? importFeatures(job.bytes, job.hint, { limits: job.limits, fields: job.perFeature })
     : importBoundary(job.bytes, job.hint, { limits: job.limits })
-  void reading.then((result) =>
-    port.postMessage({ id: job.id, result, memoryBytes: memoryHeld() } satisfies ImportAnswer))
+  void reading.then((result) => port.postMessage({ id: job.id, result, memoryBytes: memoryHeld() } satisfies ImportAnswer))
 })
 port.postMessage({ ready: true, memoryBytes: memoryHeld() } satisfies WorkerReady)

@@ -18,19 +18,12 @@ import { readGeoJson } from "./readers/geojson.ts"
 import { readGeoPackage } from "./readers/geopackage.ts"
 import { decodeText, readKml, readKmz } from "./readers/kml.ts"
 import { readShapefileZip } from "./readers/shapefile.ts"
-import {
-  DEFAULT_LIMITS, FileProblem, type GisFormat, type ImportHint, type ImportLimits, type ImportOptions, type ImportResult,
-  type ReadResult
-} from "./types.ts"
+import { DEFAULT_LIMITS, FileProblem, type GisFormat, type ImportHint, type ImportLimits, type ImportOptions, type ImportResult,
+  type ReadResult } from "./types.ts"
 
-export {
-  type ExportProject, escapeXml, featureCollectionChunks, GEOJSON_MEDIA_TYPE, KML_MEDIA_TYPE, kmlChunks, toFeatureCollection, toKml
-} from "./export.ts"
-export {
-  DEFAULT_LIMITS, type GisFormat, MEDIA_TYPES, type ImportFailure, type ImportHint, type ImportLimits, type ImportOptions, type ImportProblem,
-  type ImportResult, type ImportSuccess
-} from "./types.ts"
-
+export { type ExportProject, escapeXml, featureCollectionChunks, GEOJSON_MEDIA_TYPE, KML_MEDIA_TYPE, kmlChunks, toFeatureCollection, toKml } from "./export.ts"
+export { DEFAULT_LIMITS, type GisFormat, MEDIA_TYPES, type ImportFailure, type ImportHint, type ImportLimits, type ImportOptions, type ImportProblem,
+  type ImportResult, type ImportSuccess } from "./types.ts"
 
 /** The features of a file of a known format, as its reader finds them (within `limits`). */
 export const read = (format: GisFormat, bytes: Uint8Array, limits: ImportLimits): ReadResult | Promise<ReadResult> => {

@@ -90,8 +90,7 @@ const outline = (contentType: string, body: Uint8Array): { readonly skeleton: Bu
   return { skeleton: Buffer.concat(pieces).subarray(2), contents }
 }
 
-const problem = (field: string, detail: string, message = "The multipart form is not a single GIS file"): FormResult =>
-  ({ ok: false, message, field, detail })
+const problem = (field: string, detail: string, message = "The multipart form is not a single GIS file"): FormResult => ({ ok: false, message, field, detail })
 
 /**
  * The form's one file part (field name `file`) and its text fields. More than one file part, none,
@@ -132,9 +131,15 @@ export const readForm = (contentType: string, body: Uint8Array): FormResult => {
     if (value.length > FORM_LIMITS.fieldBytes) truncated.push(name)
   })
   let tooManyParts = false
-  parser.on("filesLimit", () => { extraFile = true })
-  parser.on("partsLimit", () => { tooManyParts = true })
-  parser.on("error", (e: Error) => { error ??= e })
+  parser.on("filesLimit", () => {
+    extraFile = true
+  })
+  parser.on("partsLimit", () => {
+    tooManyParts = true
+  })
+  parser.on("error", (e: Error) => {
+    error ??= e
+  })
   // Given in slices, so that reading stops at the part past the limit: a body of 60,000 empty
   // parts costs what the limit's worth of them costs.
   for (let at = 0; at < body.length && !tooManyParts && !error; at += SLICE_BYTES) {

@@ -140,7 +140,12 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
     // A worker that could not start (e.g. its heap ceiling too small to load the readers): the
     // waiting imports are refused as "busy, retry" (429), said once on stderr for the operator.
     if (!slot.ready && queue.length > 0) {
-      process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), component: "import-pool", error: "worker did not start", code: (error as { code?: string }).code ?? null })}\n`)
+      process.stderr.write(
+        `${
+          JSON.stringify({ time: new Date().toISOString(), component: "import-pool", error: "worker did not start",
+            code: (error as { code?: string }).code ?? null })
+        }\n`
+      )
       for (const waiting of queue.splice(0)) waiting.done(error)
     }
     void slot.worker.terminate()
@@ -208,10 +213,12 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
    * Reads a file feature by feature (a bulk import: each feature's boundary or problems, named
    * from `fields`), in a worker, within the same budgets and shares as `read`.
    */
-  const readFeatures = (bytes: Uint8Array, hint: ImportHint, owner: string, fields: FeatureFields): Effect.Effect<FeaturesResult | OverBudget, Errors.RateLimited> =>
+  const readFeatures = (bytes: Uint8Array, hint: ImportHint, owner: string,
+    fields: FeatureFields): Effect.Effect<FeaturesResult | OverBudget, Errors.RateLimited> =>
     submit<FeaturesResult | OverBudget>(bytes, hint, owner, {}, fields)
 
-  const submit = <R>(bytes: Uint8Array, hint: ImportHint, owner: string, limits: Partial<ImportLimits>, perFeature: FeatureFields | undefined): Effect.Effect<R, Errors.RateLimited> =>
+  const submit = <R>(bytes: Uint8Array, hint: ImportHint, owner: string, limits: Partial<ImportLimits>,
+    perFeature: FeatureFields | undefined): Effect.Effect<R, Errors.RateLimited> =>
     Effect.suspend(() => {
       const full = !slots.some((s) => s.ready && !s.job) && queue.length >= maxQueued
       if (full || (held.get(owner) ?? 0) >= perAccount) return Effect.fail(busy())

@@ -17,7 +17,11 @@ export const toWgs84 = (definition: string, what: string): Converter => {
   try {
     converter = proj4(definition, "EPSG:4326")
   } catch (e) {
-    throw new FileProblem(`cannot read the coordinate reference system of ${what} (${e instanceof Error ? e.message : String(e)}); reproject the data to WGS84 (EPSG:4326) and upload it again`)
+    throw new FileProblem(
+      `cannot read the coordinate reference system of ${what} (${
+        e instanceof Error ? e.message : String(e)
+      }); reproject the data to WGS84 (EPSG:4326) and upload it again`
+    )
   }
   return (xy) => converter.forward(xy) as [number, number]
 }

@@ -33,7 +33,8 @@ export interface ExportRecord {
 }
 
 /** WGS84 longitude/latitude in degrees, as ESRI writes it in a `.prj`. */
-export const WGS84_PRJ = "GEOGCS[\"GCS_WGS_1984\",DATUM[\"D_WGS_1984\",SPHEROID[\"WGS_1984\",6378137.0,298.257223563]],PRIMEM[\"Greenwich\",0.0],UNIT[\"Degree\",0.0174532925199433]]"
+export const WGS84_PRJ =
+  "GEOGCS[\"GCS_WGS_1984\",DATUM[\"D_WGS_1984\",SPHEROID[\"WGS_1984\",6378137.0,298.257223563]],PRIMEM[\"Greenwich\",0.0],UNIT[\"Degree\",0.0174532925199433]]"
 
 /** The name of the entry saying whether a list export is complete. */
 export const EXPORT_NOTE_ENTRY = "canopy_export.txt"
@@ -58,7 +59,12 @@ const shapefileRings = (g: Geometry.Boundary): Array<ReadonlyArray<Geometry.Posi
   return rings
 }
 
-interface Box { minX: number; minY: number; maxX: number; maxY: number }
+interface Box {
+  minX: number
+  minY: number
+  maxX: number
+  maxY: number
+}
 
 const emptyBox = (): Box => ({ minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity })
 
@@ -213,8 +219,7 @@ const attributes = (records: ReadonlyArray<ExportRecord>): Uint8Array => {
 }
 
 /** The note of a list export: complete or not, and where the rest starts. */
-export const exportNote = (end: ExportEnd): string =>
-  `truncated: ${end.truncated}\nnext_cursor: ${end.next_cursor ?? ""}\n`
+export const exportNote = (end: ExportEnd): string => `truncated: ${end.truncated}\nnext_cursor: ${end.next_cursor ?? ""}\n`
 
 /**
  * The projects as a zipped Shapefile `<baseName>.shp` (and its sidecar files); with `end`, the

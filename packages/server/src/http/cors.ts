@@ -22,7 +22,8 @@ export const ALLOWED_METHODS = "GET, HEAD, POST, PUT, DELETE"
 /** Request headers a cross-origin page may send. */
 export const ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key"
 /** Response headers a cross-origin page may read (besides the safelisted ones). */
-export const EXPOSED_HEADERS = "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Idempotent-Replayed, WWW-Authenticate, Location"
+export const EXPOSED_HEADERS =
+  "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Idempotent-Replayed, WWW-Authenticate, Location"
 /** How long a browser may cache a preflight's answer (seconds). */
 export const PREFLIGHT_MAX_AGE_S = 600
 
@@ -42,7 +43,9 @@ export const parseCorsOrigins = (raw: string | ReadonlyArray<string> | undefined
       origin = undefined
     }
     if (origin !== item || !/^https?:$/.test(new URL(item).protocol)) {
-      throw new Error(`CORS origin ${JSON.stringify(item)} must be * or exactly an origin such as https://app.example.com (scheme, host, port; no path or trailing slash)`)
+      throw new Error(
+        `CORS origin ${JSON.stringify(item)} must be * or exactly an origin such as https://app.example.com (scheme, host, port; no path or trailing slash)`
+      )
     }
   }
   return [...new Set(items)]
@@ -103,8 +106,14 @@ export const withCors = (
           body: undefined
         }
       options.log?.({
-        time: new Date().toISOString(), request_id: requestId, method: req.method, path: req.path, route: "preflight", status: res.status,
-        duration_ms: Math.round((performance.now() - started) * 100) / 100, ...(allowed === undefined ? { error: "OriginNotAllowed" } : {})
+        time: new Date().toISOString(),
+        request_id: requestId,
+        method: req.method,
+        path: req.path,
+        route: "preflight",
+        status: res.status,
+        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        ...(allowed === undefined ? { error: "OriginNotAllowed" } : {})
       })
       return withSecurityHeaders(res)
     }

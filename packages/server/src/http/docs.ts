@@ -40,8 +40,16 @@ const loadBundle = () => {
  * loads, nothing frames it, no form leaves it.
  */
 export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:", "font-src 'self' data:",
-  "connect-src 'self'", "worker-src 'self' blob:", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'"
 ].join("; ")
 
 /**
@@ -52,8 +60,9 @@ export const page = (doc: Record<string, unknown>, basePath = ""): string => {
   const info = doc.info as { title: string }
   // Without JavaScript, the operations are still listed (and the document is a link away).
   const operations = Object.entries(doc.paths as Record<string, Record<string, { summary?: string }>>)
-    .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) =>
-      `<li><code>${escape(method.toUpperCase())} ${escape(path)}</code> ${escape(op.summary ?? "")}</li>`))
+    .flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => `<li><code>${escape(method.toUpperCase())} ${escape(path)}</code> ${escape(op.summary ?? "")}</li>`)
+    )
     .join("")
   const configuration = {
     url: `${basePath}/v1/openapi.json`,
@@ -69,8 +78,12 @@ export const page = (doc: Record<string, unknown>, basePath = ""): string => {
   }
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(info.title)} reference</title></head>
-<body><noscript><h1>${escape(info.title)}</h1><p>The interactive reference needs JavaScript. The machine-readable document: <a href="${escape(basePath)}/v1/openapi.json">${escape(basePath)}/v1/openapi.json</a>.</p><ul>${operations}</ul></noscript>
-<script id="api-reference" type="application/json" data-url="${escape(configuration.url)}" data-configuration="${escape(JSON.stringify(configuration))}"></script>
+<body><noscript><h1>${escape(info.title)}</h1><p>The interactive reference needs JavaScript. The machine-readable document: <a href="${
+    escape(basePath)
+  }/v1/openapi.json">${escape(basePath)}/v1/openapi.json</a>.</p><ul>${operations}</ul></noscript>
+<script id="api-reference" type="application/json" data-url="${escape(configuration.url)}" data-configuration="${
+    escape(JSON.stringify(configuration))
+  }"></script>
 <script src="${escape(basePath)}${SCRIPT_PATH}?v=${escape(loadBundle().version)}"></script>
 </body></html>`
 }

@@ -61,7 +61,8 @@ export const rawBodyOf = (
     const form = readForm(given!, bytes)
     if (!form.ok) return { ok: false, message: form.message, details: [{ field: form.field, message: form.detail }] }
     if (form.truncated.includes("name")) {
-      return { ok: false, message: "The multipart form's name field is too long", details: [{ field: "name", message: `must be at most ${FORM_LIMITS.fieldBytes} bytes` }] }
+      return { ok: false, message: "The multipart form's name field is too long",
+        details: [{ field: "name", message: `must be at most ${FORM_LIMITS.fieldBytes} bytes` }] }
     }
     body = { ...formFile(form.file, accepted), name: form.fields.name }
   } else {
@@ -79,7 +80,10 @@ export const rawBodyOf = (
     return {
       ok: false,
       message: "Invalid query parameters",
-      details: [{ field: "query.name", message: `is required: give ?name=…${mediaType === MULTIPART_MEDIA_TYPE ? " or a form field \"name\"" : " (or send a multipart form with a name field)"}` }]
+      details: [{ field: "query.name",
+        message: `is required: give ?name=…${
+          mediaType === MULTIPART_MEDIA_TYPE ? " or a form field \"name\"" : " (or send a multipart form with a name field)"
+        }` }]
     }
   }
   return { ok: true, body }
@@ -90,7 +94,11 @@ export const rawBodyOf = (
  * streamed file is started with `run` (the server's runtime): chunked, no `Content-Length`.
  */
 export const fileResponse = (
-  status: number, requestId: string, file: FileAnswer, headers: Readonly<Record<string, string>>, run: RunEffect
+  status: number,
+  requestId: string,
+  file: FileAnswer,
+  headers: Readonly<Record<string, string>>,
+  run: RunEffect
 ): ApiResponse => {
   const common = { ...file.headers, "content-disposition": `attachment; filename="${file.filename}"`, "x-request-id": requestId }
   if (file.bytes) {

@@ -73,9 +73,15 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
       const out = req.method === "HEAD" ? { ...secured, body: undefined, stream: undefined } : secured
       trace?.end(routeName, res.status, requestId)
       log?.({
-        time: new Date().toISOString(), request_id: requestId, method: req.method, path: req.path, route: routeName, status: res.status,
+        time: new Date().toISOString(),
+        request_id: requestId,
+        method: req.method,
+        path: req.path,
+        route: routeName,
+        status: res.status,
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
-        ...(accountId ? { account_id: accountId } : {}), ...(failure ? { error: failure } : {})
+        ...(accountId ? { account_id: accountId } : {}),
+        ...(failure ? { error: failure } : {})
       })
       return out
     }
@@ -83,7 +89,8 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
     const protocol = protocolRoutes[`${req.method === "HEAD" ? "GET" : req.method} ${req.path}`]
     if (protocol) {
       routeName = req.path
-      if (req.bodyTooLarge) return finish(refusal(requestId, new Errors.BodyTooLarge({ message: `The request body exceeds ${MAX_BODY_BYTES} bytes`, details: [] })))
+      if (req.bodyTooLarge)
+        return finish(refusal(requestId, new Errors.BodyTooLarge({ message: `The request body exceeds ${MAX_BODY_BYTES} bytes`, details: [] })))
       const r = await protocol(req, requestId).catch(() => refusal(requestId, new Errors.Unexpected({ message: "An unexpected error occurred" })))
       return finish({ ...r, headers: { ...r.headers, "x-request-id": requestId } })
     }
@@ -92,11 +99,13 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
     if (!("route" in found)) {
       return finish(refusal(requestId, found.allowed.length === 0
         ? new Errors.RouteNotFound({ message: `No route for ${req.method} ${req.path}` })
-        : new Errors.MethodNotAllowed({ message: `${req.method} is not allowed on ${req.path}; allowed: ${found.allowed.join(", ")}`, allowed: found.allowed })))
+        : new Errors.MethodNotAllowed({ message: `${req.method} is not allowed on ${req.path}; allowed: ${found.allowed.join(", ")}`,
+          allowed: found.allowed })))
     }
     if (req.bodyTooLarge) {
       return finish(refusal(requestId, new Errors.BodyTooLarge({
-        message: `The request body exceeds ${MAX_BODY_BYTES} bytes`, details: [{ field: "body", message: `must be at most ${MAX_BODY_BYTES} bytes` }]
+        message: `The request body exceeds ${MAX_BODY_BYTES} bytes`,
+        details: [{ field: "body", message: `must be at most ${MAX_BODY_BYTES} bytes` }]
       })))
     }
     const { params, route } = found
@@ -106,7 +115,8 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
     const bearer = auth && /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1]
     if (!bearer) {
       return finish(refusal(requestId, new Errors.CredentialsMissing({
-        message: auth ? "The Authorization header must be \"Bearer <token>\"" : "Authentication required: send Authorization: Bearer <token>", malformed: !!auth
+        message: auth ? "The Authorization header must be \"Bearer <token>\"" : "Authentication required: send Authorization: Bearer <token>",
+        malformed: !!auth
       })))
     }
 
@@ -138,7 +148,8 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
         const headers: Readonly<Record<string, string | undefined>> = file.headers
         const etag = headers.etag
         if (etag !== undefined && req.headers["if-none-match"]?.split(",").some((t) => t.trim() === etag)) {
-          return settle({ status: 304, headers: { etag, "cache-control": headers["cache-control"] ?? "no-cache", "x-request-id": requestId, ...limitHeaders }, body: undefined })
+          return settle({ status: 304, headers: { etag, "cache-control": headers["cache-control"] ?? "no-cache", "x-request-id": requestId, ...limitHeaders },
+            body: undefined })
         }
         return settle(file)
       }

@@ -92,9 +92,10 @@ export const keyUsedResponse = (e: KeyUsed, requestId: string, limitHeaders: Rec
  */
 export const settleKey = async (canopy: CanopyClient, accountId: string, claim: KeyClaim, token: string, res: ApiResponse): Promise<string | undefined> => {
   const keep = res.status < 500 && res.status !== 429 && !claim.loadDependent
-  const stored = await canopy.runExit(Effect.flatMap(IdempotencyKeys, (k) => keep
-    ? k.complete(accountId, claim.key, token, { status: res.status, headers: Idempotency.storedHeaders(res.headers), body: responseText(res) ?? null })
-    : k.release(accountId, claim.key, token)))
+  const stored = await canopy.runExit(Effect.flatMap(IdempotencyKeys, (k) =>
+    keep
+      ? k.complete(accountId, claim.key, token, { status: res.status, headers: Idempotency.storedHeaders(res.headers), body: responseText(res) ?? null })
+      : k.release(accountId, claim.key, token)))
   // The work is done either way; a key that could not be updated stays claimed until it is
   // abandoned (Idempotency.ABANDONED_AFTER_MS), then a retry may do the work again.
   return Exit.isFailure(stored) ? `IdempotencyKey${keep ? "NotStored" : "NotReleased"}` : undefined

@@ -57,35 +57,45 @@ export const makeMetrics = (access: MetricsAccess) => {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: "canopy_" })
   const requests = new Counter({
-    name: "canopy_http_requests_total", help: "HTTP requests answered, by route template, method and status",
-    labelNames: ["route", "method", "status"] as const, registers: [registry]
+    name: "canopy_http_requests_total",
+    help: "HTTP requests answered, by route template, method and status",
+    labelNames: ["route", "method", "status"] as const,
+    registers: [registry]
   })
   const latency = new Histogram({
-    name: "canopy_http_request_duration_seconds", help: "Time to answer an HTTP request, by route template and method",
-    labelNames: ["route", "method"] as const, buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    name: "canopy_http_request_duration_seconds",
+    help: "Time to answer an HTTP request, by route template and method",
+    labelNames: ["route", "method"] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry]
   })
   const refused = new Counter({
-    name: "canopy_rate_limited_total", help: "Requests refused with 429 (rate limits, sign-in limits, a saturated geometry queue)",
-    labelNames: ["route"] as const, registers: [registry]
+    name: "canopy_rate_limited_total",
+    help: "Requests refused with 429 (rate limits, sign-in limits, a saturated geometry queue)",
+    labelNames: ["route"] as const,
+    registers: [registry]
   })
   const deliveries = new Counter({
     name: "canopy_webhook_deliveries_total",
     help: "Webhook delivery attempts by outcome: success, retry (failed, another attempt scheduled), dead (failed for good), error (could not be recorded)",
-    labelNames: ["outcome"] as const, registers: [registry]
+    labelNames: ["outcome"] as const,
+    registers: [registry]
   })
   // Every outcome from the start at 0, so that rates and alerts see the series before the first event.
   for (const outcome of ["success", "retry", "dead", "error"] as const) deliveries.inc({ outcome }, 0)
   const dbTime = new Histogram({
-    name: "canopy_db_operation_duration_seconds", help: "Time of each storage operation, by operation (a transaction includes the operations in it)",
-    labelNames: ["operation"] as const, buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+    name: "canopy_db_operation_duration_seconds",
+    help: "Time of each storage operation, by operation (a transaction includes the operations in it)",
+    labelNames: ["operation"] as const,
+    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
     registers: [registry]
   })
   const dbChildren = new Map<string, ReturnType<typeof dbTime.labels>>()
   const meteringFailures = new Counter({
     name: "canopy_metering_failures_total",
     help: "Bookkeeping writes the database refused (full disk, read-only), by operation and reason: the requests were served unmetered",
-    labelNames: ["operation", "reason"] as const, registers: [registry]
+    labelNames: ["operation", "reason"] as const,
+    registers: [registry]
   })
   let outbox: OutboxSources = {}
   new Gauge({
@@ -111,7 +121,8 @@ export const makeMetrics = (access: MetricsAccess) => {
     }
   })
   new Gauge({
-    name: "canopy_webhook_deliveries_in_flight", help: "Webhook delivery attempts this process has in flight",
+    name: "canopy_webhook_deliveries_in_flight",
+    help: "Webhook delivery attempts this process has in flight",
     registers: [registry],
     collect() {
       this.set(outbox.inFlight?.() ?? 0)

@@ -151,7 +151,9 @@ export const writeResponse = async (res: ServerResponse, r: ApiResponse): Promis
 const writeStream = async (res: ServerResponse, source: AsyncIterable<string | Uint8Array>): Promise<void> => {
   const iterator = source[Symbol.asyncIterator]()
   let gone = false
-  const onClose = () => { gone = true }
+  const onClose = () => {
+    gone = true
+  }
   res.once("close", onClose)
   try {
     for (;;) {
@@ -232,10 +234,14 @@ const answerOversize = async (res: ServerResponse, r: ApiResponse, drained: Prom
 /** What a refusal by Node's HTTP parser answers, by the error's code (as Node's own default does). */
 const refusal = (code: string | undefined): { readonly status: number; readonly message: string } => {
   switch (code) {
-    case "HPE_HEADER_OVERFLOW": return { status: 431, message: "The request line and headers are too large" }
-    case "HPE_CHUNK_EXTENSIONS_OVERFLOW": return { status: 413, message: "The request's chunk extensions are too large" }
-    case "ERR_HTTP_REQUEST_TIMEOUT": return { status: 408, message: "The request was not received in time" }
-    default: return { status: 400, message: "The request is not valid HTTP/1.1" }
+    case "HPE_HEADER_OVERFLOW":
+      return { status: 431, message: "The request line and headers are too large" }
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return { status: 413, message: "The request's chunk extensions are too large" }
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return { status: 408, message: "The request was not received in time" }
+    default:
+      return { status: 400, message: "The request is not valid HTTP/1.1" }
   }
 }
 
@@ -263,7 +269,8 @@ const requestLine = (err: { readonly rawPacket?: unknown; readonly bytesParsed?:
  * of Node's bare status line. `server.on("clientError", clientErrorHandler({ log }))`;
  * `nodeHandler(…).clientError` is one bound to the handler's log.
  */
-export const clientErrorHandler = (options: { readonly log?: ((line: AccessLogLine) => void) | undefined } = {}) =>
+export const clientErrorHandler =
+  (options: { readonly log?: ((line: AccessLogLine) => void) | undefined } = {}) =>
   (err: Error & { readonly code?: string; readonly rawPacket?: unknown; readonly bytesParsed?: unknown }, socket: Duplex): void => {
     // A response of this connection has started: another one would corrupt the stream.
     const current = (socket as { readonly _httpMessage?: { readonly headersSent?: boolean } | null })._httpMessage
@@ -279,7 +286,12 @@ export const clientErrorHandler = (options: { readonly log?: ((line: AccessLogLi
     for (const [k, v] of Object.entries(res.headers)) head.push(`${k}: ${v}`)
     head.push(`content-length: ${Buffer.byteLength(body)}`, "connection: close", "", "")
     options.log?.({
-      time: new Date().toISOString(), request_id: requestId, ...requestLine(err), route: "unparsed", status, duration_ms: 0,
+      time: new Date().toISOString(),
+      request_id: requestId,
+      ...requestLine(err),
+      route: "unparsed",
+      status,
+      duration_ms: 0,
       error: err.code ?? err.name
     })
     socket.end(`${head.join("\r\n")}${body}`, () => socket.destroy())

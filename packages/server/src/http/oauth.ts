@@ -10,8 +10,8 @@ import type { ApiRequest, ApiResponse } from "./types.ts"
 
 const NO_STORE = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", pragma: "no-cache" }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = NO_STORE): ApiResponse =>
-  ({ status, headers, body: body === null ? "" : JSON.stringify(body) })
+const json = (status: number, body: unknown, headers: Record<string, string> = NO_STORE): ApiResponse => ({ status, headers,
+  body: body === null ? "" : JSON.stringify(body) })
 
 /** What a token or revocation request's form may hold (a few parameters, a refresh token, a PKCE verifier). */
 export const TOKEN_FORM: FormCaps = { bytes: 16 * 1024, fields: 32 }
@@ -36,15 +36,18 @@ const readForm = (req: ApiRequest): Record<string, string> | string => {
  * loopback), and the metadata is then a 404 saying how to configure one.
  */
 export const oauthRoutes = (canopy: CanopyClient, issuer: (req: ApiRequest) => string | undefined) => {
-  const endpoint = (call: (s: OAuthServer["Service"], form: Record<string, string>, auth: string | undefined) => Effect.Effect<unknown, unknown>) =>
+  const endpoint =
+    (call: (s: OAuthServer["Service"], form: Record<string, string>, auth: string | undefined) => Effect.Effect<unknown, unknown>) =>
     async (req: ApiRequest): Promise<ApiResponse> => {
       const form = readForm(req)
       if (typeof form === "string") {
         const e = OAuth.tokenError("invalid_request", form)
         return json(e.status, e.body, e.headers)
       }
-      const result = await canopy.run(Effect.flatMap(OAuthServer, (s) => call(s, form, req.headers.authorization))) as
-        | { ok: true; body: unknown } | { ok: false; error: ReturnType<typeof OAuth.tokenError> }
+      const result = await canopy.run(Effect.flatMap(OAuthServer, (s) => call(s, form, req.headers.authorization))) as { ok: true; body: unknown } | {
+        ok: false
+        error: ReturnType<typeof OAuth.tokenError>
+      }
       return result.ok ? json(200, result.body) : json(result.error.status, result.error.body, result.error.headers)
     }
   return {
@@ -55,7 +58,8 @@ export const oauthRoutes = (canopy: CanopyClient, issuer: (req: ApiRequest) => s
       if (base === undefined) {
         return json(404, {
           error: "issuer_not_configured",
-          error_description: "This server has no public URL, so it cannot name its OAuth issuer for this host: start it with --public-url https://… (or CANOPY_PUBLIC_URL)."
+          error_description:
+            "This server has no public URL, so it cannot name its OAuth issuer for this host: start it with --public-url https://… (or CANOPY_PUBLIC_URL)."
         })
       }
       return json(200, {

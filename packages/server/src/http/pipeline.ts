@@ -22,10 +22,18 @@ export interface Seen {
  * a generator closure made per request measurably costs more.
  */
 export const pipeline: (
-  route: Route, params: Record<string, string>, bearer: string, req: ApiRequest, seen: Seen,
+  route: Route,
+  params: Record<string, string>,
+  bearer: string,
+  req: ApiRequest,
+  seen: Seen,
   onMeteringRefused: ((operation: string, reason: string) => void) | undefined
 ) => Effect.Effect<unknown, unknown, Canopy.Runtime> = Effect.fnUntraced(function*(
-  route: Route, params: Record<string, string>, bearer: string, req: ApiRequest, seen: Seen,
+  route: Route,
+  params: Record<string, string>,
+  bearer: string,
+  req: ApiRequest,
+  seen: Seen,
   onMeteringRefused: ((operation: string, reason: string) => void) | undefined
 ) {
   // A write's overlap comparisons stop a fixed time after the request began (its body's

@@ -21,8 +21,7 @@ export const json = (status: number, requestId: string, payload: unknown, header
  * The policy of an HTML page that sets none of its own (the API reference): nothing loads but its
  * inline styles, it submits no form, and no page may frame it.
  */
-const HTML_CONTENT_SECURITY_POLICY =
-  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+const HTML_CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 /**
  * A response with the headers every response carries: `X-Content-Type-Options: nosniff`, and on
@@ -49,8 +48,12 @@ export const refusal = (requestId: string, error: Errors.AnyError, headers: Reco
  * table, a request Node's HTTP parser refused (http/node.ts); everything else answers `refusal`.
  */
 export const errorResponse = (
-  status: number, requestId: string, code: Errors.Code, message: string,
-  details: ReadonlyArray<FieldError.FieldError> = [], headers: Record<string, string> = {}
+  status: number,
+  requestId: string,
+  code: Errors.Code,
+  message: string,
+  details: ReadonlyArray<FieldError.FieldError> = [],
+  headers: Record<string, string> = {}
 ): ApiResponse => json(status, requestId, { error: { code, message, details }, meta: { request_id: requestId } }, headers)
 
 /** The `X-RateLimit-*` headers of a decision, and `Retry-After` when it refused. */

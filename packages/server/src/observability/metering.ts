@@ -28,10 +28,17 @@ export const meteringReporter = (options: MeteringReporterOptions = {}) => {
     const now = performance.now()
     if (now - lastLogged < interval) return
     lastLogged = now
-    write(`${JSON.stringify({
-      time: new Date().toISOString(), component: "metering", level: "warn", operation, reason, refused: unlogged,
-      message: "the database refuses writes: reads are served unmetered, writes answer 503"
-    })}\n`)
+    write(`${
+      JSON.stringify({
+        time: new Date().toISOString(),
+        component: "metering",
+        level: "warn",
+        operation,
+        reason,
+        refused: unlogged,
+        message: "the database refuses writes: reads are served unmetered, writes answer 503"
+      })
+    }\n`)
     unlogged = 0
   }
 }

@@ -56,8 +56,7 @@ export const instrumentStorage = (provider: Canopy.StorageProvider, options: Ins
     })
   const tolerant = <A, E, R>(operation: string, effect: Effect.Effect<A, E, R>): Effect.Effect<A | void, E, R> =>
     SKIPPABLE.has(operation)
-      ? Effect.catchIf(effect, (e) => writeRefusal(e) !== undefined, (e) =>
-        Effect.sync(() => options.onRefused?.(operation, writeRefusal(e) ?? "unknown")))
+      ? Effect.catchIf(effect, (e) => writeRefusal(e) !== undefined, (e) => Effect.sync(() => options.onRefused?.(operation, writeRefusal(e) ?? "unknown")))
       : effect
   const wrap = (value: unknown, path: string): unknown => {
     if (Effect.isEffect(value)) return timed(path, value)

@@ -60,7 +60,8 @@ export const tracingFromEnv = (env: Env = process.env): TracingOptions | undefin
   const variable = specific ? "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" : "OTEL_EXPORTER_OTLP_ENDPOINT"
   const url = specific || (base ? `${base.replace(/\/+$/, "")}/v1/traces` : undefined)
   if (!url) return undefined
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new Error(`${variable} must be an http(s) URL, got ${JSON.stringify(specific || base)}`)
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+    throw new Error(`${variable} must be an http(s) URL, got ${JSON.stringify(specific || base)}`)
   const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() || env.OTEL_EXPORTER_OTLP_PROTOCOL?.trim() || "http/protobuf"
   if (protocol !== "http/protobuf" && protocol !== "http/json") {
     throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL ${JSON.stringify(protocol)} is not supported: use http/protobuf or http/json`)
@@ -123,16 +124,17 @@ export const startTracing = async (options: TracingOptions): Promise<Tracing> =>
     const startTime = nowNanos()
     const parent = parseTraceparent(req.headers.traceparent)
     let span: Tracer.Span | undefined
-    const open = (route: string) => span ??= tracer.span({
-      name: `${req.method} ${route}`,
-      parent: parent ? Option.some(parent) : Option.none(),
-      annotations: Context.empty(),
-      links: [],
-      startTime,
-      kind: "server",
-      root: parent === undefined,
-      sampled: parent?.sampled ?? true
-    })
+    const open = (route: string) =>
+      span ??= tracer.span({
+        name: `${req.method} ${route}`,
+        parent: parent ? Option.some(parent) : Option.none(),
+        annotations: Context.empty(),
+        links: [],
+        startTime,
+        kind: "server",
+        root: parent === undefined,
+        sampled: parent?.sampled ?? true
+      })
     return {
       wrap: (route, effect) => Effect.withTracer(Effect.withParentSpan(effect, open(route)), tracer),
       end: (route, status, requestId) => {

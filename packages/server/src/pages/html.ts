@@ -10,8 +10,7 @@ import { type FormCaps, readUrlencoded } from "../http/forms.ts"
 import { type ApiRequest, type ApiResponse, MAX_BODY_BYTES } from "../http/handler.ts"
 
 /** Escapes text for HTML. */
-export const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c]!)
+export const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c]!)
 
 /** Extra parts of a page: scripts of Canopy's own (paths), stylesheets, Content-Security-Policy additions, width. */
 export interface PageOptions {
@@ -54,12 +53,16 @@ export const page = (status: number, title: string, body: string, headers: Recor
   },
   body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(title)} · Canopy</title>${(options.styles ?? []).map((s) => `<link rel="stylesheet" href="${escape(s)}">`).join("")}
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:${options.wide ? "72rem" : "32rem"};margin:${options.wide ? "1rem" : "3rem"} auto;padding:0 1rem;color:#1b2b1e}
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:${options.wide ? "72rem" : "32rem"};margin:${
+    options.wide ? "1rem" : "3rem"
+  } auto;padding:0 1rem;color:#1b2b1e}
 h1{color:#1f5130;font-size:1.5rem}label{display:block;margin:.75rem 0 .25rem}input,select,textarea{width:100%;padding:.5rem;font:inherit;box-sizing:border-box}
 button{margin-top:1rem;padding:.5rem 1.25rem;font:inherit;border:0;border-radius:4px;background:#2f7d4a;color:#fff;cursor:pointer}
 button.secondary{background:#595959}button.danger{background:#fff;color:#a4161a;border:2px solid #a4161a}button.danger:hover,button.danger:focus{background:#a4161a;color:#fff}
 :focus-visible{outline:3px solid #1f5130;outline-offset:2px}.error{background:#fde8e8;border:1px solid #e0a0a0;padding:.5rem .75rem;border-radius:4px}
-a{color:#1f5130}ul{padding-left:1.25rem}</style>${(options.scripts ?? []).map((s) => `<script type="module" src="${escape(s)}"></script>`).join("")}</head><body>${body}</body></html>`
+a{color:#1f5130}ul{padding-left:1.25rem}</style>${
+    (options.scripts ?? []).map((s) => `<script type="module" src="${escape(s)}"></script>`).join("")
+  }</head><body>${body}</body></html>`
 })
 
 /**
@@ -86,7 +89,9 @@ export const cookies = (req: ApiRequest): Record<string, string> => {
  * pages never see Canopy's cookies.
  */
 export const setCookie = (name: string, value: string, options: { readonly secure: boolean; readonly path?: string; readonly maxAgeS?: number }) =>
-  `${name}=${encodeURIComponent(value)}; Path=${options.path || "/"}; HttpOnly; SameSite=Lax${options.secure ? "; Secure" : ""}${options.maxAgeS !== undefined ? `; Max-Age=${options.maxAgeS}` : ""}`
+  `${name}=${encodeURIComponent(value)}; Path=${options.path || "/"}; HttpOnly; SameSite=Lax${options.secure ? "; Secure" : ""}${
+    options.maxAgeS !== undefined ? `; Max-Age=${options.maxAgeS}` : ""
+  }`
 
 /** A sign-in, invitation or consent form: a few short fields. */
 export const SMALL_FORM: FormCaps = { bytes: 16 * 1024, fields: 32 }
@@ -121,8 +126,8 @@ export const same = (a: string | undefined, b: string | undefined) => {
 }
 
 /** A 303 redirect (after a POST) or 302. */
-export const redirect = (location: string, status = 303, headers: Record<string, string> = {}): ApiResponse =>
-  ({ status, headers: { location, "cache-control": "no-store", ...headers }, body: undefined })
+export const redirect = (location: string, status = 303, headers: Record<string, string> = {}): ApiResponse => ({ status,
+  headers: { location, "cache-control": "no-store", ...headers }, body: undefined })
 
 /** The domain error a failed run ended with, if it was one. */
 export const domainError = <A, E>(exit: Exit.Exit<A, E>): Errors.DomainError | undefined => {

@@ -97,8 +97,10 @@ export const importPages = (shell: Shell, site: Site) => {
   const ownerOf = (me: Me) => `${me.principal.account_id}:${me.principal.user_id ?? ""}`
   const importPath = (id: string, extra: Record<string, string> = {}) => `/dashboard/imports?${new URLSearchParams({ id, ...extra }).toString()}`
   const signIn = () => redirect(site.path("/dashboard"))
-  const refusedPage = (req: ApiRequest, me: Me, text: string): ApiResponse =>
-    ({ ...layout(req, me, "imports", "Imports", `<h1>Imports</h1><div class="error" role="alert"><p>${escape(text)} Nothing was changed.</p></div>`), status: 403 })
+  const refusedPage = (req: ApiRequest, me: Me, text: string): ApiResponse => ({
+    ...layout(req, me, "imports", "Imports", `<h1>Imports</h1><div class="error" role="alert"><p>${escape(text)} Nothing was changed.</p></div>`),
+    status: 403
+  })
 
   /** The member of a POST allowed to import, or the answer: sign in (no session), 403 (role). */
   const writer = async (req: ApiRequest): Promise<Me | ApiResponse> => {
@@ -108,15 +110,20 @@ export const importPages = (shell: Shell, site: Site) => {
     return me
   }
 
-  const uploadForm = (me: Me) => `<section id="upload" aria-labelledby="upload-h"><h2 id="upload-h">Upload a file</h2>
-<form id="upload-form" method="post" action="${escape(site.path("/dashboard/imports/preview"))}" enctype="multipart/form-data"><input type="hidden" name="csrf" value="${escape(me.session.csrf)}">
+  const uploadForm = (me: Me) =>
+    `<section id="upload" aria-labelledby="upload-h"><h2 id="upload-h">Upload a file</h2>
+<form id="upload-form" method="post" action="${
+      escape(site.path("/dashboard/imports/preview"))
+    }" enctype="multipart/form-data"><input type="hidden" name="csrf" value="${escape(me.session.csrf)}">
 <label for="im-file">File: GeoJSON, KML, KMZ, zipped Shapefile or GeoPackage (reprojected to WGS84 from its .prj or CRS)</label><input id="im-file" name="file" type="file" required accept=".geojson,.json,.kml,.kmz,.zip,.gpkg">
 <label for="im-mode">Projects</label><select id="im-mode" name="mode"><option value="per_feature">One project per feature</option><option value="merge">One project of every polygon of the file</option></select>
 <label for="im-name-field">Attribute naming each project (optional; default: the feature's name)</label><input id="im-name-field" name="name_field" maxlength="100">
 <label for="im-description-field">Attribute giving each project's description (optional)</label><input id="im-description-field" name="description_field" maxlength="100">
 <button type="submit">Preview</button></form><p>The preview creates no project: it shows what the import would do, feature by feature.</p></section>`
 
-  const openForm = `<section id="open" aria-labelledby="open-h"><h2 id="open-h">Open an import</h2><form method="get" action="${escape(site.path("/dashboard/imports"))}">
+  const openForm = `<section id="open" aria-labelledby="open-h"><h2 id="open-h">Open an import</h2><form method="get" action="${
+    escape(site.path("/dashboard/imports"))
+  }">
 <label for="im-id">Import id (imp_…)</label><input id="im-id" name="id" required pattern="imp_[A-Za-z0-9]+"><button type="submit">Open</button></form></section>`
 
   /** The results table of an import: a preview's would-be projects, or an import's outcomes. */
@@ -125,18 +132,34 @@ export const importPages = (shell: Shell, site: Site) => {
     const problems = (ps: ReadonlyArray<{ field: string; message: string }>) =>
       ps.length === 0 ? "" : `<ul class="problems">${ps.map((p) => `<li><code>${escape(p.field)}</code>: ${escape(p.message)}</li>`).join("")}</ul>`
     const rows = imp.results.map((r) => {
-      const name = r.project_id ? `<a href="${escape(site.path(`/dashboard/project?id=${encodeURIComponent(r.project_id)}`))}">${escape(r.name ?? r.project_id)}</a>` : escape(r.name ?? "")
+      const name = r.project_id
+        ? `<a href="${escape(site.path(`/dashboard/project?id=${encodeURIComponent(r.project_id)}`))}">${escape(r.name ?? r.project_id)}</a>`
+        : escape(r.name ?? "")
       const overlaps = preview
         ? (r.outcome === "valid" ? "Checked when created" : "—")
-        : r.project_id ? `<a href="${escape(site.path(`/dashboard/project?id=${encodeURIComponent(r.project_id)}`))}#overlaps">Overlaps<span class="visually-hidden"> of ${escape(r.name ?? "")}</span></a>` : "—"
-      return `<tr data-position="${r.position}" data-outcome="${r.outcome}"${r.project_id ? ` data-project="${escape(r.project_id)}"` : ""}><th scope="row">${escape(r.feature)}</th><td>${name}</td>` +
-        `<td><span class="status ${r.outcome}">${OUTCOME[r.outcome]}</span></td><td class="num">${r.area_hectares === null ? "—" : number(r.area_hectares)}</td><td>${problems(r.problems)}</td><td>${overlaps}</td></tr>`
+        : r.project_id
+        ? `<a href="${escape(site.path(`/dashboard/project?id=${encodeURIComponent(r.project_id)}`))}#overlaps">Overlaps<span class="visually-hidden"> of ${
+          escape(r.name ?? "")
+        }</span></a>` : "—"
+      return `<tr data-position="${r.position}" data-outcome="${r.outcome}"${r.project_id ? ` data-project="${escape(r.project_id)}"` : ""}><th scope="row">${
+        escape(r.feature)
+      }</th><td>${name}</td>` +
+        `<td><span class="status ${r.outcome}">${OUTCOME[r.outcome]}</span></td><td class="num">${
+          r.area_hectares === null ? "—" : number(r.area_hectares)
+        }</td><td>${problems(r.problems)}</td><td>${overlaps}</td></tr>`
     }).join("")
-    const next = imp.next_results_after === null ? "" : `<p><a id="next-results" rel="next" href="${escape(site.path(importPath(imp.id, { ...settings, after: String(imp.next_results_after) })))}">Next features</a></p>`
+    const next = imp.next_results_after === null ? ""
+      : `<p><a id="next-results" rel="next" href="${
+        escape(site.path(importPath(imp.id, { ...settings, after: String(imp.next_results_after) })))
+      }">Next features</a></p>`
     const first = after ? `<p><a href="${escape(site.path(importPath(imp.id, settings)))}">First features</a></p>` : ""
-    return `<table id="results-table"><caption>${preview ? "What each feature would become" : "What became of each feature"}</caption><thead><tr><th scope="col">Feature</th><th scope="col">${preview ? "Name" : "Project"}</th>` +
-      `<th scope="col">Outcome</th><th scope="col" class="num">Area (ha)</th><th scope="col">Problems</th><th scope="col">Overlaps</th></tr></thead><tbody>${rows ||
-        "<tr><td colspan=\"6\">No features yet.</td></tr>"}</tbody></table>${first}${next}`
+    return `<table id="results-table"><caption>${
+      preview ? "What each feature would become" : "What became of each feature"
+    }</caption><thead><tr><th scope="col">Feature</th><th scope="col">${preview ? "Name" : "Project"}</th>` +
+      `<th scope="col">Outcome</th><th scope="col" class="num">Area (ha)</th><th scope="col">Problems</th><th scope="col">Overlaps</th></tr></thead><tbody>${
+        rows ||
+        "<tr><td colspan=\"6\">No features yet.</td></tr>"
+      }</tbody></table>${first}${next}`
   }
 
   /** The preview: totals, the account's overlap policy, the table, and the confirmation. */
@@ -145,15 +168,30 @@ export const importPages = (shell: Shell, site: Site) => {
     const policy = Exit.isSuccess(account) ? account.value.overlap_policy : undefined
     const valid = imp.totals.features - imp.totals.refused
     const file = held.get(imp.id, ownerOf(me))
-    const confirm = !can(me.principal, "projects.create") || valid === 0 ? "" : `<form id="confirm-form" method="post" action="${escape(site.path("/dashboard/imports/confirm"))}"${file ? "" : " enctype=\"multipart/form-data\""}>
-<input type="hidden" name="csrf" value="${escape(me.session.csrf)}"><input type="hidden" name="preview" value="${escape(imp.id)}">${Object.entries(settings).map(([k, v]) => `<input type="hidden" name="${k}" value="${escape(v)}">`).join("")}
-${file ? "" : `<label for="cf-file">This server no longer holds ${escape(imp.file.name ?? "the file")}: choose it again</label><input id="cf-file" name="file" type="file" required accept=".geojson,.json,.kml,.kmz,.zip,.gpkg">`}
+    const confirm = !can(me.principal, "projects.create") || valid === 0 ? "" :
+      `<form id="confirm-form" method="post" action="${escape(site.path("/dashboard/imports/confirm"))}"${file ? "" : " enctype=\"multipart/form-data\""}>
+<input type="hidden" name="csrf" value="${escape(me.session.csrf)}"><input type="hidden" name="preview" value="${escape(imp.id)}">${
+        Object.entries(settings).map(([k, v]) => `<input type="hidden" name="${k}" value="${escape(v)}">`).join("")
+      }
+${
+        file ? ""
+          : `<label for="cf-file">This server no longer holds ${
+            escape(imp.file.name ?? "the file")
+          }: choose it again</label><input id="cf-file" name="file" type="file" required accept=".geojson,.json,.kml,.kmz,.zip,.gpkg">`
+      }
 <button type="submit">Import ${number(valid)} feature${valid === 1 ? "" : "s"}</button></form>`
     return `<h1>Preview of ${escape(imp.file.name ?? "the file")}</h1>
 <section id="import-view" data-state="preview" aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2>
-<p id="preview-summary">${number(imp.totals.features)} feature${imp.totals.features === 1 ? "" : "s"} read (${escape(imp.file.format ?? "unknown format")}${imp.file.source_crs ? `, ${escape(imp.file.source_crs)}` : ""}): ${number(valid)} would become projects, ${number(imp.totals.hectares)} ha in all; ${number(imp.totals.refused)} ${imp.totals.refused === 1 ? "is" : "are"} refused and would store nothing.</p>
-<p>Overlaps with the account's projects are checked as each project is created: ${policy === "reject" ? "a boundary overlapping another active or draft project is <strong>refused</strong> and listed with its problem"
-  : policy === "warn" ? "an overlapping boundary is saved, and its project page lists what it overlaps" : "what happens to an overlapping boundary is the account's overlap policy"}. Nothing has been stored yet.</p>
+<p id="preview-summary">${number(imp.totals.features)} feature${imp.totals.features === 1 ? "" : "s"} read (${escape(imp.file.format ?? "unknown format")}${
+      imp.file.source_crs ? `, ${escape(imp.file.source_crs)}` : ""
+    }): ${number(valid)} would become projects, ${number(imp.totals.hectares)} ha in all; ${number(imp.totals.refused)} ${
+      imp.totals.refused === 1 ? "is" : "are"
+    } refused and would store nothing.</p>
+<p>Overlaps with the account's projects are checked as each project is created: ${
+      policy === "reject" ? "a boundary overlapping another active or draft project is <strong>refused</strong> and listed with its problem"
+        : policy === "warn" ? "an overlapping boundary is saved, and its project page lists what it overlaps"
+        : "what happens to an overlapping boundary is the account's overlap policy"
+    }. Nothing has been stored yet.</p>
 ${resultsTable(imp, after, settings)}${confirm}</section>`
   }
 
@@ -161,16 +199,35 @@ ${resultsTable(imp, after, settings)}${confirm}</section>`
   const importView = (me: Me, imp: ImportResource, after: string | undefined) => {
     const running = imp.status === "running"
     const cancelForm = running && can(me.principal, "projects.create")
-      ? `<form id="cancel-form" method="post" action="${escape(site.path("/dashboard/imports/cancel"))}" data-confirm="Stop this import? The projects already created stay."><input type="hidden" name="csrf" value="${escape(me.session.csrf)}"><input type="hidden" name="id" value="${escape(imp.id)}"><button type="submit" class="danger">Cancel the import</button></form>`
+      ? `<form id="cancel-form" method="post" action="${
+        escape(site.path("/dashboard/imports/cancel"))
+      }" data-confirm="Stop this import? The projects already created stay."><input type="hidden" name="csrf" value="${
+        escape(me.session.csrf)
+      }"><input type="hidden" name="id" value="${escape(imp.id)}"><button type="submit" class="danger">Cancel the import</button></form>`
       : ""
     const p = imp.progress
     const count = (id: string, label: string, n: number) => `<div><dt>${label}</dt><dd id="${id}">${number(n)}</dd></div>`
     return `<h1>Import of ${escape(imp.file.name ?? "a file")}</h1>
-<section id="import-view" data-state="${imp.status}" data-status="${escape(site.path(`/dashboard/imports/status.json?id=${encodeURIComponent(imp.id)}`))}" aria-labelledby="progress-h">
-<h2 id="progress-h">Progress</h2><p>Status: <span class="status" id="import-status">${imp.status}</span> · started ${time(imp.created_at)}${imp.completed_at ? ` · ended ${time(imp.completed_at)}` : ""}</p>
-${running ? `<noscript><p><a href="${escape(site.path(importPath(imp.id)))}">Reload</a> to see how far it has gone.</p></noscript>` : ""}<label for="import-progress">Features dealt with</label><progress id="import-progress" max="${Math.max(1, p.features_read)}" value="${p.done}">${p.done} of ${p.features_read}</progress>
-<dl class="counts">${count("count-read", "Read", p.features_read)}${count("count-done", "Done", p.done)}${count("count-created", "Created", p.created)}${count("count-refused", "Refused", p.refused)}</dl>
-${imp.error ? `<div class="error" role="alert"><p>${escape(imp.error)}</p></div>` : ""}${running ? "" : `<p id="import-outcome">${number(imp.totals.created)} project${imp.totals.created === 1 ? "" : "s"} created (${number(imp.totals.hectares)} ha), ${number(imp.totals.refused)} feature${imp.totals.refused === 1 ? "" : "s"} refused.</p>`}
+<section id="import-view" data-state="${imp.status}" data-status="${
+      escape(site.path(`/dashboard/imports/status.json?id=${encodeURIComponent(imp.id)}`))
+    }" aria-labelledby="progress-h">
+<h2 id="progress-h">Progress</h2><p>Status: <span class="status" id="import-status">${imp.status}</span> · started ${time(imp.created_at)}${
+      imp.completed_at ? ` · ended ${time(imp.completed_at)}` : ""
+    }</p>
+${
+      running ? `<noscript><p><a href="${escape(site.path(importPath(imp.id)))}">Reload</a> to see how far it has gone.</p></noscript>` : ""
+    }<label for="import-progress">Features dealt with</label><progress id="import-progress" max="${
+      Math.max(1, p.features_read)
+    }" value="${p.done}">${p.done} of ${p.features_read}</progress>
+<dl class="counts">${count("count-read", "Read", p.features_read)}${count("count-done", "Done", p.done)}${count("count-created", "Created", p.created)}${
+      count("count-refused", "Refused", p.refused)
+    }</dl>
+${imp.error ? `<div class="error" role="alert"><p>${escape(imp.error)}</p></div>` : ""}${
+      running ? ""
+        : `<p id="import-outcome">${number(imp.totals.created)} project${imp.totals.created === 1 ? "" : "s"} created (${number(imp.totals.hectares)} ha), ${
+          number(imp.totals.refused)
+        } feature${imp.totals.refused === 1 ? "" : "s"} refused.</p>`
+    }
 ${cancelForm}<h2 id="results-h">Features</h2>${resultsTable(imp, after, {})}</section>`
   }
 
@@ -188,12 +245,18 @@ ${cancelForm}<h2 id="results-h">Features</h2>${resultsTable(imp, after, {})}</se
     if (Exit.isFailure(exit)) {
       const n = failure(exit)
       const status = domainError(exit) ? Errors.statusOf(domainError(exit)!) : 500
-      return { ...layout(req, me, "imports", "Import", `<h1>Import</h1><div class="error" role="alert"><p>${escape(n.text)}</p>${(n.details ?? []).map((d) => `<p><code>${escape(d.field)}</code>: ${escape(d.message)}</p>`).join("")}</div>${openForm}`), status }
+      return {
+        ...layout(req, me, "imports", "Import", `<h1>Import</h1><div class="error" role="alert"><p>${escape(n.text)}</p>${
+          (n.details ?? []).map((d) => `<p><code>${escape(d.field)}</code>: ${escape(d.message)}</p>`).join("")
+        }</div>${openForm}`),
+        status
+      }
     }
     const imp = exit.value
     const settings = settingsOf(Object.fromEntries(req.query))
     const body = imp.dry_run ? await previewView(me, imp, after, settings) : importView(me, imp, after)
-    return layout(req, me, "imports", imp.dry_run ? "Import preview" : "Import", `${STYLE}${announce}${body}<p><a href="${escape(site.path("/dashboard/imports"))}">Import another file</a></p>`, scripts)
+    return layout(req, me, "imports", imp.dry_run ? "Import preview" : "Import",
+      `${STYLE}${announce}${body}<p><a href="${escape(site.path("/dashboard/imports"))}">Import another file</a></p>`, scripts)
   }
 
   /** The uploaded file and settings previewed (`dry_run=true`); the file held for the confirmation. */
@@ -202,7 +265,9 @@ ${cancelForm}<h2 id="results-h">Features</h2>${resultsTable(imp, after, {})}</se
     if (!("principal" in me)) return me
     const form = readMultipart(req.headers["content-type"] ?? "", req.body ?? new Uint8Array())
     if (form.ok && !same(form.fields.csrf, me.session.csrf)) return refusedPage(req, me, "The form expired; reload the page and try again.")
-    if (!form.ok) return shell.redirectWith(req, "/dashboard/imports", { ok: false, text: "The upload could not be read; nothing was saved.", details: [{ field: form.field, message: form.detail }] })
+    if (!form.ok)
+      return shell.redirectWith(req, "/dashboard/imports", { ok: false, text: "The upload could not be read; nothing was saved.",
+        details: [{ field: form.field, message: form.detail }] })
     const settings = settingsOf(form.fields)
     const file = formFile(form.file)
     const exit = await run(Effect.gen(function*() {
@@ -230,19 +295,26 @@ ${cancelForm}<h2 id="results-h">Features</h2>${resultsTable(imp, after, {})}</se
     const multipart = /^multipart\/form-data\b/i.test(req.headers["content-type"] ?? "")
     const read = multipart ? readMultipart(req.headers["content-type"] ?? "", req.body ?? new Uint8Array()) : readForm(req, ACTION_FORM)
     if (read.ok && !same(read.fields.csrf, me.session.csrf)) return refusedPage(req, me, "The form expired; reload the page and try again.")
-    if (!read.ok) return multipart ? shell.redirectWith(req, "/dashboard/imports", { ok: false, text: `The confirmation could not be read; nothing was saved. ${read.message}` }) : formRefused(read.message)
+    if (!read.ok)
+      return multipart
+        ? shell.redirectWith(req, "/dashboard/imports", { ok: false, text: `The confirmation could not be read; nothing was saved. ${read.message}` })
+        : formRefused(read.message)
     const form = { fields: read.fields, file: "file" in read ? read.file : undefined }
     const previewId = form.fields.preview ?? ""
     const settings = settingsOf(form.fields)
     const back = importPath(previewId, settings)
     const file = form.file && form.file.bytes.length > 0 ? formFile(form.file) : held.get(previewId, ownerOf(me))
-    if (!file) return shell.redirectWith(req, back, { ok: false, text: "This server no longer holds the file previewed; choose it again.", details: [{ field: "file", message: "choose the file again" }] })
+    if (!file)
+      return shell.redirectWith(req, back, { ok: false, text: "This server no longer holds the file previewed; choose it again.",
+        details: [{ field: "file", message: "choose the file again" }] })
     const exit = await run(Effect.gen(function*() {
       return yield* startImport(me.principal, yield* decodeSettings(settings), file)
     }))
     if (Exit.isFailure(exit)) {
       return shell.redirectWith(req, back, domainError(exit)?._tag === "RateLimited"
-        ? { ok: false, text: "Another import of this account is running (or this server is running as many as it can): wait for it to end, then confirm again. Nothing was imported." }
+        ? { ok: false,
+          text:
+            "Another import of this account is running (or this server is running as many as it can): wait for it to end, then confirm again. Nothing was imported." }
         : failure(exit))
     }
     held.release(previewId, ownerOf(me))
@@ -258,7 +330,8 @@ ${cancelForm}<h2 id="results-h">Features</h2>${resultsTable(imp, after, {})}</se
     const id = read.fields.id ?? ""
     const exit = await run(cancelImport(me.principal, id))
     return shell.redirectWith(req, importPath(id), Exit.isSuccess(exit)
-      ? { ok: true, text: `Import stopped: ${number(exit.value.totals.created)} project${exit.value.totals.created === 1 ? "" : "s"} created before it stopped stay.` }
+      ? { ok: true,
+        text: `Import stopped: ${number(exit.value.totals.created)} project${exit.value.totals.created === 1 ? "" : "s"} created before it stopped stay.` }
       : failure(exit))
   }
 
@@ -269,7 +342,10 @@ ${cancelForm}<h2 id="results-h">Features</h2>${resultsTable(imp, after, {})}</se
     const exit = await run(getImport(me.principal, req.query.get("id") ?? "", { results_per_page: "0" }))
     if (Exit.isFailure(exit)) {
       const e = domainError(exit)
-      return e ? errorResponse(Errors.statusOf(e), requestId, Errors.codeOf(e), e.message, e._tag === "ValidationError" ? e.details : [], { "cache-control": "no-store" })
+      return e ?
+        errorResponse(Errors.statusOf(e), requestId, Errors.codeOf(e), e.message, e._tag === "ValidationError" ? e.details : [], {
+          "cache-control": "no-store"
+        })
         : errorResponse(500, requestId, "INTERNAL_ERROR", "An unexpected error occurred", [], { "cache-control": "no-store" })
     }
     const { completed_at, error, id, progress, status: state, totals } = exit.value

@@ -17,15 +17,22 @@ export const invitationPages = (canopy: CanopyClient, site: Site) => {
   const formPage = (req: ApiRequest, token: string, status = 200, error?: string, details: ReadonlyArray<{ field: string; message: string }> = []) => {
     const csrf = Tokens.generate("session")
     return page(status, "Join your team", `<h1>Join your team on Canopy</h1>
-${error ? `<div class="error" role="alert"><p>${escape(error)}</p>${details.length ? `<ul>${details.map((d) => `<li>${escape(d.field)}: ${escape(d.message)}</li>`).join("")}</ul>` : ""}</div>` : ""}
-<form method="post" action="${escape(site.path("/invitations/accept"))}"><input type="hidden" name="token" value="${escape(token)}"><input type="hidden" name="csrf" value="${escape(csrf)}">
+${
+      error ? `<div class="error" role="alert"><p>${escape(error)}</p>${
+        details.length ? `<ul>${details.map((d) => `<li>${escape(d.field)}: ${escape(d.message)}</li>`).join("")}</ul>` : ""
+      }</div>` : ""
+    }
+<form method="post" action="${escape(site.path("/invitations/accept"))}"><input type="hidden" name="token" value="${
+      escape(token)
+    }"><input type="hidden" name="csrf" value="${escape(csrf)}">
 <label for="name">Your name</label><input id="name" name="name" required maxlength="200" autocomplete="name">
 <label for="password">Choose a password (at least 10 characters)</label><input id="password" name="password" type="password" minlength="10" required autocomplete="new-password">
 <button type="submit">Join</button></form>`, { "set-cookie": setCookie(PRE_CSRF, csrf, { secure: site.secure(req), path: site.basePath, maxAgeS: 3600 }) })
   }
 
   const invalid = (message: string, status: number) =>
-    page(status, "Invitation", `<h1>This invitation link cannot be used</h1><p class="error">${escape(message)}</p><p>Ask whoever invited you for a new invitation.</p>`)
+    page(status, "Invitation",
+      `<h1>This invitation link cannot be used</h1><p class="error">${escape(message)}</p><p>Ask whoever invited you for a new invitation.</p>`)
 
   return {
     "GET /invitations/accept": async (req: ApiRequest): Promise<ApiResponse> => {
@@ -42,7 +49,10 @@ ${error ? `<div class="error" role="alert"><p>${escape(error)}</p>${details.leng
       if (!same(f.csrf, expected)) return invalid("The form expired; open the link again.", 403)
       const exit = await run(Effect.flatMap(Members, (m) => m.accept(f.token ?? "", { name: f.name ?? "", password: f.password ?? "" })))
       if (Exit.isSuccess(exit)) {
-        return page(200, "Welcome", `<h1>Welcome, ${escape(exit.value.name ?? "")}</h1><p>You have joined the team as ${escape(exit.value.role)}. You can now sign in to applications with ${escape(exit.value.email)}.</p>`)
+        return page(200, "Welcome",
+          `<h1>Welcome, ${escape(exit.value.name ?? "")}</h1><p>You have joined the team as ${
+            escape(exit.value.role)
+          }. You can now sign in to applications with ${escape(exit.value.email)}.</p>`)
       }
       const err = domainError(exit)
       if (err?._tag === "ValidationError") return formPage(req, f.token ?? "", 422, "Please correct the form.", err.details)

@@ -16,8 +16,13 @@ const PRE_CSRF = "canopy_csrf"
 const authorizeParams = (q: URLSearchParams | Record<string, string>): OAuth.AuthorizeParams => {
   const get = (k: string) => (q instanceof URLSearchParams ? q.get(k) ?? undefined : q[k])
   return {
-    client_id: get("client_id"), redirect_uri: get("redirect_uri"), response_type: get("response_type"), scope: get("scope"),
-    state: get("state"), code_challenge: get("code_challenge"), code_challenge_method: get("code_challenge_method")
+    client_id: get("client_id"),
+    redirect_uri: get("redirect_uri"),
+    response_type: get("response_type"),
+    scope: get("scope"),
+    state: get("state"),
+    code_challenge: get("code_challenge"),
+    code_challenge_method: get("code_challenge_method")
   }
 }
 
@@ -29,13 +34,17 @@ export const authorizePages = (canopy: CanopyClient, site: Site) => {
   const run = <A, E>(e: Effect.Effect<A, E, Canopy.Runtime>) => canopy.runExit(e)
 
   const errorPage = (message: string, status = 400) =>
-    page(status, "Cannot authorize", `<h1>This authorization request cannot be completed</h1><p class="error">${escape(message)}</p><p>Return to the application and try again.</p>`)
+    page(status, "Cannot authorize",
+      `<h1>This authorization request cannot be completed</h1><p class="error">${escape(message)}</p><p>Return to the application and try again.</p>`)
 
   const signInPage = (req: ApiRequest, params: OAuth.AuthorizeParams, appName: string, status = 200, error?: string, headers: Record<string, string> = {}) => {
     const csrf = Tokens.generate("session")
     return page(status, "Sign in", `<h1>Sign in to continue to ${escape(appName)}</h1>
 ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ""}
-${signInForm(site.path("/oauth/sign-in"), csrf, hidden(params))}`, { "set-cookie": setCookie(PRE_CSRF, csrf, { secure: site.secure(req), path: site.basePath, maxAgeS: 1800 }), ...headers })
+${signInForm(site.path("/oauth/sign-in"), csrf, hidden(params))}`, {
+      "set-cookie": setCookie(PRE_CSRF, csrf, { secure: site.secure(req), path: site.basePath, maxAgeS: 1800 }),
+      ...headers
+    })
   }
 
   const consentPage = (params: OAuth.AuthorizeParams, appName: string, scopes: ReadonlyArray<string>, csrf: string, who: string) =>

@@ -106,13 +106,20 @@ export const projectPages = (shell: Shell, site: Site, options: MapOptions = {})
     const exit = await run(Effect.flatMap(Projects, (p) => p.list(me.principal, apiQuery(q))))
     const error = Exit.isFailure(exit) ? failure(exit) : undefined
     const select = (name: string, label: string, values: ReadonlyArray<[string, string]>) =>
-      `<div><label for="f-${name}">${label}</label><select id="f-${name}" name="${name}">${values.map(([v, l]) =>
-        `<option value="${v}"${(q[name] ?? "") === v ? " selected" : ""}>${l}</option>`).join("")}</select></div>`
+      `<div><label for="f-${name}">${label}</label><select id="f-${name}" name="${name}">${
+        values.map(([v, l]) => `<option value="${v}"${(q[name] ?? "") === v ? " selected" : ""}>${l}</option>`).join("")
+      }</select></div>`
     const filters = `<form method="get" action="${escape(site.path("/dashboard/projects"))}" class="filters" role="search" aria-label="Filter projects">
 ${select("status", "Status", [["", "Any status"], ["active", "Active"], ["draft", "Draft"], ["archived", "Archived"]])}
-<div><label for="f-search">Search name or description (3 characters or more)</label><input id="f-search" name="search" type="search" value="${escape(q.search ?? "")}"></div>
-<div><label for="f-point">Covering a point (longitude, latitude)</label><input id="f-point" name="point" inputmode="decimal" placeholder="8.105, 48.105" value="${escape(q.point ?? "")}"></div>
-<div><label for="f-bbox">Within a box (west, south, east, north)</label><input id="f-bbox" name="bbox" inputmode="decimal" placeholder="8, 48, 8.5, 48.5" value="${escape(q.bbox ?? "")}"></div>
+<div><label for="f-search">Search name or description (3 characters or more)</label><input id="f-search" name="search" type="search" value="${
+      escape(q.search ?? "")
+    }"></div>
+<div><label for="f-point">Covering a point (longitude, latitude)</label><input id="f-point" name="point" inputmode="decimal" placeholder="8.105, 48.105" value="${
+      escape(q.point ?? "")
+    }"></div>
+<div><label for="f-bbox">Within a box (west, south, east, north)</label><input id="f-bbox" name="bbox" inputmode="decimal" placeholder="8, 48, 8.5, 48.5" value="${
+      escape(q.bbox ?? "")
+    }"></div>
 ${select("sort", "Sort by", [["", "Created"], ["name", "Name"], ["area_hectares", "Area"]])}
 ${select("order", "Order", [["", "Default"], ["asc", "Ascending"], ["desc", "Descending"]])}
 <div><button type="submit">Show</button></div></form>`
@@ -121,21 +128,35 @@ ${select("order", "Order", [["", "Default"], ["asc", "Ascending"], ["desc", "Des
       const { data, meta } = exit.value
       const { cursor: _c, ...filtersOnly } = q
       table = `<p id="count">${meta.total_exact ? "" : "About "}${number(meta.total)} project${meta.total === 1 ? "" : "s"}</p>
-<table id="projects-table"><caption class="visually-hidden">Projects</caption><thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col" class="num">Area (ha)</th><th scope="col">Created</th><th scope="col">Updated</th></tr></thead><tbody>${data.map((p) =>
-        `<tr data-id="${escape(p.id)}"><td><a href="${escape(href("/dashboard/project", { id: p.id }))}">${escape(p.name)}</a></td><td>${statusBadge(p.status)}</td><td class="num">${number(p.area_hectares)}</td><td>${time(p.created_at)}</td><td>${time(p.updated_at)}</td></tr>`).join("") ||
-        "<tr><td colspan=\"5\">No projects match.</td></tr>"}</tbody></table>
-<nav aria-label="Pages" class="pager">${q.cursor ? `<a href="${escape(href("/dashboard/projects", filtersOnly))}">First page</a> ` : ""}${meta.next_cursor ? `<a id="next-page" rel="next" href="${escape(href("/dashboard/projects", { ...filtersOnly, cursor: meta.next_cursor }))}">Next page</a>` : ""}</nav>`
+<table id="projects-table"><caption class="visually-hidden">Projects</caption><thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col" class="num">Area (ha)</th><th scope="col">Created</th><th scope="col">Updated</th></tr></thead><tbody>${
+        data.map((p) =>
+          `<tr data-id="${escape(p.id)}"><td><a href="${escape(href("/dashboard/project", { id: p.id }))}">${escape(p.name)}</a></td><td>${
+            statusBadge(p.status)
+          }</td><td class="num">${number(p.area_hectares)}</td><td>${time(p.created_at)}</td><td>${time(p.updated_at)}</td></tr>`
+        ).join("") ||
+        "<tr><td colspan=\"5\">No projects match.</td></tr>"
+      }</tbody></table>
+<nav aria-label="Pages" class="pager">${q.cursor ? `<a href="${escape(href("/dashboard/projects", filtersOnly))}">First page</a> ` : ""}${
+        meta.next_cursor
+          ? `<a id="next-page" rel="next" href="${escape(href("/dashboard/projects", { ...filtersOnly, cursor: meta.next_cursor }))}">Next page</a>` : ""
+      }</nav>`
     } else {
-      table = `<div class="error" role="alert"><p>${escape(error!.text)}</p>${error!.details?.length ? `<ul>${error!.details.map((d) => `<li><code>${escape(d.field)}</code>: ${escape(d.message)}</li>`).join("")}</ul>` : ""}</div>`
+      table = `<div class="error" role="alert"><p>${escape(error!.text)}</p>${
+        error!.details?.length ? `<ul>${error!.details.map((d) => `<li><code>${escape(d.field)}</code>: ${escape(d.message)}</li>`).join("")}</ul>` : ""
+      }</div>`
     }
     const f = form(me, "/dashboard/projects")
     const create = can(me.principal, "projects.create")
-      ? `<section id="new-project" aria-labelledby="new-project-h"><h2 id="new-project-h">New project</h2>${f("create_project", `<label for="np-name">Name</label><input id="np-name" name="name" required maxlength="200">
+      ? `<section id="new-project" aria-labelledby="new-project-h"><h2 id="new-project-h">New project</h2>${
+        f("create_project", `<label for="np-name">Name</label><input id="np-name" name="name" required maxlength="200">
 <label for="np-description">Description (optional)</label><input id="np-description" name="description">
 <label for="np-status">Status</label><select id="np-status" name="status"><option value="active">Active</option><option value="draft">Draft</option></select>
-<label for="np-geometry">Boundary (optional): GeoJSON Polygon or MultiPolygon, WGS84 longitude/latitude</label><textarea id="np-geometry" name="geometry" rows="4" spellcheck="false"></textarea>`, "Create project")}</section>`
+<label for="np-geometry">Boundary (optional): GeoJSON Polygon or MultiPolygon, WGS84 longitude/latitude</label><textarea id="np-geometry" name="geometry" rows="4" spellcheck="false"></textarea>`,
+          "Create project")
+      }</section>`
       : ""
-    return layout(req, me, "projects", "Projects", `<style>.filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end}.filters div{min-width:9rem}.filters button{margin:0}.pager a{margin-right:1rem}</style>
+    return layout(req, me, "projects", "Projects",
+      `<style>.filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end}.filters div{min-width:9rem}.filters button{margin:0}.pager a{margin-right:1rem}</style>
 <h1>Projects</h1>${filters}${table}${create}`)
   }
 
@@ -148,12 +169,19 @@ ${select("order", "Order", [["", "Default"], ["asc", "Ascending"], ["desc", "Des
       const p = yield* (yield* Projects).get(me.principal, id)
       const assets = yield* Effect.result((yield* Assets).list(me.principal, id, { per_page: "100", ...(assetsCursor ? { cursor: assetsCursor } : {}) }))
       const overlaps = yield* Effect.result((yield* ProjectOverlaps).list(me.principal, id, overlapsCursor ? { cursor: overlapsCursor } : {}))
-      return { p, assets, overlaps, history: yield* historyPage(me.principal, id, historyCursor), compared: yield* comparedVersion(me.principal, id, req.query.get("compare") ?? undefined) }
+      return { p, assets, overlaps, history: yield* historyPage(me.principal, id, historyCursor),
+        compared: yield* comparedVersion(me.principal, id, req.query.get("compare") ?? undefined) }
     }))
     if (Exit.isFailure(exit)) {
       const n = failure(exit)
       const notFound = domainError(exit)?._tag === "NotFound"
-      return { ...layout(req, me, "projects", "Project", `<h1>Project</h1><div class="error" role="alert"><p>${escape(n.text)}</p></div><p><a href="${escape(site.path("/dashboard/projects"))}">All projects</a></p>`), status: notFound ? 404 : 400 }
+      return {
+        ...layout(req, me, "projects", "Project",
+          `<h1>Project</h1><div class="error" role="alert"><p>${escape(n.text)}</p></div><p><a href="${
+            escape(site.path("/dashboard/projects"))
+          }">All projects</a></p>`),
+        status: notFound ? 404 : 400
+      }
     }
     const { assets, overlaps, p, history, compared } = exit.value
     const back = `/dashboard/project?id=${encodeURIComponent(p.id)}`
@@ -165,34 +193,72 @@ ${select("order", "Order", [["", "Default"], ["asc", "Ascending"], ["desc", "Des
     }
     if (p.status === "archived" && can(me.principal, "projects.restore")) actions.push(f("restore_project", idField, "Restore", { inline: true }))
     if (p.status === "archived" && can(me.principal, "projects.delete")) {
-      actions.push(f("delete_project", `${idField}<input type="hidden" name="name" value="${escape(p.name)}">`, "Delete permanently", { inline: true, confirm: `Delete “${p.name}” and its assets permanently? This cannot be undone.` }))
+      actions.push(
+        f("delete_project", `${idField}<input type="hidden" name="name" value="${escape(p.name)}">`, "Delete permanently", { inline: true,
+          confirm: `Delete “${p.name}” and its assets permanently? This cannot be undone.` })
+      )
     }
     const assetRows = Result.isSuccess(assets) ? assets.success : undefined
     const assetList: ReadonlyArray<Schemas.Asset> = assetRows?.data ?? []
     const writeAssets = can(me.principal, "assets.create") && p.status !== "archived"
-    const assetTable = !assetRows ? `<p>${escape(plain(undefined).text)}</p>` : `<table id="assets-table"><caption class="visually-hidden">Assets of ${escape(p.name)}</caption><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Location (lon, lat)</th><th scope="col">Created</th>${writeAssets ? "<th scope=\"col\">Actions</th>" : ""}</tr></thead><tbody>${assetList.map((a) => {
-      const loc = a.location as { coordinates?: [number, number] } | null
-      return `<tr><td>${escape(a.name)}</td><td>${escape(a.type.replace(/_/g, " "))}</td><td>${escape(a.status)}</td><td>${loc?.coordinates ? `${number(loc.coordinates[0], 6)}, ${number(loc.coordinates[1], 6)}` : "—"}</td><td>${time(a.created_at)}</td>${writeAssets
-        ? `<td>${f("delete_asset", `${idField}<input type="hidden" name="asset_id" value="${escape(a.id)}">`, "Delete", { inline: true, confirm: `Delete the asset “${a.name}”?`, label: `Delete asset ${a.name}` })}</td>` : ""}</tr>`
-    }).join("") || `<tr><td colspan="${writeAssets ? 6 : 5}">No assets yet.</td></tr>`}</tbody></table>${assetRows.meta.next_cursor
-      ? `<p><a href="${escape(href("/dashboard/project", { id: p.id, assets_cursor: assetRows.meta.next_cursor }))}">Next assets</a> (the map shows this page's assets)</p>` : ""}`
+    const assetTable = !assetRows ? `<p>${escape(plain(undefined).text)}</p>` :
+      `<table id="assets-table"><caption class="visually-hidden">Assets of ${
+        escape(p.name)
+      }</caption><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Location (lon, lat)</th><th scope="col">Created</th>${
+        writeAssets ? "<th scope=\"col\">Actions</th>" : ""
+      }</tr></thead><tbody>${
+        assetList.map((a) => {
+          const loc = a.location as { coordinates?: [number, number] } | null
+          return `<tr><td>${escape(a.name)}</td><td>${escape(a.type.replace(/_/g, " "))}</td><td>${escape(a.status)}</td><td>${
+            loc?.coordinates ? `${number(loc.coordinates[0], 6)}, ${number(loc.coordinates[1], 6)}` : "—"
+          }</td><td>${time(a.created_at)}</td>${
+            writeAssets
+              ? `<td>${
+                f("delete_asset", `${idField}<input type="hidden" name="asset_id" value="${escape(a.id)}">`, "Delete", { inline: true,
+                  confirm: `Delete the asset “${a.name}”?`, label: `Delete asset ${a.name}` })
+              }</td>` : ""
+          }</tr>`
+        }).join("") || `<tr><td colspan="${writeAssets ? 6 : 5}">No assets yet.</td></tr>`
+      }</tbody></table>${
+        assetRows.meta.next_cursor
+          ? `<p><a href="${
+            escape(href("/dashboard/project", { id: p.id, assets_cursor: assetRows.meta.next_cursor }))
+          }">Next assets</a> (the map shows this page's assets)</p>` : ""
+      }`
     const edit = can(me.principal, "projects.update")
-      ? `<details id="edit-project"><summary>Edit project</summary>${f("update_project", `${idField}<label for="ep-name">Name</label><input id="ep-name" name="name" required maxlength="200" value="${escape(p.name)}">
+      ? `<details id="edit-project"><summary>Edit project</summary>${
+        f("update_project", `${idField}<label for="ep-name">Name</label><input id="ep-name" name="name" required maxlength="200" value="${escape(p.name)}">
 <label for="ep-description">Description</label><input id="ep-description" name="description" value="${escape(p.description ?? "")}">
-<label for="ep-status">Status</label><select id="ep-status" name="status">${["active", "draft", "archived"].map((s) => `<option value="${s}"${s === p.status ? " selected" : ""}>${s}</option>`).join("")}</select>
-<label for="ep-geometry">Replace the boundary (GeoJSON Polygon or MultiPolygon; leave empty to keep it)</label><textarea id="ep-geometry" name="geometry" rows="4" spellcheck="false"></textarea>`, "Save changes")}</details>`
+<label for="ep-status">Status</label><select id="ep-status" name="status">${
+          ["active", "draft", "archived"].map((s) => `<option value="${s}"${s === p.status ? " selected" : ""}>${s}</option>`).join("")
+        }</select>
+<label for="ep-geometry">Replace the boundary (GeoJSON Polygon or MultiPolygon; leave empty to keep it)</label><textarea id="ep-geometry" name="geometry" rows="4" spellcheck="false"></textarea>`,
+          "Save changes")
+      }</details>`
       : ""
     const upload = can(me.principal, "projects.update")
-      ? `<form id="upload-boundary" method="post" action="${escape(site.path("/dashboard/upload"))}" enctype="multipart/form-data"><input type="hidden" name="csrf" value="${escape(me.session.csrf)}">${idField}<input type="hidden" name="back" value="${escape(back)}">
+      ? `<form id="upload-boundary" method="post" action="${
+        escape(site.path("/dashboard/upload"))
+      }" enctype="multipart/form-data"><input type="hidden" name="csrf" value="${escape(me.session.csrf)}">${idField}<input type="hidden" name="back" value="${
+        escape(back)
+      }">
 <label for="up-file">Replace the boundary from a file: GeoJSON, KML, KMZ, zipped Shapefile or GeoPackage (reprojected to WGS84 from its .prj or CRS)</label><input id="up-file" name="file" type="file" required accept=".geojson,.json,.kml,.kmz,.zip,.gpkg">
 <button type="submit">Upload boundary</button></form>`
       : ""
     const newAsset = writeAssets
-      ? `<section id="new-asset" aria-labelledby="new-asset-h"><h3 id="new-asset-h">Add an asset</h3>${f("create_asset", `${idField}<label for="na-name">Name</label><input id="na-name" name="name" required maxlength="200">
-<label for="na-type">Type</label><select id="na-type" name="type">${["equipment", "monitoring_station", "point_of_interest", "sensor", "other"].map((t) => `<option value="${t}">${t.replace(/_/g, " ")}</option>`).join("")}</select>
-<label for="na-status">Status</label><select id="na-status" name="status">${["active", "inactive", "maintenance", "retired"].map((t) => `<option value="${t}">${t}</option>`).join("")}</select>
+      ? `<section id="new-asset" aria-labelledby="new-asset-h"><h3 id="new-asset-h">Add an asset</h3>${
+        f("create_asset", `${idField}<label for="na-name">Name</label><input id="na-name" name="name" required maxlength="200">
+<label for="na-type">Type</label><select id="na-type" name="type">${
+          ["equipment", "monitoring_station", "point_of_interest", "sensor", "other"].map((t) => `<option value="${t}">${t.replace(/_/g, " ")}</option>`).join(
+            ""
+          )
+        }</select>
+<label for="na-status">Status</label><select id="na-status" name="status">${
+          ["active", "inactive", "maintenance", "retired"].map((t) => `<option value="${t}">${t}</option>`).join("")
+        }</select>
 <label for="na-lon">Longitude (−180 to 180, optional)</label><input id="na-lon" name="lon" inputmode="decimal">
-<label for="na-lat">Latitude (−90 to 90, optional)</label><input id="na-lat" name="lat" inputmode="decimal">`, "Add asset")}</section>`
+<label for="na-lat">Latitude (−90 to 90, optional)</label><input id="na-lat" name="lat" inputmode="decimal">`, "Add asset")
+      }</section>`
       : ""
     const bbox = p.bbox as ReadonlyArray<number> | null
     const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`
@@ -204,22 +270,45 @@ ${select("order", "Order", [["", "Default"], ["asc", "Ascending"], ["desc", "Des
 <dt>Slug</dt><dd><code>${escape(p.slug)}</code></dd><dt>Created</dt><dd>${time(p.created_at)}</dd><dt>Updated</dt><dd>${time(p.updated_at)}</dd></dl>
 ${p.description ? `<p>${escape(p.description)}</p>` : ""}
 ${actions.length ? `<div id="lifecycle" role="group" aria-label="Project actions">${actions.join(" ")}</div>` : ""}
-<div id="map" role="region" aria-label="Map of ${escape(p.name)}: ${escape(drawn.slice(0, -1).join(", ") + (drawn.length > 1 ? " and " : "") + drawn[drawn.length - 1])}"></div>
+<div id="map" role="region" aria-label="Map of ${escape(p.name)}: ${
+      escape(drawn.slice(0, -1).join(", ") + (drawn.length > 1 ? " and " : "") + drawn[drawn.length - 1])
+    }"></div>
 ${p.geometry === null ? "<p>This project has no boundary yet.</p>" : ""}
-${overlapSection(p.name, p.geometry !== null && p.status !== "archived", overlaps, (c) => href("/dashboard/project", { id: p.id, overlaps_cursor: c }), (o) => href("/dashboard/project", { id: o }))}
-${historySection(p.name, history, me.principal, { page: (c) => href("/dashboard/project", { id: p.id, history_cursor: c }), compare: (v) => `${href("/dashboard/project", { id: p.id, compare: String(v) })}#boundary-history` }, compared, can(me.principal, "projects.update")
-  ? (v) => f("restore_boundary", `${idField}<input type="hidden" name="version" value="${v}">`, "Restore", { inline: true, confirm: `Set the boundary of “${p.name}” back to version ${v}?`, label: `Restore version ${v}` }) : undefined)}
-${compared?.geometry ? jsonBlock("compare-boundary", geometryText(compared.geometry)) : ""}${mapConfig({ mode: "project", name: p.name, bbox: unionBox(bbox, compared?.bbox ?? null), overlaps: overlapIds(overlaps), tiles: `${site.path("/dashboard/map/tile")}?z={z}&x={x}&y={y}`, projectUrl: `${site.path("/dashboard/project")}?id=` })}${jsonBlock("boundary", geometryText(p.geometry))}${jsonBlock("assets", JSON.stringify(assetList.filter((a) => a.location !== null).map((a) => ({ id: a.id, name: a.name, type: a.type, status: a.status, location: a.location }))))}
+${
+      overlapSection(p.name, p.geometry !== null && p.status !== "archived", overlaps, (c) => href("/dashboard/project", { id: p.id, overlaps_cursor: c }),
+        (o) => href("/dashboard/project", { id: o }))
+    }
+${
+      historySection(p.name, history, me.principal, { page: (c) => href("/dashboard/project", { id: p.id, history_cursor: c }),
+        compare: (v) => `${href("/dashboard/project", { id: p.id, compare: String(v) })}#boundary-history` }, compared, can(me.principal, "projects.update")
+        ? (v) =>
+          f("restore_boundary", `${idField}<input type="hidden" name="version" value="${v}">`, "Restore", { inline: true,
+            confirm: `Set the boundary of “${p.name}” back to version ${v}?`, label: `Restore version ${v}` }) : undefined)
+    }
+${compared?.geometry ? jsonBlock("compare-boundary", geometryText(compared.geometry)) : ""}${
+      mapConfig({ mode: "project", name: p.name, bbox: unionBox(bbox, compared?.bbox ?? null), overlaps: overlapIds(overlaps),
+        tiles: `${site.path("/dashboard/map/tile")}?z={z}&x={x}&y={y}`, projectUrl: `${site.path("/dashboard/project")}?id=` })
+    }${jsonBlock("boundary", geometryText(p.geometry))}${
+      jsonBlock("assets", JSON.stringify(assetList.filter((a) =>
+        a.location !== null
+      ).map((a) => ({ id: a.id, name: a.name, type: a.type, status: a.status, location: a.location }))))
+    }
 ${upload}${edit}<section id="assets" aria-labelledby="assets-h"><h2 id="assets-h">Assets</h2>${assetTable}${newAsset}</section>`
-    return layout(req, me, "projects", p.name, `<style>.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}.facts dd{margin:0}#lifecycle{margin:1rem 0}</style>${body}`, mapPage)
+    return layout(req, me, "projects", p.name,
+      `<style>.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}.facts dd{margin:0}#lifecycle{margin:1rem 0}</style>${body}`, mapPage)
   }
 
   const overview = (req: ApiRequest, me: Me): ApiResponse =>
     layout(req, me, "map", "Map", `${MAP_STYLE.replace("28rem", "36rem")}<h1>All projects on the map</h1>
 <p id="map-status" role="status" aria-live="polite">Loading projects…</p>
 <div id="map" role="region" aria-label="Map of the account's projects"></div>
-<p>Each project is drawn with its boundary, coloured by status (green active, amber draft, grey archived); where an area holds too many to draw, as dots at their centres — zoom in to see their boundaries. Select one to open it. <a href="${escape(site.path("/dashboard/projects"))}">The same projects as a list</a>.</p>
-${mapConfig({ mode: "overview", extent: site.path("/dashboard/map/extent.json"), tiles: `${site.path("/dashboard/map/tile")}?z={z}&x={x}&y={y}`, projectUrl: `${site.path("/dashboard/project")}?id=` })}`, mapPage)
+<p>Each project is drawn with its boundary, coloured by status (green active, amber draft, grey archived); where an area holds too many to draw, as dots at their centres — zoom in to see their boundaries. Select one to open it. <a href="${
+      escape(site.path("/dashboard/projects"))
+    }">The same projects as a list</a>.</p>
+${
+      mapConfig({ mode: "overview", extent: site.path("/dashboard/map/extent.json"), tiles: `${site.path("/dashboard/map/tile")}?z={z}&x={x}&y={y}`,
+        projectUrl: `${site.path("/dashboard/project")}?id=` })
+    }`, mapPage)
 
   /**
    * The overview's count and initial view: the account's project total (the list's exact total)
@@ -233,7 +322,9 @@ ${mapConfig({ mode: "overview", extent: site.path("/dashboard/map/extent.json"),
       let count = 0
       let cursor: string | undefined
       for (let i = 0; i < EXTENT_PAGES; i++) {
-        const page = yield* projects.list(me.principal, { per_page: "100", sort: "area_hectares", order: "desc", ...(cursor ? { cursor } : {}) }, { boundaries: false })
+        const page = yield* projects.list(me.principal, { per_page: "100", sort: "area_hectares", order: "desc", ...(cursor ? { cursor } : {}) }, {
+          boundaries: false
+        })
         if (i === 0) count = page.meta.total
         for (const p of page.data) box = unionBox(box, p.bbox)
         cursor = page.meta.next_cursor ?? undefined
@@ -280,7 +371,9 @@ ${mapConfig({ mode: "overview", extent: site.path("/dashboard/map/extent.json"),
     const { read, saved } = exit.value
     return shell.redirectWith(req, back, {
       ok: true,
-      text: `Boundary replaced from ${name} (${FORMAT_NAMES[read.format]}, ${read.features} feature${read.features === 1 ? "" : "s"}, ${read.sourceCrs}): ${number(saved.area_hectares)} ha.`,
+      text: `Boundary replaced from ${name} (${FORMAT_NAMES[read.format]}, ${read.features} feature${read.features === 1 ? "" : "s"}, ${read.sourceCrs}): ${
+        number(saved.area_hectares)
+      } ha.`,
       ...((notes) => (notes.length ? { notes } : {}))([...read.warnings, ...(overlapNotes(saved).notes ?? [])])
     })
   }
@@ -292,17 +385,22 @@ ${mapConfig({ mode: "overview", extent: site.path("/dashboard/map/extent.json"),
     "GET /dashboard/map": signedIn(overview),
     "GET /dashboard/map/extent.json": async (req: ApiRequest): Promise<ApiResponse> => {
       const me = await current(req)
-      return me ? extent(me) : { status: 401, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" }, body: JSON.stringify({ error: "Your session has ended; sign in again." }) }
+      return me ? extent(me)
+        : { status: 401, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+          body: JSON.stringify({ error: "Your session has ended; sign in again." }) }
     },
     "GET /dashboard/map/tile": async (req: ApiRequest): Promise<ApiResponse> => {
       const me = await current(req)
-      return me ? dashboardTile(req, me.principal, run) : { status: 401, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" }, body: JSON.stringify({ error: "Your session has ended; sign in again." }) }
+      return me ? dashboardTile(req, me.principal, run)
+        : { status: 401, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+          body: JSON.stringify({ error: "Your session has ended; sign in again." }) }
     }
   }
 }
 
 /** A field problem of a form, as the API reports one. */
-const invalid = (field: string, message: string): Notice => ({ ok: false, text: "Some of what you entered needs fixing; nothing was saved.", details: [{ field, message }] })
+const invalid = (field: string, message: string): Notice => ({ ok: false, text: "Some of what you entered needs fixing; nothing was saved.",
+  details: [{ field, message }] })
 
 /**
  * The boundary typed into a form: undefined when left empty, else the parsed JSON (or a notice).
@@ -347,37 +445,54 @@ export const projectAction = (me: Me, f: Record<string, string>): Effect.Effect<
     case "create_project": {
       const g = boundaryOf(f.geometry)
       if (g.notice) return Effect.succeed({ notice: g.notice })
-      return Effect.map(Effect.flatMap(Projects, (s) => s.create(me.principal, {
-        name: f.name ?? "", ...(f.description ? { description: f.description } : {}), ...(f.status ? { status: f.status } : {}),
-        ...(g.value !== undefined ? { geometry: g.value } : {})
-      }).pipe(boundaryChangeVia(dashboardEdit))), (p) => ({ notice: { ok: true, text: `Project “${p.name}” created (${number(p.area_hectares)} ha).`, ...overlapNotes(p) }, to: projectPath(p.id) }))
+      return Effect.map(Effect.flatMap(Projects, (s) =>
+        s.create(me.principal, {
+          name: f.name ?? "",
+          ...(f.description ? { description: f.description } : {}),
+          ...(f.status ? { status: f.status } : {}),
+          ...(g.value !== undefined ? { geometry: g.value } : {})
+        }).pipe(boundaryChangeVia(dashboardEdit))),
+        (p) => ({ notice: { ok: true, text: `Project “${p.name}” created (${number(p.area_hectares)} ha).`, ...overlapNotes(p) }, to: projectPath(p.id) }))
     }
     case "update_project": {
       const g = boundaryOf(f.geometry)
       if (g.notice) return Effect.succeed({ notice: g.notice })
-      return Effect.map(Effect.flatMap(Projects, (s) => s.update(me.principal, id, {
-        ...(f.name !== undefined ? { name: f.name } : {}), ...(f.description !== undefined ? { description: f.description === "" ? null : f.description } : {}),
-        ...(f.status ? { status: f.status } : {}), ...(g.value !== undefined ? { geometry: g.value } : {})
-      }).pipe(boundaryChangeVia(dashboardEdit))), (p) => ({ notice: { ok: true, text: `Saved. ${p.name} is ${p.status}, ${number(p.area_hectares)} ha.`, ...overlapNotes(p) } }))
+      return Effect.map(Effect.flatMap(Projects, (s) =>
+        s.update(me.principal, id, {
+          ...(f.name !== undefined ? { name: f.name } : {}),
+          ...(f.description !== undefined ? { description: f.description === "" ? null : f.description } : {}),
+          ...(f.status ? { status: f.status } : {}),
+          ...(g.value !== undefined ? { geometry: g.value } : {})
+        }).pipe(boundaryChangeVia(dashboardEdit))),
+        (p) => ({ notice: { ok: true, text: `Saved. ${p.name} is ${p.status}, ${number(p.area_hectares)} ha.`, ...overlapNotes(p) } }))
     }
     case "restore_boundary":
       return Effect.map(restoreAction(me.principal, f), (r) => ({ notice: { ...r.notice, ...overlapNotes(r.project) } }))
     case "archive_project":
       return Effect.map(Effect.flatMap(Projects, (s) => s.archive(me.principal, id)), (p) => ({ notice: { ok: true, text: `Project “${p.name}” archived.` } }))
     case "restore_project":
-      return Effect.map(Effect.flatMap(Projects, (s) => s.restore(me.principal, id)), (p) => ({ notice: { ok: true, text: `Project “${p.name}” restored.`, ...overlapNotes(p) } }))
+      return Effect.map(Effect.flatMap(Projects, (s) => s.restore(me.principal, id)),
+        (p) => ({ notice: { ok: true, text: `Project “${p.name}” restored.`, ...overlapNotes(p) } }))
     case "delete_project":
-      return Effect.map(Effect.flatMap(Projects, (s) => s.delete(me.principal, id)), () => ({ notice: { ok: true, text: `Project “${f.name ?? id}” deleted.` }, to: "/dashboard/projects" }))
+      return Effect.map(Effect.flatMap(Projects, (s) => s.delete(me.principal, id)),
+        () => ({ notice: { ok: true, text: `Project “${f.name ?? id}” deleted.` }, to: "/dashboard/projects" }))
     case "create_asset": {
       const lon = f.lon?.trim() ?? ""
       const lat = f.lat?.trim() ?? ""
-      if ((lon === "") !== (lat === "")) return Effect.succeed({ notice: invalid(lon === "" ? "location.coordinates.0" : "location.coordinates.1", "give both longitude and latitude, or neither") })
+      if ((lon === "") !== (lat === ""))
+        return Effect.succeed({
+          notice: invalid(lon === "" ? "location.coordinates.0" : "location.coordinates.1", "give both longitude and latitude, or neither")
+        })
       const coords = [Number(lon), Number(lat)]
-      if (lon !== "" && coords.some((c) => !Number.isFinite(c))) return Effect.succeed({ notice: invalid("location.coordinates", "longitude and latitude must be numbers") })
-      return Effect.map(Effect.flatMap(Assets, (s) => s.create(me.principal, id, {
-        name: f.name ?? "", type: f.type ?? "", ...(f.status ? { status: f.status } : {}),
-        ...(lon !== "" ? { location: { type: "Point", coordinates: coords } } : {})
-      })), (a) => ({ notice: { ok: true, text: `Asset “${a.name}” added.` } }))
+      if (lon !== "" && coords.some((c) => !Number.isFinite(c)))
+        return Effect.succeed({ notice: invalid("location.coordinates", "longitude and latitude must be numbers") })
+      return Effect.map(Effect.flatMap(Assets, (s) =>
+        s.create(me.principal, id, {
+          name: f.name ?? "",
+          type: f.type ?? "",
+          ...(f.status ? { status: f.status } : {}),
+          ...(lon !== "" ? { location: { type: "Point", coordinates: coords } } : {})
+        })), (a) => ({ notice: { ok: true, text: `Asset “${a.name}” added.` } }))
     }
     case "delete_asset":
       return Effect.map(Effect.flatMap(Assets, (s) => s.delete(me.principal, id, f.asset_id ?? "")), () => ({ notice: { ok: true, text: "Asset deleted." } }))

@@ -37,8 +37,7 @@ export interface Notice {
 }
 
 /** Whether the principal may perform `operation` (what decides which forms a page shows). */
-export const can = (principal: Principal.Principal, operation: Permissions.Operation) =>
-  Permissions.mayPerform(principal.permissions, operation)
+export const can = (principal: Principal.Principal, operation: Permissions.Operation) => Permissions.mayPerform(principal.permissions, operation)
 
 /** Hectares and other measures as the API gives them: at most 4 decimals (grouped for reading). */
 export const number = (n: number, decimals = 4) => n.toLocaleString("en-US", { maximumFractionDigits: decimals })
@@ -57,7 +56,8 @@ export const plain = (err: Errors.DomainError | undefined): Notice => {
   if (!err) return { ok: false, text: "Something went wrong on our side; nothing was changed. Try again in a moment." }
   switch (err._tag) {
     case "ValidationError":
-      return { ok: false, text: "Some of what you entered needs fixing; nothing was saved.", details: err.details.map((d) => ({ field: d.field, message: d.message })) }
+      return { ok: false, text: "Some of what you entered needs fixing; nothing was saved.",
+        details: err.details.map((d) => ({ field: d.field, message: d.message })) }
     case "Forbidden":
       return { ok: false, text: "Your role does not allow this. An owner or admin of the account can do it for you, or give you a role that can." }
     case "NotFound":
@@ -65,7 +65,10 @@ export const plain = (err: Errors.DomainError | undefined): Notice => {
     case "Conflict":
       return { ok: false, text: `This cannot be done: ${sentence(err.message).replace(/^./, (c) => c.toLowerCase())}` }
     case "LimitExceeded":
-      return { ok: false, text: `Your plan allows ${number(err.limit)} ${err.metric}; this would take the account to ${number(err.requested)}. Free some up, or move to a larger plan.` }
+      return { ok: false,
+        text: `Your plan allows ${number(err.limit)} ${err.metric}; this would take the account to ${
+          number(err.requested)
+        }. Free some up, or move to a larger plan.` }
     case "RateLimited":
       return { ok: false, text: `Too many attempts in a short time; try again in ${err.retryAfter} seconds.` }
     case "Unauthorized":
@@ -97,12 +100,18 @@ const decodeNotice = (raw: string | undefined): Notice | undefined => {
 }
 
 const noticeHtml = (n: Notice) =>
-  `<div class="${n.ok ? "flash" : "error"}" role="status" id="notice"><p>${escape(n.text)}</p>${(n.shown ?? []).map((s) =>
-    `<p>${escape(s.label)} (shown only now): <code id="${escape(s.id)}">${escape(s.value)}</code></p>`).join("")}${n.details?.length
-    ? `<ul>${n.details.map((d) => `<li><code>${escape(d.field || "(body)")}</code>: ${escape(d.message)}</li>`).join("")}</ul>` : ""}${n.notes?.length
-    ? `<ul>${n.notes.map((x) => `<li>${escape(String(x))}</li>`).join("")}</ul>` : ""}</div>`
+  `<div class="${n.ok ? "flash" : "error"}" role="status" id="notice"><p>${escape(n.text)}</p>${
+    (n.shown ?? []).map((s) => `<p>${escape(s.label)} (shown only now): <code id="${escape(s.id)}">${escape(s.value)}</code></p>`).join("")
+  }${
+    n.details?.length
+      ? `<ul>${n.details.map((d) => `<li><code>${escape(d.field || "(body)")}</code>: ${escape(d.message)}</li>`).join("")}</ul>` : ""
+  }${
+    n.notes?.length
+      ? `<ul>${n.notes.map((x) => `<li>${escape(String(x))}</li>`).join("")}</ul>` : ""
+  }</div>`
 
-const SHELL_STYLE = `<style>header.top{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;justify-content:space-between;border-bottom:1px solid #dde5de;padding:.5rem 0;margin-bottom:1rem}
+const SHELL_STYLE =
+  `<style>header.top{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;justify-content:space-between;border-bottom:1px solid #dde5de;padding:.5rem 0;margin-bottom:1rem}
 header.top nav a{margin-right:1rem;font-weight:600}header.top nav a[aria-current=page]{text-decoration:none;border-bottom:3px solid #2f7d4a}
 header.top form{display:inline}header.top button{margin:0;padding:.25rem .75rem}
 .flash{background:#e7f4ea;border:1px solid #9ccaa8;padding:.5rem .75rem;border-radius:4px;word-break:break-all}
@@ -131,29 +140,42 @@ export const makeShell = (canopy: CanopyClient, site: Site) => {
   const redirectWith = (req: ApiRequest, to: string, notice: Notice): ApiResponse => ({
     status: 303,
     headers: {
-      location: site.path(to), "cache-control": "no-store",
+      location: site.path(to),
+      "cache-control": "no-store",
       "set-cookie": setCookie(NOTICE, encodeNotice(notice), { secure: site.secure(req), path: site.basePath, maxAgeS: 60 })
     },
     body: undefined
   })
 
   /** A form posting an action. `confirm`: the question asked before a destructive action. */
-  const form = (me: Me, back: string) =>
+  const form =
+    (me: Me, back: string) =>
     (action: string, fields: string, button: string, options: { readonly inline?: boolean; readonly confirm?: string; readonly label?: string } = {}) =>
-      `<form method="post" action="${escape(site.path("/dashboard/action"))}"${options.inline ? " class=\"inline\"" : ""}${options.confirm ? ` data-confirm="${escape(options.confirm)}"` : ""}>` +
-      `<input type="hidden" name="csrf" value="${escape(me.session.csrf)}"><input type="hidden" name="action" value="${escape(action)}"><input type="hidden" name="back" value="${escape(back)}">${fields}` +
-      `<button type="submit"${options.confirm ? " class=\"danger\"" : ""}${options.label ? ` aria-label="${escape(options.label)}"` : ""}>${escape(button)}</button></form>`
+      `<form method="post" action="${escape(site.path("/dashboard/action"))}"${options.inline ? " class=\"inline\"" : ""}${
+        options.confirm ? ` data-confirm="${escape(options.confirm)}"` : ""
+      }>` +
+      `<input type="hidden" name="csrf" value="${escape(me.session.csrf)}"><input type="hidden" name="action" value="${
+        escape(action)
+      }"><input type="hidden" name="back" value="${escape(back)}">${fields}` +
+      `<button type="submit"${options.confirm ? " class=\"danger\"" : ""}${options.label ? ` aria-label="${escape(options.label)}"` : ""}>${
+        escape(button)
+      }</button></form>`
 
   /** A dashboard page: navigation, the one-time notice (cleared as it is shown), then `body`. */
-  const layout = (req: ApiRequest, me: Me, active: "account" | "projects" | "map" | "imports", title: string, body: string, options: PageOptions = {}): ApiResponse => {
+  const layout = (req: ApiRequest, me: Me, active: "account" | "projects" | "map" | "imports", title: string, body: string,
+    options: PageOptions = {}): ApiResponse => {
     const notice = decodeNotice(cookies(req)[NOTICE])
     const link = (key: typeof active, path: string, label: string) =>
       `<a href="${escape(site.path(path))}"${key === active ? " aria-current=\"page\"" : ""}>${label}</a>`
-    const html = `${SHELL_STYLE}<header class="top"><nav aria-label="Dashboard">${link("account", "/dashboard", "Account")}${link("projects", "/dashboard/projects", "Projects")}${link("map", "/dashboard/map", "Map")}${link("imports", "/dashboard/imports", "Imports")}</nav>
+    const html = `${SHELL_STYLE}<header class="top"><nav aria-label="Dashboard">${link("account", "/dashboard", "Account")}${
+      link("projects", "/dashboard/projects", "Projects")
+    }${link("map", "/dashboard/map", "Map")}${link("imports", "/dashboard/imports", "Imports")}</nav>
 <div>Signed in as ${escape(me.who)} ${form(me, "/dashboard")("sign_out", "", "Sign out", { inline: true })}</div></header>
 <main>${notice ? noticeHtml(notice) : ""}${body}</main>`
     return page(200, title, html, notice ? { "set-cookie": setCookie(NOTICE, "", { secure: site.secure(req), path: site.basePath, maxAgeS: 0 }) } : {}, {
-      wide: true, ...options, scripts: [site.path("/dashboard/static/dashboard.js"), ...(options.scripts ?? [])]
+      wide: true,
+      ...options,
+      scripts: [site.path("/dashboard/static/dashboard.js"), ...(options.scripts ?? [])]
     })
   }
 

@@ -202,8 +202,8 @@ map.on("load", async () => {
 })
 `
 
-const text = (body: string, type: string, cache: string): ApiResponse =>
-  ({ status: 200, headers: { "content-type": type, "cache-control": cache, "x-content-type-options": "nosniff" }, body })
+const text = (body: string, type: string, cache: string): ApiResponse => ({ status: 200,
+  headers: { "content-type": type, "cache-control": cache, "x-content-type-options": "nosniff" }, body })
 
 const fromPackage = (file: string, type: string) => {
   let cached: ApiResponse | undefined

@@ -22,8 +22,10 @@ const project = (over: Partial<ExportProject> & Pick<ExportProject, "id" | "geom
 })
 
 const projects: ReadonlyArray<ExportProject> = [
-  project({ id: "proj_north", name: "North <block> & \"Ridge\" 'A'", slug: "north", geometry: new RawJson.RawJson(JSON.stringify(NORTH)), area_hectares: Geometry.roundHectares(hectares(NORTH)) }),
-  project({ id: "proj_multi", name: "Südhang\u0001 🌲", slug: "suedhang", description: "a <b>bold</b> & odd \u0007 text", geometry: multi, area_hectares: Geometry.roundHectares(hectares(SOUTH, HOLED)) }),
+  project({ id: "proj_north", name: "North <block> & \"Ridge\" 'A'", slug: "north", geometry: new RawJson.RawJson(JSON.stringify(NORTH)),
+    area_hectares: Geometry.roundHectares(hectares(NORTH)) }),
+  project({ id: "proj_multi", name: "Südhang\u0001 🌲", slug: "suedhang", description: "a <b>bold</b> & odd \u0007 text", geometry: multi,
+    area_hectares: Geometry.roundHectares(hectares(SOUTH, HOLED)) }),
   project({ id: "proj_none", name: "Not drawn yet", slug: "none", status: "draft", geometry: null })
 ]
 
@@ -39,8 +41,14 @@ describe("toFeatureCollection", () => {
       id: "proj_north",
       geometry: NORTH,
       properties: {
-        id: "proj_north", name: projects[0]!.name, slug: "north", description: null, status: "active",
-        area_hectares: projects[0]!.area_hectares, created_at: "2026-11-23T10:00:00.000Z", updated_at: "2026-11-23T10:00:00.000Z"
+        id: "proj_north",
+        name: projects[0]!.name,
+        slug: "north",
+        description: null,
+        status: "active",
+        area_hectares: projects[0]!.area_hectares,
+        created_at: "2026-11-23T10:00:00.000Z",
+        updated_at: "2026-11-23T10:00:00.000Z"
       }
     })
     expect(fc.features[1].geometry).toEqual(multi)

@@ -13,8 +13,14 @@ import { type ExportRecord, toShapefileZip, WGS84_PRJ } from "../../src/gis/shap
 import { HOLED, NORTH, SOUTH, squareWithHole } from "./fixtures.ts"
 
 const record = (name: string, geometry: Geometry.Boundary | null): ExportRecord => ({
-  id: `prj_${name}`, name, slug: name.toLowerCase(), description: `${name} — Fläche`, status: "active",
-  area_hectares: geometry ? Geometry.areaHectares(geometry) : 0, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-02T00:00:00.000Z",
+  id: `prj_${name}`,
+  name,
+  slug: name.toLowerCase(),
+  description: `${name} — Fläche`,
+  status: "active",
+  area_hectares: geometry ? Geometry.areaHectares(geometry) : 0,
+  created_at: "2026-01-01T00:00:00.000Z",
+  updated_at: "2026-01-02T00:00:00.000Z",
   geometry
 })
 const normalized = (g: unknown) => Geometry.normalize(g as Geometry.Boundary)

@@ -9,10 +9,16 @@ import { afterEach, describe, expect, it } from "vitest"
 import { type ExportPool, makeExportPool } from "../../src/gis/exportOffload.ts"
 import { NORTH } from "./fixtures.ts"
 
-const record = () => new TextEncoder().encode(JSON.stringify({
-  id: "prj_1", name: "North", slug: "north", description: null, status: "active",
-  area_hectares: Geometry.areaHectares(NORTH as unknown as Geometry.Boundary), geometry: NORTH
-}))
+const record = () =>
+  new TextEncoder().encode(JSON.stringify({
+    id: "prj_1",
+    name: "North",
+    slug: "north",
+    description: null,
+    status: "active",
+    area_hectares: Geometry.areaHectares(NORTH as unknown as Geometry.Boundary),
+    geometry: NORTH
+  }))
 
 let pool: ExportPool | undefined
 afterEach(async () => {

@@ -49,30 +49,38 @@ export const utf8 = (s: string): Uint8Array => encoder.encode(s)
 
 const kmlCoords = (ring: ReadonlyArray<readonly [number, number]>) => ring.map(([x, y]) => `${x},${y},0`).join(" ")
 const kmlPolygon = (p: { readonly coordinates: ReadonlyArray<ReadonlyArray<readonly [number, number]>> }) =>
-  `<Polygon><tessellate>1</tessellate><outerBoundaryIs><LinearRing><coordinates>\n  ${kmlCoords(p.coordinates[0]!)}\n</coordinates></LinearRing></outerBoundaryIs>${
-    p.coordinates.slice(1).map((r) => `<innerBoundaryIs><LinearRing><coordinates>${kmlCoords(r)}</coordinates></LinearRing></innerBoundaryIs>`).join("")}</Polygon>`
+  `<Polygon><tessellate>1</tessellate><outerBoundaryIs><LinearRing><coordinates>\n  ${
+    kmlCoords(p.coordinates[0]!)
+  }\n</coordinates></LinearRing></outerBoundaryIs>${
+    p.coordinates.slice(1).map((r) => `<innerBoundaryIs><LinearRing><coordinates>${kmlCoords(r)}</coordinates></LinearRing></innerBoundaryIs>`).join("")
+  }</Polygon>`
 
 export const kml = (
   placemarks: ReadonlyArray<{ readonly name: string; readonly polygon: { readonly coordinates: ReadonlyArray<ReadonlyArray<readonly [number, number]>> } }>,
   options?: { readonly withPoint?: boolean }
-): string => `<?xml version="1.0" encoding="UTF-8"?>
+): string =>
+  `<?xml version="1.0" encoding="UTF-8"?>
 <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2">
 <Document><name>Stand boundaries</name><Style id="s"><PolyStyle><color>7f00ff00</color></PolyStyle></Style>
 <Folder><name>Stands</name>
-${placemarks.map((p) => `<Placemark><name>${p.name.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</name><styleUrl>#s</styleUrl>${kmlPolygon(p.polygon)}</Placemark>`).join("\n")}
+${
+    placemarks.map((p) =>
+      `<Placemark><name>${p.name.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</name><styleUrl>#s</styleUrl>${kmlPolygon(p.polygon)}</Placemark>`
+    ).join("\n")
+  }
 ${options?.withPoint ? "<Placemark><name>Gate</name><Point><coordinates>8.105,48.105,0</coordinates></Point></Placemark>" : ""}
 </Folder></Document></kml>
 `
 
-export const kmz = (kmlText: string): Uint8Array =>
-  zipSync({ "doc.kml": utf8(kmlText), "files/icon.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47]) })
+export const kmz = (kmlText: string): Uint8Array => zipSync({ "doc.kml": utf8(kmlText), "files/icon.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47]) })
 
 // ---------------------------------------------------------------------------------------------
 // Zipped Shapefiles (@mapbox/shp-write)
 
 export const UTM32N = "+proj=utm +zone=32 +datum=WGS84 +units=m +no_defs"
 /** The .prj ESRI/QGIS write for EPSG:32632. */
-export const UTM32N_PRJ = "PROJCS[\"WGS_1984_UTM_Zone_32N\",GEOGCS[\"GCS_WGS_1984\",DATUM[\"D_WGS_1984\",SPHEROID[\"WGS_1984\",6378137.0,298.257223563]],PRIMEM[\"Greenwich\",0.0],UNIT[\"Degree\",0.0174532925199433]],PROJECTION[\"Transverse_Mercator\"],PARAMETER[\"False_Easting\",500000.0],PARAMETER[\"False_Northing\",0.0],PARAMETER[\"Central_Meridian\",9.0],PARAMETER[\"Scale_Factor\",0.9996],PARAMETER[\"Latitude_Of_Origin\",0.0],UNIT[\"Meter\",1.0]]"
+export const UTM32N_PRJ =
+  "PROJCS[\"WGS_1984_UTM_Zone_32N\",GEOGCS[\"GCS_WGS_1984\",DATUM[\"D_WGS_1984\",SPHEROID[\"WGS_1984\",6378137.0,298.257223563]],PRIMEM[\"Greenwich\",0.0],UNIT[\"Degree\",0.0174532925199433]],PROJECTION[\"Transverse_Mercator\"],PARAMETER[\"False_Easting\",500000.0],PARAMETER[\"False_Northing\",0.0],PARAMETER[\"Central_Meridian\",9.0],PARAMETER[\"Scale_Factor\",0.9996],PARAMETER[\"Latitude_Of_Origin\",0.0],UNIT[\"Meter\",1.0]]"
 
 export const toUtm32n = <P extends { readonly coordinates: ReadonlyArray<ReadonlyArray<readonly [number, number]>> }>(p: P): Polygon => ({
   type: "Polygon",

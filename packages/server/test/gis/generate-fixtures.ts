@@ -6,9 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import {
-  BOWTIE, geopackage, HOLED, hectares, kml, kmz, NORTH, shapefileZip, SOUTH, toUtm32n, utf8, UTM32N_PRJ
-} from "./fixtures.ts"
+import { BOWTIE, geopackage, HOLED, hectares, kml, kmz, NORTH, shapefileZip, SOUTH, toUtm32n, utf8, UTM32N_PRJ } from "./fixtures.ts"
 
 export const writeFixtures = async (dir: string): Promise<Record<string, number | null>> => {
   mkdirSync(dir, { recursive: true })

@@ -57,11 +57,14 @@ describe("KML: markup checked before parsing", () => {
     const nodes = (north.match(/<[^/!]/g) ?? []).length + (north.match(/=/g) ?? []).length
     await imported(utf8(north), {}, { maxXmlElements: nodes })
     expect(await problemOf(utf8(north), {}, { maxXmlElements: nodes - 1 })).toMatchObject({
-      field: "file", message: `the KML document has more than ${nodes - 1} XML elements, attributes and comments; at most ${nodes - 1} are read`
+      field: "file",
+      message: `the KML document has more than ${nodes - 1} XML elements, attributes and comments; at most ${nodes - 1} are read`
     })
     const limits = { maxXmlElements: 40 }
     expect((await problemOf(utf8(`<kml>${"</a>".repeat(50)}</kml>`), {}, limits)).message).toMatch(/more than 40 XML elements/)
-    expect((await problemOf(utf8(`<kml><a ${Array.from({ length: 40 }, (_, i) => `x${i}="="`).join(" ")}/></kml>`), {}, limits)).message).toMatch(/more than 40 XML elements/)
+    expect((await problemOf(utf8(`<kml><a ${Array.from({ length: 40 }, (_, i) => `x${i}="="`).join(" ")}/></kml>`), {}, limits)).message).toMatch(
+      /more than 40 XML elements/
+    )
     expect((await problemOf(utf8(`<kml>${"<!-- x -->".repeat(40)}</kml>`), {}, limits)).message).toMatch(/more than 40 XML elements/)
     expect((await problemOf(utf8(`<kml><a ${Array.from({ length: 257 }, (_, i) => `x${i}='1'`).join(" ")}/></kml>`))).message)
       .toBe("the KML element at character 5 has more than 256 attributes")
@@ -73,8 +76,14 @@ describe("KML: markup checked before parsing", () => {
 
   it("reads a 10,000-placemark KMZ as Canopy exports it within the default limits, in an import worker with its default budgets", async () => {
     const projects = Array.from({ length: 10_000 }, (_, i) => ({
-      id: `proj_${i}`, name: `Stand ${i}`, slug: `stand-${i}`, status: "active", area_hectares: 1, description: "oak",
-      created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z",
+      id: `proj_${i}`,
+      name: `Stand ${i}`,
+      slug: `stand-${i}`,
+      status: "active",
+      area_hectares: 1,
+      description: "oak",
+      created_at: "2026-01-01T00:00:00Z",
+      updated_at: "2026-01-01T00:00:00Z",
       geometry: square(8 + (i % 100) * 0.001, 48 + Math.floor(i / 100) * 0.001, 0.0005) as unknown as Geometry.Boundary
     }))
     const pool = makeImportPool({ workers: 1 })
@@ -139,8 +148,12 @@ const editShapefile = async (ext: string, edit: (view: DataView) => void, featur
 
 describe("Shapefile: headers checked against the bytes present", () => {
   it("refuses a .dbf declaring one record more than it holds, or records shorter than its fields", async () => {
-    expect((await problemOf(await editShapefile(".dbf", (v) => v.setUint32(4, 2, true)))).message).toMatch(/stands\.dbf declares 2 records of \d+ bytes, more than its \d+ bytes hold/)
-    expect((await problemOf(await editShapefile(".dbf", (v) => v.setUint16(10, 1, true)))).message).toMatch(/stands\.dbf declares 1-byte records, shorter than its 1 fields/)
+    expect((await problemOf(await editShapefile(".dbf", (v) => v.setUint32(4, 2, true)))).message).toMatch(
+      /stands\.dbf declares 2 records of \d+ bytes, more than its \d+ bytes hold/
+    )
+    expect((await problemOf(await editShapefile(".dbf", (v) => v.setUint16(10, 1, true)))).message).toMatch(
+      /stands\.dbf declares 1-byte records, shorter than its 1 fields/
+    )
     expect((await problemOf(lyingDbfShapefile(2), {}, { maxFeatures: 1 })).message).toBe("x.dbf declares 2 records; at most 1 features are read")
   })
 
@@ -149,7 +162,9 @@ describe("Shapefile: headers checked against the bytes present", () => {
     expect((await problemOf(await editShapefile(".dbf", () => {}, two), {}, { maxFeatures: 1 })).message).toMatch(/stands\.shp holds more than 1 records/)
     expect((await problemOf(await editShapefile(".shp", (v) => v.setInt32(100 + 8 + 40, Geometry.MAX_POSITIONS + 1, true)))).message)
       .toMatch(new RegExp(`stands\\.shp holds polygons of more than ${Geometry.MAX_POSITIONS} positions`))
-    expect((await problemOf(await editShapefile(".shp", (v) => v.setInt32(100 + 4, 1)))).message).toMatch(/stands\.shp: record 1 has an invalid length \(2 bytes\)/)
+    expect((await problemOf(await editShapefile(".shp", (v) => v.setInt32(100 + 4, 1)))).message).toMatch(
+      /stands\.shp: record 1 has an invalid length \(2 bytes\)/
+    )
     const longPrj = await shapefileZip([{ name: "North", polygon: NORTH }], { prj: `${UTM32N_PRJ}${" ".repeat(70_000)}` })
     expect((await problemOf(longPrj)).message).toMatch(/stands\.prj has \d+ bytes; at most 65536 are read/)
   })

@@ -25,8 +25,7 @@ export interface HostileFile {
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s)
 
 /** A KMZ whose doc.kml is `<kml>`, `count` empty `<a/>` elements, `</kml>` (deflated at level 9). */
-export const emptyElementsKmz = (count: number): Uint8Array =>
-  zipSync({ "doc.kml": utf8(`<kml>${"<a/>".repeat(count)}</kml>`) }, { level: 9 })
+export const emptyElementsKmz = (count: number): Uint8Array => zipSync({ "doc.kml": utf8(`<kml>${"<a/>".repeat(count)}</kml>`) }, { level: 9 })
 
 /**
  * A zip assembled by hand: each of `files` stored once (deflated), then a central directory that
@@ -174,27 +173,30 @@ export const hostileFiles: ReadonlyArray<HostileFile> = [
   {
     name: "endless-geometry-columns.gpkg",
     description: "a GeoPackage whose gpkg_geometry_columns is a view over an endless recursive query",
-    bytes: () => craftedGeoPackage({
-      geometryColumns: `CREATE VIEW gpkg_geometry_columns AS ${ENDLESS} SELECT 'stands' AS table_name, 'geom' AS column_name,
+    bytes: () =>
+      craftedGeoPackage({
+        geometryColumns: `CREATE VIEW gpkg_geometry_columns AS ${ENDLESS} SELECT 'stands' AS table_name, 'geom' AS column_name,
         'POLYGON' AS geometry_type_name, 4326 AS srs_id, 0 AS z, 0 AS m FROM r WHERE i < 0`
-    }),
+      }),
     expect: { ok: false, field: "file", problem: /gpkg_geometry_columns is a view/ }
   },
   {
     name: "endless-spatial-ref-sys.gpkg",
     description: "a GeoPackage whose gpkg_spatial_ref_sys is a view over an endless recursive query",
-    bytes: () => craftedGeoPackage({
-      spatialRefSys: `CREATE VIEW gpkg_spatial_ref_sys AS ${ENDLESS} SELECT 'WGS 84' AS srs_name, 4326 AS srs_id, 'EPSG' AS organization,
+    bytes: () =>
+      craftedGeoPackage({
+        spatialRefSys: `CREATE VIEW gpkg_spatial_ref_sys AS ${ENDLESS} SELECT 'WGS 84' AS srs_name, 4326 AS srs_id, 'EPSG' AS organization,
         4326 AS organization_coordsys_id, 'GEOGCS["WGS 84"]' AS definition, NULL AS description FROM r WHERE i < 0`
-    }),
+      }),
     expect: { ok: false, field: "file", problem: /gpkg_spatial_ref_sys is a view/ }
   },
   {
     name: "generated-zeroblob.gpkg",
     description: "a GeoPackage whose feature table's geometry column is generated as zeroblob(600e6) (600 MB per row read)",
-    bytes: () => craftedGeoPackage({
-      featureTable: "CREATE TABLE stands (fid INTEGER PRIMARY KEY, name TEXT, geom BLOB GENERATED ALWAYS AS (zeroblob(600000000)) VIRTUAL)"
-    }),
+    bytes: () =>
+      craftedGeoPackage({
+        featureTable: "CREATE TABLE stands (fid INTEGER PRIMARY KEY, name TEXT, geom BLOB GENERATED ALWAYS AS (zeroblob(600000000)) VIRTUAL)"
+      }),
     expect: { ok: false, field: "file", problem: /generated column/ }
   }
 ]

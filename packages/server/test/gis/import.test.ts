@@ -6,9 +6,8 @@ import { Geometry } from "@canopy/core"
 import { strToU8, zipSync } from "fflate"
 import { describe, expect, it } from "vitest"
 import { importBoundary, type ImportResult, type ImportSuccess } from "../../src/gis/index.ts"
-import {
-  BOWTIE, geopackage, HOLED, hectares, kml, kmz, NORTH, shapefileZip, SOUTH, square, toUtm32n, utf8, UTM32N_PRJ, withoutPrj, zipBomb
-} from "./fixtures.ts"
+import { BOWTIE, geopackage, HOLED, hectares, kml, kmz, NORTH, shapefileZip, SOUTH, square, toUtm32n, utf8, UTM32N_PRJ, withoutPrj,
+  zipBomb } from "./fixtures.ts"
 
 const ok = (r: ImportResult): ImportSuccess => {
   if (!r.ok) throw new Error(`expected an import, got problems: ${JSON.stringify(r.problems)}`)
@@ -34,7 +33,8 @@ describe("GeoJSON", () => {
   it("reads a bare geometry, a Feature and a FeatureCollection to the same area", async () => {
     const expected = hectares(NORTH)
     expect(expected).toBeGreaterThan(70)
-    for (const value of [NORTH, { type: "Feature", properties: { name: "North" }, geometry: NORTH }, { type: "FeatureCollection", features: [{ type: "Feature", properties: {}, geometry: NORTH }] }]) {
+    for (const value of [NORTH, { type: "Feature", properties: { name: "North" }, geometry: NORTH }, { type: "FeatureCollection",
+      features: [{ type: "Feature", properties: {}, geometry: NORTH }] }]) {
       const r = ok(await importBoundary(json(value), { mediaType: "application/geo+json" }))
       expect(r.format).toBe("geojson")
       expect(r.geometry.type).toBe("Polygon")
@@ -69,7 +69,8 @@ describe("GeoJSON", () => {
   it("reprojects a legacy crs member naming EPSG:3857", async () => {
     const merc = (x: number, y: number) => [x * 20037508.342789244 / 180, Math.log(Math.tan((90 + y) * Math.PI / 360)) * 6378137]
     const ring = NORTH.coordinates[0]!.map(([x, y]) => merc(x, y))
-    const value = { type: "Feature", crs: { type: "name", properties: { name: "urn:ogc:def:crs:EPSG::3857" } }, properties: {}, geometry: { type: "Polygon", coordinates: [ring] } }
+    const value = { type: "Feature", crs: { type: "name", properties: { name: "urn:ogc:def:crs:EPSG::3857" } }, properties: {},
+      geometry: { type: "Polygon", coordinates: [ring] } }
     const r = ok(await importBoundary(json(value), {}))
     expect(r.sourceCrs).toBe("EPSG:3857")
     expect(Math.abs(r.areaHectares - hectares(NORTH))).toBeLessThan(REPROJECTED_HA)
@@ -140,7 +141,8 @@ describe("KML and KMZ", () => {
   })
 
   it("refuses XML with a DOCTYPE (entity expansion), XML that is not KML, and broken XML", async () => {
-    const laughs = `<?xml version="1.0"?><!DOCTYPE kml [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><kml><Document><name>&b;</name></Document></kml>`
+    const laughs =
+      `<?xml version="1.0"?><!DOCTYPE kml [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><kml><Document><name>&b;</name></Document></kml>`
     expect(problemsOf(await importBoundary(utf8(laughs), {}))[0]!.message).toMatch(/DOCTYPE/)
     expect(problemsOf(await importBoundary(utf8("<gpx><trk/></gpx>"), {}))[0]!.message).toMatch(/not a KML document/)
     expect(problemsOf(await importBoundary(utf8("<kml><Document></kml>"), {}))[0]!.message).toMatch(/not well-formed XML/)
@@ -238,7 +240,9 @@ describe("refusals (never a throw)", () => {
     expect(problemsOf(await importBoundary(utf8("%PDF-1.7\n"), { mediaType: "application/pdf" }))[0]!.message).toMatch(/unsupported format/)
     expect(problemsOf(await importBoundary(new Uint8Array(200), { filename: "stands.shp" }))[0]!.message).toMatch(/upload the Shapefile as a \.zip/)
     const zip = await shapefileZip([{ name: "North", polygon: NORTH }])
-    expect(problemsOf(await importBoundary(zip, { filename: "stands.kml" }))[0]!.message).toBe("the file name \"stands.kml\" says kml, but the content is a zip archive")
+    expect(problemsOf(await importBoundary(zip, { filename: "stands.kml" }))[0]!.message).toBe(
+      "the file name \"stands.kml\" says kml, but the content is a zip archive"
+    )
   })
 
   it("something that starts like a zip but is not one", async () => {

@@ -10,7 +10,8 @@ import { type ImportLimits, type ImportResult, type ImportSuccess, importBoundar
 import { hectares, HOLED, kml, NORTH, type Polygon, SOUTH, square, utf8 } from "./fixtures.ts"
 
 /** A document of NetworkLinks only, as GDAL's KMZ driver writes `doc.kml`. */
-const linksOnly = (hrefs: ReadonlyArray<string>, element: "Link" | "Url" = "Link"): string => `<?xml version="1.0" encoding="utf-8" ?>
+const linksOnly = (hrefs: ReadonlyArray<string>, element: "Link" | "Url" = "Link"): string =>
+  `<?xml version="1.0" encoding="utf-8" ?>
 <kml xmlns="http://www.opengis.net/kml/2.2">
 <Document id="root_doc">
 ${hrefs.map((href, i) => `<NetworkLink><name>layer ${i}</name><${element}><href>${href}</href></${element}></NetworkLink>`).join("\n")}
@@ -20,8 +21,7 @@ ${hrefs.map((href, i) => `<NetworkLink><name>layer ${i}</name><${element}><href>
 const withLinks = (placemarks: ReadonlyArray<{ readonly name: string; readonly polygon: Polygon }>, hrefs: ReadonlyArray<string>): string =>
   kml(placemarks).replace("</Document>", `${hrefs.map((h) => `<NetworkLink><Link><href>${h}</href></Link></NetworkLink>`).join("")}</Document>`)
 
-const archive = (files: Record<string, string>): Uint8Array =>
-  zipSync(Object.fromEntries(Object.entries(files).map(([name, text]) => [name, utf8(text)])))
+const archive = (files: Record<string, string>): Uint8Array => zipSync(Object.fromEntries(Object.entries(files).map(([name, text]) => [name, utf8(text)])))
 
 const run = (bytes: Uint8Array, limits?: Partial<ImportLimits>): Promise<ImportResult> =>
   importBoundary(bytes, { filename: "estate.kmz" }, limits ? { limits } : undefined)
@@ -162,7 +162,8 @@ describe("KML: links are not features", () => {
 
 describe("KMZ: links cannot multiply the work", () => {
   it("5,000 links to one entry and 99 documents all linking to each other: each document read once, quickly", async () => {
-    const fanOut = archive({ "doc.kml": linksOnly(Array.from({ length: 5_000 }, () => "layers/a.kml")), "layers/a.kml": kml([{ name: "North", polygon: NORTH }]) })
+    const fanOut = archive({ "doc.kml": linksOnly(Array.from({ length: 5_000 }, () => "layers/a.kml")),
+      "layers/a.kml": kml([{ name: "North", polygon: NORTH }]) })
     let started = performance.now()
     const one = await imported(fanOut)
     expect(one.features).toBe(1)

@@ -86,7 +86,8 @@ export const boundaryHistoryCases = (it: DomainIt, { tick }: SuiteClock): void =
       yield* (yield* Projects).update(admin, row.id, { geometry: squareHa(2) })
       const page = yield* (yield* BoundaryHistory).list(admin, row.id)
       assert.deepStrictEqual(page.data.map((v) => [v.version, v.via, v.changed_by === null, v.area_hectares_after]), [
-        [2, "update", false, page.data[0]!.area_hectares_after], [1, "initial", true, 3]
+        [2, "update", false, page.data[0]!.area_hectares_after],
+        [1, "initial", true, 3]
       ])
       assert.strictEqual(((yield* (yield* BoundaryHistory).get(admin, row.id, "1")).geometry as RawJson.RawJson | null)?.text, row.geometry!.text)
     }))

@@ -24,13 +24,19 @@ export const credentialsCases = (it: DomainIt, { clock }: SuiteClock): void => {
       const app = yield* oauth.register(admin, { name: "Racer", redirect_uris: [redirect_uri], scopes: ["projects:read", "offline_access"], type: "public" })
       const newCode = Effect.gen(function*() {
         const check = yield* oauth.check({
-          client_id: app.client_id, redirect_uri, response_type: "code", scope: "projects:read offline_access", state: "s",
-          code_challenge: OAuth.challengeOf(verifier), code_challenge_method: "S256"
+          client_id: app.client_id,
+          redirect_uri,
+          response_type: "code",
+          scope: "projects:read offline_access",
+          state: "s",
+          code_challenge: OAuth.challengeOf(verifier),
+          code_challenge_method: "S256"
         })
         assert.strictEqual(check.kind, "ok")
         return new URL(yield* oauth.approve(user.id, check as Extract<typeof check, { kind: "ok" }>)).searchParams.get("code")!
       })
-      const exchange = (code: string) => oauth.token({ grant_type: "authorization_code", client_id: app.client_id, code, redirect_uri, code_verifier: verifier }, undefined)
+      const exchange = (code: string) =>
+        oauth.token({ grant_type: "authorization_code", client_id: app.client_id, code, redirect_uri, code_verifier: verifier }, undefined)
       /** Whether a grant's tokens are all dead: its access tokens authenticate no more, its refresh tokens refresh no more. */
       const dead = (bodies: ReadonlyArray<{ readonly access_token: string; readonly refresh_token?: string }>) =>
         Effect.gen(function*() {
@@ -44,8 +50,11 @@ export const credentialsCases = (it: DomainIt, { clock }: SuiteClock): void => {
         const first = yield* exchange(yield* newCode)
         assert.isTrue(first.ok)
         if (!first.ok) return
-        const racers = yield* Effect.all(Array.from({ length: 12 }, () =>
-          oauth.token({ grant_type: "refresh_token", client_id: app.client_id, refresh_token: first.body.refresh_token! }, undefined)), { concurrency: "unbounded" })
+        const racers = yield* Effect.all(
+          Array.from({ length: 12 }, () =>
+            oauth.token({ grant_type: "refresh_token", client_id: app.client_id, refresh_token: first.body.refresh_token! }, undefined)),
+          { concurrency: "unbounded" }
+        )
         const won = racers.flatMap((r) => (r.ok ? [r.body] : []))
         assert.strictEqual(won.length, 1, "exactly one rotation wins")
         yield* dead([first.body, ...won])
@@ -71,8 +80,13 @@ export const credentialsCases = (it: DomainIt, { clock }: SuiteClock): void => {
       const thief = yield* oauth.register(stranger.admin, { name: "Thief", redirect_uris: [redirect_uri], scopes: ["projects:read"], type: "public" })
       const sibling = yield* oauth.register(admin, { name: "Sibling", redirect_uris: [redirect_uri], scopes: ["projects:read"], type: "confidential" })
       const check = yield* oauth.check({
-        client_id: app.client_id, redirect_uri, response_type: "code", scope: "projects:read", state: "s",
-        code_challenge: OAuth.challengeOf(verifier), code_challenge_method: "S256"
+        client_id: app.client_id,
+        redirect_uri,
+        response_type: "code",
+        scope: "projects:read",
+        state: "s",
+        code_challenge: OAuth.challengeOf(verifier),
+        code_challenge_method: "S256"
       })
       const code = new URL(yield* oauth.approve(user.id, check as Extract<typeof check, { kind: "ok" }>)).searchParams.get("code")!
       const exchange = (fields: Record<string, string>) => oauth.token({ grant_type: "authorization_code", code, ...fields }, undefined)
@@ -90,7 +104,8 @@ export const credentialsCases = (it: DomainIt, { clock }: SuiteClock): void => {
       assert.isFalse((yield* exchange({ client_id: thief.client_id, redirect_uri, code_verifier: verifier })).ok)
       assert.strictEqual((yield* credentials.authenticate(real.body.access_token)).account_id, admin.account_id)
       assert.isFalse((yield* exchange({ client_id: app.client_id, redirect_uri, code_verifier: verifier })).ok)
-      assert.isTrue(Exit.isFailure(yield* Effect.exit(credentials.authenticate(real.body.access_token))), "a replay by the code's own client revokes its tokens")
+      assert.isTrue(Exit.isFailure(yield* Effect.exit(credentials.authenticate(real.body.access_token))),
+        "a replay by the code's own client revokes its tokens")
     }))
 
   it.effect("credentials: value once, list without values, permissions enforced, revocation immediate, IP allowlist", () =>
@@ -120,7 +135,10 @@ export const credentialsCases = (it: DomainIt, { clock }: SuiteClock): void => {
       assert.strictEqual((yield* credentials.authenticate(svc.token, { ip: "::ffff:203.0.113.7" })).kind, "service_token")
       assert.strictEqual((yield* failure(credentials.authenticate(svc.token, { ip: "192.0.2.1" }))).tag, "Forbidden")
       assert.strictEqual((yield* failure(credentials.authenticate(svc.token))).tag, "Forbidden")
-      assert.strictEqual((yield* failure(credentials.create(admin, "service_token", { name: "bad", permissions: ["admin"], ip_allowlist: ["10.0.0.0/33"] }))).tag, "ValidationError")
+      assert.strictEqual(
+        (yield* failure(credentials.create(admin, "service_token", { name: "bad", permissions: ["admin"], ip_allowlist: ["10.0.0.0/33"] }))).tag,
+        "ValidationError"
+      )
       assert.strictEqual((yield* failure(credentials.revoke(admin, Ids.make("apiKey")))).tag, "NotFound")
     }))
 

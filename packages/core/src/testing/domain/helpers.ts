@@ -43,5 +43,4 @@ export const eventsOf = (accountId: string, type: string) =>
     return page.rows.map((e) => JSON.parse(e.payload) as { id: string; type: string; data: Record<string, unknown>; account: { id: string; name: string } })
   })
 
-
 export const withPermissions = (p: Principal, permissions: Principal["permissions"]): Principal => ({ ...p, permissions })

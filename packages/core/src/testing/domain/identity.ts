@@ -59,8 +59,11 @@ export const identityCases = (it: DomainIt, { clock, tick }: SuiteClock): void =
       assert.strictEqual(session.member.id, b.user.id)
 
       // one address, 25 unknown emails: 20 answered, then refused
-      const spray = yield* Effect.all(Array.from({ length: 25 }, (_, i) =>
-        tagOf(sessions.signInAnywhere(`nobody-${i}-${Ids.randomBase32(6)}@example.com`, "a wrong password", "198.51.100.77"))), { concurrency: "unbounded" })
+      const spray = yield* Effect.all(
+        Array.from({ length: 25 }, (_, i) =>
+          tagOf(sessions.signInAnywhere(`nobody-${i}-${Ids.randomBase32(6)}@example.com`, "a wrong password", "198.51.100.77"))),
+        { concurrency: "unbounded" }
+      )
       assert.deepStrictEqual([spray.filter((t) => t === "Unauthorized").length, spray.filter((t) => t === "RateLimited").length], [20, 5], spray.join(","))
 
       // maintenance: expired sessions go, and sign-in buckets idle for a day
@@ -118,8 +121,8 @@ export const identityCases = (it: DomainIt, { clock, tick }: SuiteClock): void =
       yield* tick
       const list = yield* members.list(admin)
       assert.strictEqual(list.meta.total, 2)
-      assert.deepStrictEqual((yield* eventTypes(account.id)).filter((t) => t.startsWith("member.")),
-        ["member.invited", "member.joined", "member.invited", "member.updated", "member.updated", "member.removed"])
+      assert.deepStrictEqual((yield* eventTypes(account.id)).filter((t) => t.startsWith("member.")), ["member.invited", "member.joined", "member.invited",
+        "member.updated", "member.updated", "member.removed"])
     }))
 
   it.effect("account: get with usage, rename, usage statistics, plan change", () =>
@@ -199,11 +202,20 @@ export const identityCases = (it: DomainIt, { clock, tick }: SuiteClock): void =
       const w = yield* webhooks.create(a.admin, { url: "https://a.example.com/h", events: ["*"] })
       const key = yield* credentials.create(a.admin, "api_key", { name: "k", permissions: ["projects:read"] })
       for (const attempt of [
-        projects.get(b.admin, p.id), projects.update(b.admin, p.id, { name: "x" }), projects.archive(b.admin, p.id),
-        projects.delete(b.admin, p.id), assets.get(b.admin, p.id, asset.id), assets.list(b.admin, p.id),
-        assets.update(b.admin, p.id, asset.id, { name: "x" }), webhooks.get(b.admin, w.id), webhooks.update(b.admin, w.id, { enabled: false }),
-        webhooks.delete(b.admin, w.id), webhooks.logs(b.admin, w.id), members.update(b.admin, a.user.id, { role: "viewer" }),
-        members.remove(b.admin, a.user.id), credentials.revoke(b.admin, key.id)
+        projects.get(b.admin, p.id),
+        projects.update(b.admin, p.id, { name: "x" }),
+        projects.archive(b.admin, p.id),
+        projects.delete(b.admin, p.id),
+        assets.get(b.admin, p.id, asset.id),
+        assets.list(b.admin, p.id),
+        assets.update(b.admin, p.id, asset.id, { name: "x" }),
+        webhooks.get(b.admin, w.id),
+        webhooks.update(b.admin, w.id, { enabled: false }),
+        webhooks.delete(b.admin, w.id),
+        webhooks.logs(b.admin, w.id),
+        members.update(b.admin, a.user.id, { role: "viewer" }),
+        members.remove(b.admin, a.user.id),
+        credentials.revoke(b.admin, key.id)
       ] as const) {
         assert.strictEqual((yield* failure(attempt as Effect.Effect<unknown, unknown>)).tag, "NotFound")
       }

@@ -27,18 +27,21 @@ export const outboxCases = (it: DomainIt, _clock: SuiteClock): void => {
       assert.deepStrictEqual([u.enabled, u.disabled_reason], [false, "disabled by a user"])
       const again = yield* webhooks.update(admin, w.id, { enabled: true, events: ["*"] })
       assert.deepStrictEqual([again.enabled, again.disabled_reason, again.events], [true, null, ["*"]])
-      for (const url of ["http://hooks.example.com/x", "https://localhost/x", "https://127.0.0.1/x", "https://10.1.2.3/x", "https://169.254.169.254/latest", "https://[::1]/x", "notaurl"]) {
+      for (const url of ["http://hooks.example.com/x", "https://localhost/x", "https://127.0.0.1/x", "https://10.1.2.3/x", "https://169.254.169.254/latest",
+        "https://[::1]/x", "notaurl"]) {
         assert.strictEqual((yield* failure(webhooks.create(admin, { url, events: ["*"] }))).tag, "ValidationError", url)
       }
       const local = yield* webhooks.create(admin, { url: "http://127.0.0.1:9/x", events: ["*"] }).pipe(
-        Effect.provideService(Settings, { ...defaultSettings, allowInsecureWebhooks: true }))
+        Effect.provideService(Settings, { ...defaultSettings, allowInsecureWebhooks: true })
+      )
       assert.strictEqual(local.url, "http://127.0.0.1:9/x")
       yield* webhooks.delete(admin, local.id)
       assert.strictEqual((yield* failure(webhooks.get(admin, local.id))).tag, "NotFound")
       for (let i = 0; i < 23; i++) yield* webhooks.create(admin, { url: `https://hooks.example.com/${i}`, events: ["*"] })
       assert.strictEqual((yield* failure(webhooks.create(admin, { url: "https://hooks.example.com/26", events: ["*"] }))).tag, "LimitExceeded")
       assert.strictEqual((yield* webhooks.logs(admin, w.id)).meta.total, 0)
-      assert.strictEqual((yield* failure(webhooks.create(withPermissions(admin, ["projects:write"]), { url: "https://e.com", events: ["*"] }))).tag, "Forbidden")
+      assert.strictEqual((yield* failure(webhooks.create(withPermissions(admin, ["projects:write"]), { url: "https://e.com", events: ["*"] }))).tag,
+        "Forbidden")
     }))
 
   it.effect("outbox: an event gets one pending delivery per enabled, subscribed webhook; disabling cancels them", () =>
@@ -83,7 +86,7 @@ export const outboxCases = (it: DomainIt, _clock: SuiteClock): void => {
       const projects = yield* Projects
       assert.strictEqual((yield* projects.list(admin)).meta.total, 0)
       assert.deepStrictEqual(yield* eventTypes(account.id), [])
-      assert.deepStrictEqual((yield* real.projects.stats(account.id)), { active: 0, archived: 0, draft: 0, hectares: 0 })
+      assert.deepStrictEqual(yield* real.projects.stats(account.id), { active: 0, archived: 0, draft: 0, hectares: 0 })
       yield* projects.create(admin, { name: "Half-written", geometry: squareHa(3) })
       assert.deepStrictEqual(yield* eventTypes(account.id), ["project.created"])
     }))

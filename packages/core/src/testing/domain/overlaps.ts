@@ -15,8 +15,7 @@ import { newAccount, projectRow } from "../fixtures.ts"
 import { type DomainIt, eventsOf, failure, type SuiteClock } from "./helpers.ts"
 
 /** A lon/lat rectangle as a Polygon. */
-const rect = (w: number, s: number, e: number, n: number): Geometry.Polygon =>
-  ({ type: "Polygon", coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] })
+const rect = (w: number, s: number, e: number, n: number): Geometry.Polygon => ({ type: "Polygon", coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] })
 
 /** What the API reports for a shared rectangle: its own geodesic area, rounded. */
 const hectaresOf = (g: Geometry.Boundary) => Geometry.roundHectares(Geometry.areaHectares(g))
@@ -42,7 +41,8 @@ export const overlapsCases = (it: DomainIt, { tick }: SuiteClock): void => {
       const [event] = yield* eventsOf(account.id, "project.overlap_detected")
       assert.deepStrictEqual(event?.data, {
         project: { id: east.id, name: "East block", slug: east.slug, area_hectares: east.area_hectares, status: "active" },
-        overlaps: east.overlaps?.overlaps, complete: true
+        overlaps: east.overlaps?.overlaps,
+        complete: true
       })
       // a neighbour sharing only an edge, or only a corner, shares no hectares
       const edge = yield* projects.create(admin, { name: "Edge", geometry: rect(9.99, 50, 10, 50.01) })
@@ -67,14 +67,12 @@ export const overlapsCases = (it: DomainIt, { tick }: SuiteClock): void => {
       assert.isFalse(Object.hasOwn(renamed, "overlaps"))
       assert.isFalse(Object.hasOwn(yield* projects.create(admin, { name: "No boundary" }), "overlaps"))
       const moved = yield* projects.update(admin, b.id, { geometry: rect(20.0075, 10, 20.0175, 10.01) })
-      assert.deepStrictEqual(moved.overlaps?.overlaps.map((o) => [o.project_id, o.overlap_hectares]),
-        [[a.id, hectaresOf(rect(20.0075, 10, 20.01, 10.01))]])
+      assert.deepStrictEqual(moved.overlaps?.overlaps.map((o) => [o.project_id, o.overlap_hectares]), [[a.id, hectaresOf(rect(20.0075, 10, 20.01, 10.01))]])
       yield* projects.archive(admin, a.id)
       const again = yield* projects.update(admin, b.id, { geometry: rect(20.005, 10, 20.015, 10.01) })
       assert.deepStrictEqual(again.overlaps?.overlaps, [], "an archived project counts toward nothing")
       const restored = yield* projects.restore(admin, a.id)
-      assert.deepStrictEqual(restored.overlaps?.overlaps.map((o) => [o.project_id, o.overlap_hectares]),
-        [[b.id, hectaresOf(rect(20.005, 10, 20.01, 10.01))]])
+      assert.deepStrictEqual(restored.overlaps?.overlaps.map((o) => [o.project_id, o.overlap_hectares]), [[b.id, hectaresOf(rect(20.005, 10, 20.01, 10.01))]])
       assert.isFalse(Object.hasOwn(yield* projects.get(admin, a.id), "overlaps"))
       const draft = yield* projects.create(admin, { name: "Draft", status: "draft", geometry: rect(20, 10, 20.001, 10.001) })
       assert.deepStrictEqual(draft.overlaps?.overlaps.map((o) => o.project_id), [a.id])
@@ -91,9 +89,11 @@ export const overlapsCases = (it: DomainIt, { tick }: SuiteClock): void => {
       for (let i = 0; i < 3; i++) copies.push(yield* projects.create(admin, { name: `Stand copy ${i}`, geometry: rect(30, 10, 30.01, 10.01) }))
       const other = yield* projects.create(admin, { name: "Other stand", geometry: rect(30.01, 10, 30.02, 10.01) })
       let measures = 0
-      const counting = { ...GeometryCheck.inline, shared: (a: Parameters<NonNullable<GeometryCheck.GeometryCheckShape["shared"]>>[0], b: typeof a) => (measures++, GeometryCheck.inline.shared!(a, b)) }
+      const counting = { ...GeometryCheck.inline,
+        shared: (a: Parameters<NonNullable<GeometryCheck.GeometryCheckShape["shared"]>>[0], b: typeof a) => (measures++, GeometryCheck.inline.shared!(a, b)) }
       const outline = yield* projects.create(admin, { name: "Outline", geometry: rect(30.005, 10, 30.015, 10.01) }).pipe(
-        Effect.provideService(GeometryCheck.GeometryCheck, counting))
+        Effect.provideService(GeometryCheck.GeometryCheck, counting)
+      )
       const half = hectaresOf(rect(30.005, 10, 30.01, 10.01))
       assert.deepStrictEqual(outline.overlaps?.overlaps.map((o) => [o.project_id, o.overlap_hectares]).sort(),
         [...copies.map((c) => [c.id, half]), [other.id, hectaresOf(rect(30.01, 10, 30.015, 10.01))]].sort())
@@ -149,9 +149,9 @@ export const overlapsCases = (it: DomainIt, { tick }: SuiteClock): void => {
     Effect.gen(function*() {
       const { admin } = yield* newAccount("pro")
       const projects = yield* Projects
-      const names = (query: Record<string, string>) =>
-        Effect.map(projects.list(admin, { sort: "name", ...query }), (r) => r.data.map((p) => p.name))
-      const donut: Geometry.Polygon = { type: "Polygon", coordinates: [rect(50, 10, 50.03, 10.03).coordinates[0]!, [...rect(50.01, 10.01, 50.02, 10.02).coordinates[0]!].reverse()] }
+      const names = (query: Record<string, string>) => Effect.map(projects.list(admin, { sort: "name", ...query }), (r) => r.data.map((p) => p.name))
+      const donut: Geometry.Polygon = { type: "Polygon",
+        coordinates: [rect(50, 10, 50.03, 10.03).coordinates[0]!, [...rect(50.01, 10.01, 50.02, 10.02).coordinates[0]!].reverse()] }
       yield* projects.create(admin, { name: "Big", geometry: rect(50, 10, 50.03, 10.03) })
       yield* projects.create(admin, { name: "Donut", geometry: donut })
       yield* projects.create(admin, { name: "East", geometry: rect(50.015, 10.015, 50.05, 10.05) })
@@ -170,7 +170,8 @@ export const overlapsCases = (it: DomainIt, { tick }: SuiteClock): void => {
       const all = yield* projects.list(admin, { intersects: poly })
       assert.deepStrictEqual([all.meta.total, all.meta.total_exact, all.meta.has_more, all.meta.next_cursor], [3, true, false, null])
       for (const [bad, field] of [
-        ["{", "intersects"], [JSON.stringify({ type: "Polygon", coordinates: [[[0, 0], [1, 0], [0, 0]]] }), "intersects"],
+        ["{", "intersects"],
+        [JSON.stringify({ type: "Polygon", coordinates: [[[0, 0], [1, 0], [0, 0]]] }), "intersects"],
         [JSON.stringify({ type: "LineString", coordinates: [[0, 0], [1, 1]] }), "intersects"]
       ] as const) {
         const r = yield* failure(projects.list(admin, { intersects: bad }))
@@ -188,17 +189,21 @@ export const overlapsCases = (it: DomainIt, { tick }: SuiteClock): void => {
       const s = yield* Storage
       // 520 frames around the point (their boxes hold it, their polygons do not), older than 4 projects covering it
       const frame = (i: number): Geometry.Polygon => ({
-        type: "Polygon", coordinates: [rect(60 - 0.01 - i * 1e-5, 20 - 0.01, 60 + 0.01, 20 + 0.01).coordinates[0]!, [...rect(60 - 0.005, 20 - 0.005, 60 + 0.005, 20 + 0.005).coordinates[0]!].reverse()]
+        type: "Polygon",
+        coordinates: [rect(60 - 0.01 - i * 1e-5, 20 - 0.01, 60 + 0.01, 20 + 0.01).coordinates[0]!,
+          [...rect(60 - 0.005, 20 - 0.005, 60 + 0.005, 20 + 0.005).coordinates[0]!].reverse()]
       })
       const rows = Array.from({ length: 520 }, (_, i) => {
         const v = GeometryCheck.evaluate(frame(i))
         if (v._tag !== "Valid") throw new Error("frame")
-        return projectRow(account.id, { name: `frame ${i}`, geometry: v.geometry, bbox: v.bbox, area_hectares: v.area_hectares, created_at: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString() })
+        return projectRow(account.id, { name: `frame ${i}`, geometry: v.geometry, bbox: v.bbox, area_hectares: v.area_hectares,
+          created_at: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString() })
       })
       const covering = Array.from({ length: 4 }, (_, i) => {
         const v = GeometryCheck.evaluate(rect(59.999, 19.999, 60.001 + i * 1e-4, 20.001))
         if (v._tag !== "Valid") throw new Error("cover")
-        return projectRow(account.id, { name: `cover ${i}`, geometry: v.geometry, bbox: v.bbox, area_hectares: v.area_hectares, created_at: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString() })
+        return projectRow(account.id, { name: `cover ${i}`, geometry: v.geometry, bbox: v.bbox, area_hectares: v.area_hectares,
+          created_at: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString() })
       })
       yield* s.transaction(Effect.forEach([...rows, ...covering], (r) => s.projects.insert(r), { discard: true }))
       const intersects = JSON.stringify({ type: "Point", coordinates: [60, 20] })

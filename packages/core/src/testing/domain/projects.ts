@@ -41,7 +41,8 @@ export const projectsCases = (it: DomainIt, { clock, tick }: SuiteClock): void =
       const { account, admin } = yield* newAccount()
       const projects = yield* Projects
       const r = yield* failure(projects.create(admin, {
-        name: "", status: "archived",
+        name: "",
+        status: "archived",
         geometry: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0.5]]] }
       }))
       assert.strictEqual(r.tag, "ValidationError")
@@ -110,7 +111,7 @@ export const projectsCases = (it: DomainIt, { clock, tick }: SuiteClock): void =
       yield* refused(assets.update(admin, p.id, asset.id, { metadata: deep }), "metadata.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d.d")
       yield* refused(assets.create(admin, p.id, { name: "Key", type: "sensor", metadata: { ["k\u0000"]: 1 } }), "metadata")
       yield* refused((yield* Members).invite(admin, { email: "\"><img/src=x/onerror=alert(4)>@x.io", role: "viewer" }), "email")
-      assert.deepStrictEqual((yield* s.projects.stats(account.id)), { active: 1, archived: 0, draft: 0, hectares: 0 })
+      assert.deepStrictEqual(yield* s.projects.stats(account.id), { active: 1, archived: 0, draft: 0, hectares: 0 })
       assert.strictEqual((yield* assets.get(admin, p.id, asset.id)).name, "Gauge")
       assert.strictEqual(yield* s.members.count(account.id), 1)
       // Astral characters (a well-formed surrogate pair) are fine.
@@ -143,7 +144,13 @@ export const projectsCases = (it: DomainIt, { clock, tick }: SuiteClock): void =
       yield* projects.delete(admin, p.id)
       assert.strictEqual((yield* failure(projects.get(admin, p.id))).tag, "NotFound")
       assert.deepStrictEqual(yield* eventTypes(account.id), [
-        "project.created", "project.updated", "project.archived", "project.restored", "project.updated", "project.archived", "project.deleted"
+        "project.created",
+        "project.updated",
+        "project.archived",
+        "project.restored",
+        "project.updated",
+        "project.archived",
+        "project.deleted"
       ])
       const cleared = yield* projects.create(admin, { name: "Clear me", geometry: squareHa(1) })
       yield* tick
@@ -161,7 +168,9 @@ export const projectsCases = (it: DomainIt, { clock, tick }: SuiteClock): void =
       const other = yield* projects.create(admin, { name: "Other" })
       assert.strictEqual((yield* failure(projects.update(admin, other.id, { slug: "same-name" }))).tag, "Conflict")
       const results = yield* Effect.all(
-        Array.from({ length: 10 }, () => failure(projects.create(admin, { name: "Race" }))), { concurrency: "unbounded" })
+        Array.from({ length: 10 }, () => failure(projects.create(admin, { name: "Race" }))),
+        { concurrency: "unbounded" }
+      )
       assert.strictEqual(results.filter((r) => r.tag === "(success)").length, 1)
       assert.strictEqual(results.filter((r) => r.tag === "Conflict").length, 9)
       assert.strictEqual((yield* projects.list(admin)).meta.total, 3)
@@ -177,7 +186,10 @@ export const projectsCases = (it: DomainIt, { clock, tick }: SuiteClock): void =
       const other = yield* projects.create(admin, { name: "Elsewhere" })
       yield* tick
       const a = yield* assets.create(admin, p.id, {
-        name: "Weather station 1", type: "monitoring_station", location: { type: "Point", coordinates: [10.5, 45.1] }, metadata: { model: "WS-9" }
+        name: "Weather station 1",
+        type: "monitoring_station",
+        location: { type: "Point", coordinates: [10.5, 45.1] },
+        metadata: { model: "WS-9" }
       })
       assert.strictEqual(a.status, "active")
       assert.deepStrictEqual(a.metadata, { model: "WS-9" })
@@ -206,8 +218,8 @@ export const projectsCases = (it: DomainIt, { clock, tick }: SuiteClock): void =
       yield* tick
       assert.strictEqual((yield* failure(assets.get(admin, p.id, a.id))).tag, "NotFound")
       // asset.updated and asset.status_changed come from one call, in the same instant: compare as a multiset
-      assert.deepStrictEqual((yield* eventTypes(account.id)).filter((t) => t.startsWith("asset.")).sort(),
-        ["asset.created", "asset.created", "asset.deleted", "asset.status_changed", "asset.updated"])
+      assert.deepStrictEqual((yield* eventTypes(account.id)).filter((t) => t.startsWith("asset.")).sort(), ["asset.created", "asset.created", "asset.deleted",
+        "asset.status_changed", "asset.updated"])
       assert.strictEqual((yield* failure(assets.list(admin, Ids.make("project")))).tag, "NotFound")
     }))
 }

@@ -8,10 +8,21 @@ import { iso, newAccountRow } from "./helpers.ts"
 
 /** A version of a project; its boundary a small square named by the version. */
 const versionRow = (accountId: string, projectId: string, version: number, over: Partial<BoundaryVersionRow> = {}): BoundaryVersionRow => ({
-  account_id: accountId, project_id: projectId, version,
-  geometry: RawJson.of({ type: "Polygon", coordinates: [[[0, 0], [version, 0], [version, 1], [0, 0]]] }), bbox: [0, 0, version, 1],
-  area_hectares_before: version - 1 + 0.25, area_hectares_after: version + 0.25, via: "update", file_format: null, restored_from: null,
-  actor_kind: "api_key", user_id: "user_1", credential_id: "key_1", created_at: iso(version), ...over
+  account_id: accountId,
+  project_id: projectId,
+  version,
+  geometry: RawJson.of({ type: "Polygon", coordinates: [[[0, 0], [version, 0], [version, 1], [0, 0]]] }),
+  bbox: [0, 0, version, 1],
+  area_hectares_before: version - 1 + 0.25,
+  area_hectares_after: version + 0.25,
+  via: "update",
+  file_format: null,
+  restored_from: null,
+  actor_kind: "api_key",
+  user_id: "user_1",
+  credential_id: "key_1",
+  created_at: iso(version),
+  ...over
 })
 
 const projectWithVersions = (s: StorageShape, versions: number) =>
@@ -35,8 +46,15 @@ export const boundaryHistoryCases = (it: Vitest.MethodsNonLive<Storage>): void =
       assert.strictEqual(got?.geometry?.text, rows[0]!.geometry!.text)
       assert.deepStrictEqual({ ...got, geometry: null }, { ...rows[0]!, geometry: null })
       const cleared = versionRow(a.id, p.id, 3, {
-        geometry: null, bbox: null, area_hectares_after: 0, via: "version_restore", file_format: "kml", restored_from: 1,
-        actor_kind: null, user_id: null, credential_id: null
+        geometry: null,
+        bbox: null,
+        area_hectares_after: 0,
+        via: "version_restore",
+        file_format: "kml",
+        restored_from: 1,
+        actor_kind: null,
+        user_id: null,
+        credential_id: null
       })
       yield* s.boundaryVersions.append(cleared)
       assert.deepStrictEqual(yield* s.boundaryVersions.get(a.id, p.id, 3), cleared)

@@ -16,7 +16,9 @@ export const contractCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       const p = projectRow(a.id, {
         description: "Ünïcode ✓ \"quoted\"",
         geometry: RawJson.of({ type: "Polygon", coordinates: [[[1, 2], [3, 2], [3, 4], [1, 2]]] }),
-        area_hectares: 1234.5678, bbox: [1, 2, 3, 4], created_by: Ids.make("user")
+        area_hectares: 1234.5678,
+        bbox: [1, 2, 3, 4],
+        created_by: Ids.make("user")
       })
       yield* s.projects.insert(p)
       assert.deepStrictEqual(yield* s.projects.get(a.id, p.id), p)
@@ -26,7 +28,8 @@ export const contractCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       const w = webhookRow(a.id, { events: ["project.created", "asset.deleted"], enabled: false, disabled_reason: "410 Gone", disabled_at: iso(3) })
       yield* s.webhooks.insert(w)
       assert.deepStrictEqual(yield* s.webhooks.get(a.id, w.id), w)
-      const c = credentialRow(a.id, { kind: "service_token", id: Ids.make("serviceToken"), ip_allowlist: ["10.0.0.0/8"], permissions: ["projects:read", "assets:write"] })
+      const c = credentialRow(a.id, { kind: "service_token", id: Ids.make("serviceToken"), ip_allowlist: ["10.0.0.0/8"],
+        permissions: ["projects:read", "assets:write"] })
       yield* s.credentials.insert(c)
       assert.deepStrictEqual(yield* s.credentials.get(a.id, c.id), c)
       assert.deepStrictEqual(yield* s.credentials.getByHash(c.token_hash), c)

@@ -13,8 +13,16 @@ export const credentialsCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       const a = yield* newAccountRow(s)
       const b = yield* newAccountRow(s)
       const client = {
-        id: Ids.make("oauthClient"), account_id: a.id, name: "Field app", redirect_uris: ["https://app.example.com/cb"],
-        scopes: ["projects:read", "offline_access"], confidential: false, allowed_origins: [], secret_hash: null, created_at: iso(1), updated_at: iso(1)
+        id: Ids.make("oauthClient"),
+        account_id: a.id,
+        name: "Field app",
+        redirect_uris: ["https://app.example.com/cb"],
+        scopes: ["projects:read", "offline_access"],
+        confidential: false,
+        allowed_origins: [],
+        secret_hash: null,
+        created_at: iso(1),
+        updated_at: iso(1)
       }
       yield* s.oauth.insertClient(client)
       assert.deepStrictEqual(yield* s.oauth.getClient(client.id), client)
@@ -25,8 +33,16 @@ export const credentialsCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       assert.strictEqual((yield* s.oauth.updateClient(a.id, client.id, { name: "Renamed", confidential: true, secret_hash: "h" }))?.confidential, true)
 
       const code = {
-        code_hash: Ids.randomBase32(40), client_id: client.id, account_id: a.id, user_id: Ids.make("user"), redirect_uri: "https://app.example.com/cb",
-        scopes: ["projects:read"], code_challenge: null, expires_at: 2_000_000_000_000, used_at: null, created_at: iso(2)
+        code_hash: Ids.randomBase32(40),
+        client_id: client.id,
+        account_id: a.id,
+        user_id: Ids.make("user"),
+        redirect_uri: "https://app.example.com/cb",
+        scopes: ["projects:read"],
+        code_challenge: null,
+        expires_at: 2_000_000_000_000,
+        used_at: null,
+        created_at: iso(2)
       }
       yield* s.oauth.insertCode(code)
       assert.deepStrictEqual(yield* s.oauth.getCode(code.code_hash), code, "reading a code does not use it")
@@ -38,9 +54,19 @@ export const credentialsCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       assert.strictEqual((yield* s.oauth.getCode(code.code_hash))?.used_at, 1_000)
 
       const token = (kind: "access" | "refresh", family: string) => ({
-        id: Ids.make("oauthToken"), token_hash: Ids.randomBase32(52), kind, client_id: client.id, account_id: a.id, user_id: code.user_id,
-        scopes: ["projects:read"], family_id: family, expires_at: kind === "access" ? 5_000 : null, rotated_at: null, revoked_at: null,
-        last_used_at: 1_000, created_at: iso(3)
+        id: Ids.make("oauthToken"),
+        token_hash: Ids.randomBase32(52),
+        kind,
+        client_id: client.id,
+        account_id: a.id,
+        user_id: code.user_id,
+        scopes: ["projects:read"],
+        family_id: family,
+        expires_at: kind === "access" ? 5_000 : null,
+        rotated_at: null,
+        revoked_at: null,
+        last_used_at: 1_000,
+        created_at: iso(3)
       })
       const family = Ids.randomBase32(20)
       const access = token("access", family)
@@ -65,14 +91,23 @@ export const credentialsCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       const suffix = Ids.randomBase32(8).toLowerCase()
       const origin = `https://spa-${suffix}.example.com`
       const client = {
-        id: Ids.make("oauthClient"), account_id: a.id, name: "Browser app", redirect_uris: [`${origin}/cb`], scopes: ["profile"],
-        confidential: false, allowed_origins: [origin, "http://localhost:5173"], secret_hash: null, created_at: iso(1), updated_at: iso(1)
+        id: Ids.make("oauthClient"),
+        account_id: a.id,
+        name: "Browser app",
+        redirect_uris: [`${origin}/cb`],
+        scopes: ["profile"],
+        confidential: false,
+        allowed_origins: [origin, "http://localhost:5173"],
+        secret_hash: null,
+        created_at: iso(1),
+        updated_at: iso(1)
       }
       yield* s.oauth.insertClient(client)
       assert.deepStrictEqual((yield* s.oauth.getClient(client.id))?.allowed_origins, [origin, "http://localhost:5173"])
       assert.isTrue(yield* s.oauth.originAllowed(origin))
       // exact match only: no prefix, suffix, other port or LIKE wildcard gets in
-      for (const other of [`https://spa-${suffix}.example.co`, `${origin}:8443`, `https://x${origin.slice(8)}`, "https://%", "https://_pa-" + suffix + ".example.com"]) {
+      for (const other of [`https://spa-${suffix}.example.co`, `${origin}:8443`, `https://x${origin.slice(8)}`, "https://%",
+        "https://_pa-" + suffix + ".example.com"]) {
         assert.isFalse(yield* s.oauth.originAllowed(other), other)
       }
       const moved = `https://moved-${suffix}.example.com`
@@ -80,9 +115,19 @@ export const credentialsCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       assert.isFalse(yield* s.oauth.originAllowed(origin))
       assert.isTrue(yield* s.oauth.originAllowed(moved))
       const token = {
-        id: Ids.make("oauthToken"), token_hash: Ids.randomBase32(52), kind: "access" as const, client_id: client.id, account_id: a.id,
-        user_id: Ids.make("user"), scopes: ["profile"], family_id: Ids.randomBase32(20), expires_at: 5_000, rotated_at: null, revoked_at: null,
-        last_used_at: 1_000, created_at: iso(2)
+        id: Ids.make("oauthToken"),
+        token_hash: Ids.randomBase32(52),
+        kind: "access" as const,
+        client_id: client.id,
+        account_id: a.id,
+        user_id: Ids.make("user"),
+        scopes: ["profile"],
+        family_id: Ids.randomBase32(20),
+        expires_at: 5_000,
+        rotated_at: null,
+        revoked_at: null,
+        last_used_at: 1_000,
+        created_at: iso(2)
       }
       yield* s.oauth.insertToken(token)
       assert.deepStrictEqual(yield* s.oauth.getTokenById(token.id), token)

@@ -32,10 +32,13 @@ export const identityCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       const a = yield* newAccountRow(s)
       const m = memberRow(a.id, { status: "invited" })
       yield* s.members.insert(m)
-      const inv = { id: Ids.make("invitation"), account_id: a.id, user_id: m.id, token_hash: Ids.randomBase32(40), expires_at: iso(60), accepted_at: null, created_at: iso(0) }
+      const inv = { id: Ids.make("invitation"), account_id: a.id, user_id: m.id, token_hash: Ids.randomBase32(40), expires_at: iso(60), accepted_at: null,
+        created_at: iso(0) }
       yield* s.invitations.insert(inv)
       assert.deepStrictEqual(yield* s.invitations.getByTokenHash(inv.token_hash), inv)
-      const results = yield* Effect.all(Array.from({ length: 5 }, () => s.transaction(s.invitations.markAccepted(inv.id, iso(5)))), { concurrency: "unbounded" })
+      const results = yield* Effect.all(Array.from({ length: 5 }, () => s.transaction(s.invitations.markAccepted(inv.id, iso(5)))), {
+        concurrency: "unbounded"
+      })
       assert.deepStrictEqual(results.filter(Boolean).length, 1)
       assert.strictEqual((yield* s.invitations.getByTokenHash(inv.token_hash))?.accepted_at, iso(5))
       yield* s.invitations.deleteForMember(a.id, m.id)
@@ -48,7 +51,12 @@ export const identityCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       const a = yield* newAccountRow(s)
       const T = 1_900_000_000_000
       const session = (expires_at: number) => ({
-        token_hash: Ids.randomBase32(52), account_id: a.id, user_id: Ids.make("user"), csrf: "c", expires_at, created_at: iso(1)
+        token_hash: Ids.randomBase32(52),
+        account_id: a.id,
+        user_id: Ids.make("user"),
+        csrf: "c",
+        expires_at,
+        created_at: iso(1)
       })
       const expired = [session(T - 3), session(T - 2), session(T)]
       const live = session(T + 1)
@@ -81,7 +89,8 @@ export const identityCases = (it: Vitest.MethodsNonLive<Storage>): void => {
     Effect.gen(function*() {
       const s = yield* Storage
       const a = yield* newAccountRow(s)
-      const row = { token_hash: Ids.randomBase32(52), account_id: a.id, user_id: Ids.make("user"), csrf: "csrf-value", expires_at: 2_000_000_000_000, created_at: iso(1) }
+      const row = { token_hash: Ids.randomBase32(52), account_id: a.id, user_id: Ids.make("user"), csrf: "csrf-value", expires_at: 2_000_000_000_000,
+        created_at: iso(1) }
       yield* s.sessions.insert(row)
       assert.deepStrictEqual(yield* s.sessions.get(row.token_hash), row)
       assert.strictEqual(failureTag(yield* Effect.exit(s.sessions.insert(row))), "Duplicate")

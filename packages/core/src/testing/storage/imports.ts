@@ -6,19 +6,43 @@ import { type ImportResultRow, type ImportRow, Storage } from "../../Storage.ts"
 import { iso, newAccountRow } from "./helpers.ts"
 
 const importRow = (accountId: string, over: Partial<ImportRow> = {}): ImportRow => ({
-  id: `imp_${Ids.randomBase32(26)}`, account_id: accountId, created_by: Ids.make("user"), status: "running", mode: "per_feature",
-  dry_run: false, file_name: "stands.zip", format: "shapefile", source_crs: "EPSG:25832", features: 3, done: 0, created: 0,
-  refused: 0, hectares: 0, error: null, lease_until: Date.UTC(2026, 0, 1, 0, 5), created_at: iso(1), updated_at: iso(1), completed_at: null,
+  id: `imp_${Ids.randomBase32(26)}`,
+  account_id: accountId,
+  created_by: Ids.make("user"),
+  status: "running",
+  mode: "per_feature",
+  dry_run: false,
+  file_name: "stands.zip",
+  format: "shapefile",
+  source_crs: "EPSG:25832",
+  features: 3,
+  done: 0,
+  created: 0,
+  refused: 0,
+  hectares: 0,
+  error: null,
+  lease_until: Date.UTC(2026, 0, 1, 0, 5),
+  created_at: iso(1),
+  updated_at: iso(1),
+  completed_at: null,
   ...over
 })
 
 const resultRow = (row: ImportRow, position: number, over: Partial<ImportResultRow> = {}): ImportResultRow => ({
-  import_id: row.id, account_id: row.account_id, position, label: `feature ${position + 1} "Stand ${position + 1}"`, outcome: "created",
-  name: `Stand ${position + 1}`, project_id: Ids.make("project"), area_hectares: 12.3456, problems: [], ...over
+  import_id: row.id,
+  account_id: row.account_id,
+  position,
+  label: `feature ${position + 1} "Stand ${position + 1}"`,
+  outcome: "created",
+  name: `Stand ${position + 1}`,
+  project_id: Ids.make("project"),
+  area_hectares: 12.3456,
+  problems: [],
+  ...over
 })
 
-const progress = (done: number, created: number, refused: number) =>
-  ({ done, created, refused, hectares: created * 12.3456, lease_until: Date.UTC(2026, 0, 1, 0, 10), updated_at: iso(2) })
+const progress = (done: number, created: number, refused: number) => ({ done, created, refused, hectares: created * 12.3456,
+  lease_until: Date.UTC(2026, 0, 1, 0, 10), updated_at: iso(2) })
 
 export const importsCases = (it: Vitest.MethodsNonLive<Storage>): void => {
   it.effect("imports: rows out equal rows in; results come back in file order, a page at a time", () =>
@@ -29,7 +53,9 @@ export const importsCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       yield* s.imports.insert(row)
       assert.deepStrictEqual(yield* s.imports.get(a.id, row.id), row)
       const refused = resultRow(row, 1, {
-        outcome: "refused", project_id: null, area_hectares: null,
+        outcome: "refused",
+        project_id: null,
+        area_hectares: null,
         problems: [{ field: "geometry.coordinates[0]", message: "must be closed (feature 2 \"Ünïcode\")" }]
       })
       // Written out of order, in two records: read back by position.

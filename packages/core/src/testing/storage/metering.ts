@@ -12,8 +12,9 @@ export const meteringCases = (it: Vitest.MethodsNonLive<Storage>): void => {
     Effect.gen(function*() {
       const s = yield* Storage
       const a = yield* newAccountRow(s)
-      const values = yield* Effect.all(Array.from({ length: 50 }, () =>
-        Effect.map(s.requests.meter(a.id, "2026-01", countEvery), (r) => r!.count)), { concurrency: "unbounded" })
+      const values = yield* Effect.all(Array.from({ length: 50 }, () => Effect.map(s.requests.meter(a.id, "2026-01", countEvery), (r) => r!.count)), {
+        concurrency: "unbounded"
+      })
       assert.strictEqual(yield* s.usage.get(a.id, "2026-01", "api_requests"), 50)
       assert.deepStrictEqual([...values].sort((x, y) => x - y), Array.from({ length: 50 }, (_, i) => i + 1))
       assert.strictEqual(yield* s.usage.get(a.id, "2026-02", "api_requests"), 0)
@@ -87,7 +88,8 @@ export const meteringCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       assert.deepStrictEqual(yield* s.idempotency.begin(a.id, key, "fp2", "t4", now + 1, limits), { kind: "mismatch" })
       // A response without a body.
       assert.isTrue(yield* s.idempotency.complete(b.id, key, "t3", { status: 204, headers: {}, body: null }))
-      assert.deepStrictEqual(yield* s.idempotency.begin(b.id, key, "fp2", "t5", now, limits), { kind: "replay", response: { status: 204, headers: {}, body: null } })
+      assert.deepStrictEqual(yield* s.idempotency.begin(b.id, key, "fp2", "t5", now, limits), { kind: "replay",
+        response: { status: 204, headers: {}, body: null } })
       // A released claim is free again.
       const k2 = `${key}-2`
       assert.deepStrictEqual(yield* s.idempotency.begin(a.id, k2, "fp1", "t6", now, limits), { kind: "new" })
@@ -115,17 +117,26 @@ export const meteringCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       const now = Date.UTC(2026, 0, 2)
       const limits = { expiredBefore: now - 86_400_000, abandonedBefore: now - 300_000 }
       const key = `race-${Ids.make("request")}`
-      const answers = yield* Effect.all(Array.from({ length: 20 }, (_, i) => s.idempotency.begin(a.id, key, "fp", `t${i}`, now, limits)), { concurrency: "unbounded" })
+      const answers = yield* Effect.all(Array.from({ length: 20 }, (_, i) => s.idempotency.begin(a.id, key, "fp", `t${i}`, now, limits)), {
+        concurrency: "unbounded"
+      })
       assert.strictEqual(answers.filter((x) => x.kind === "new").length, 1)
       assert.strictEqual(answers.filter((x) => x.kind === "in_progress").length, 19)
       const winner = `t${answers.findIndex((x) => x.kind === "new")}`
       assert.isTrue(yield* s.idempotency.complete(a.id, key, winner, { status: 201, headers: {}, body: "{}" }))
-      const again = yield* Effect.all(Array.from({ length: 10 }, (_, i) => s.idempotency.begin(a.id, key, "fp", `u${i}`, now, limits)), { concurrency: "unbounded" })
+      const again = yield* Effect.all(Array.from({ length: 10 }, (_, i) => s.idempotency.begin(a.id, key, "fp", `u${i}`, now, limits)), {
+        concurrency: "unbounded"
+      })
       assert.deepStrictEqual([...new Set(again.map((x) => x.kind))], ["replay"])
       // Concurrent take-overs of an expired key: exactly one again.
       const dayLater = now + 86_400_001
-      const taken = yield* Effect.all(Array.from({ length: 20 }, (_, i) => s.idempotency.begin(a.id, key, "fp", `v${i}`, dayLater, { expiredBefore: dayLater - 86_400_000, abandonedBefore: dayLater - 300_000 })), { concurrency: "unbounded" })
-      assert.strictEqual(taken.filter((x) => x.kind === "new").length, 1)
+      const taken = yield* Effect.all(Array.from({ length: 20 }, (_, i) =>
+        s.idempotency.begin(a.id, key, "fp", `v${i}`, dayLater, { expiredBefore: dayLater - 86_400_000, abandonedBefore: dayLater - 300_000 })), {
+        concurrency: "unbounded"
+      })
+      assert.strictEqual(taken.filter((x) =>
+        x.kind === "new"
+      ).length, 1)
     }))
 
   it.effect("idempotency: keys are purged in bounded batches, oldest first, completed or not", () =>

@@ -25,10 +25,21 @@ export const outboxCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       assert.deepStrictEqual(statuses, ["w1:canceled", "w2:pending"])
 
       const log = (i: number, status: "success" | "failed", type: string) => ({
-        id: Ids.make("log"), account_id: a.id, webhook_id: w2.id, delivery_id: e1.deliveries[1]!.id, event_id: e1.event.id,
-        event_type: type, attempt: i, status, response_code: status === "success" ? 200 : 500, response_time_ms: 12,
-        error: status === "failed" ? "HTTP 500" : null, error_class: status === "failed" ? "http" : null,
-        delivered_at: iso(i), next_retry_at: status === "failed" ? iso(i + 1) : null, created_at: iso(i)
+        id: Ids.make("log"),
+        account_id: a.id,
+        webhook_id: w2.id,
+        delivery_id: e1.deliveries[1]!.id,
+        event_id: e1.event.id,
+        event_type: type,
+        attempt: i,
+        status,
+        response_code: status === "success" ? 200 : 500,
+        response_time_ms: 12,
+        error: status === "failed" ? "HTTP 500" : null,
+        error_class: status === "failed" ? "http" : null,
+        delivered_at: iso(i),
+        next_retry_at: status === "failed" ? iso(i + 1) : null,
+        created_at: iso(i)
       })
       for (const l of [log(1, "failed", "project.created"), log(2, "failed", "project.created"), log(3, "success", "asset.created")]) {
         yield* s.outbox.insertLog(l)
@@ -47,8 +58,9 @@ export const outboxCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       const { a, w1, w2 } = yield* accountWithTwoWebhooks(s)
       const T = 1_000_000_000
       const events = Array.from({ length: 6 }, (_, i) => eventWithDeliveries(a.id, [i % 2 ? w2.id : w1.id]))
-      yield* Effect.forEach(events, ({ deliveries, event }, i) =>
-        s.outbox.append(event, deliveries.map((d) => ({ ...d, next_attempt_at: T + i * 10 }))), { discard: true })
+      yield* Effect.forEach(events, ({ deliveries, event }, i) => s.outbox.append(event, deliveries.map((d) => ({ ...d, next_attempt_at: T + i * 10 }))), {
+        discard: true
+      })
       const ours = new Set(events.map((e) => e.deliveries[0]!.id))
       const mine = <R extends { readonly id: string }>(rows: ReadonlyArray<R>) => rows.filter((r) => ours.has(r.id))
       assert.isAtMost((yield* s.outbox.nextDue) ?? Infinity, T)
@@ -56,7 +68,9 @@ export const outboxCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       // not yet due
       assert.lengthOf(mine(yield* s.outbox.claimDue(T - 1, 100, "early", T + 60_000)), 0)
       // concurrent claimers share the due deliveries without overlap
-      const claims = yield* Effect.all(Array.from({ length: 4 }, (_, k) => s.outbox.claimDue(T + 25, 100, `owner-${k}`, T + 30_000)), { concurrency: "unbounded" })
+      const claims = yield* Effect.all(Array.from({ length: 4 }, (_, k) => s.outbox.claimDue(T + 25, 100, `owner-${k}`, T + 30_000)), {
+        concurrency: "unbounded"
+      })
       const claimedIds = claims.flatMap((c) => mine(c).map((d) => d.id))
       assert.strictEqual(claimedIds.length, 3, "deliveries due by T+25")
       assert.strictEqual(new Set(claimedIds).size, 3)
@@ -81,27 +95,48 @@ export const outboxCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       // an attempt recorded by a stale owner writes its log but does not move the delivery
       const d = reclaimed[0]!
       const log = (attempt: number, status: "success" | "failed") => ({
-        id: Ids.make("log"), account_id: a.id, webhook_id: d.webhook_id, delivery_id: d.id, event_id: d.event_id, event_type: d.event_type,
-        attempt, status, response_code: status === "success" ? 200 : 500, response_time_ms: 5, error: null, error_class: null,
-        delivered_at: iso(1), next_retry_at: null, created_at: iso(1)
+        id: Ids.make("log"),
+        account_id: a.id,
+        webhook_id: d.webhook_id,
+        delivery_id: d.id,
+        event_id: d.event_id,
+        event_type: d.event_type,
+        attempt,
+        status,
+        response_code: status === "success" ? 200 : 500,
+        response_time_ms: 5,
+        error: null,
+        error_class: null,
+        delivered_at: iso(1),
+        next_retry_at: null,
+        created_at: iso(1)
       })
-      const stale = yield* s.outbox.recordAttempt({ delivery_id: d.id, owner: "owner-0", attempts: 1, status: "success", next_attempt_at: null, updated_at: iso(1), log: log(1, "failed") })
+      const stale = yield* s.outbox.recordAttempt({ delivery_id: d.id, owner: "owner-0", attempts: 1, status: "success", next_attempt_at: null,
+        updated_at: iso(1), log: log(1, "failed") })
       assert.isFalse(stale)
-      const ok = yield* s.outbox.recordAttempt({ delivery_id: d.id, owner: "rescuer", attempts: 1, status: "pending", next_attempt_at: T + 90_000, updated_at: iso(2), log: log(1, "failed") })
+      const ok = yield* s.outbox.recordAttempt({ delivery_id: d.id, owner: "rescuer", attempts: 1, status: "pending", next_attempt_at: T + 90_000,
+        updated_at: iso(2), log: log(1, "failed") })
       assert.isTrue(ok)
       const after = (yield* deliveryOf(s, a.id, d.event_id, d.id))!
-      assert.deepStrictEqual([after.attempts, after.status, after.next_attempt_at, after.lease_owner, after.lease_expires_at], [1, "pending", T + 90_000, null, null])
+      assert.deepStrictEqual([after.attempts, after.status, after.next_attempt_at, after.lease_owner, after.lease_expires_at], [1, "pending", T + 90_000, null,
+        null])
       assert.strictEqual((yield* s.outbox.listLogs(a.id, d.webhook_id, { limit: 10, offset: 0 })).total, 2)
       // claimOne takes a specific pending delivery
       const one = yield* s.outbox.claimOne(d.id, T + 31_000, "tester", T + 90_000)
       assert.strictEqual(one?.id, d.id)
       assert.isUndefined(yield* s.outbox.claimOne(d.id, T + 31_000, "somebody-else", T + 90_000))
-      assert.isTrue(yield* s.outbox.recordAttempt({ delivery_id: d.id, owner: "tester", attempts: 2, status: "success", next_attempt_at: null, updated_at: iso(3), log: log(2, "success") }))
+      assert.isTrue(
+        yield* s.outbox.recordAttempt({ delivery_id: d.id, owner: "tester", attempts: 2, status: "success", next_attempt_at: null, updated_at: iso(3),
+          log: log(2, "success") })
+      )
       assert.isUndefined(yield* s.outbox.claimOne(d.id, T + 31_000, "tester", T + 90_000), "a delivered delivery is not claimable")
       // a canceled delivery is not resurrected by a late attempt
       const c = reclaimed[1]!
       yield* s.outbox.cancelPending(a.id, c.webhook_id, iso(4))
-      assert.isFalse(yield* s.outbox.recordAttempt({ delivery_id: c.id, owner: "rescuer", attempts: 1, status: "success", next_attempt_at: null, updated_at: iso(4), log: { ...log(1, "success"), id: Ids.make("log"), delivery_id: c.id, webhook_id: c.webhook_id } }))
+      assert.isFalse(
+        yield* s.outbox.recordAttempt({ delivery_id: c.id, owner: "rescuer", attempts: 1, status: "success", next_attempt_at: null, updated_at: iso(4),
+          log: { ...log(1, "success"), id: Ids.make("log"), delivery_id: c.id, webhook_id: c.webhook_id } })
+      )
       assert.strictEqual((yield* deliveryOf(s, a.id, c.event_id, c.id))?.status, "canceled")
       // logs by id, redelivery rows, purge
       const logs = yield* s.outbox.listLogs(a.id, d.webhook_id, { limit: 10, offset: 0 })
@@ -110,8 +145,8 @@ export const outboxCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       yield* s.outbox.addDeliveries([{ ...events[0]!.deliveries[0]!, id: Ids.make("delivery"), next_attempt_at: T }])
       assert.lengthOf(yield* s.outbox.listDeliveries(a.id, events[0]!.event.id), 2)
       const hooks = [...new Set([d.webhook_id, c.webhook_id])]
-      const oldLogs = Effect.map(Effect.forEach(hooks, (w) => s.outbox.listLogs(a.id, w, { limit: 100, offset: 0 })),
-        (pages) => pages.flatMap((p) => p.rows).filter((l) => l.created_at < iso(2)).length)
+      const oldLogs = Effect.map(Effect.forEach(hooks, (w) => s.outbox.listLogs(a.id, w, { limit: 100, offset: 0 })), (pages) =>
+        pages.flatMap((p) => p.rows).filter((l) => l.created_at < iso(2)).length)
       assert.isAtLeast(yield* oldLogs, 1)
       const newer = { ...log(3, "success"), id: Ids.make("log"), created_at: iso(5) }
       yield* s.outbox.insertLog(newer)

@@ -61,7 +61,10 @@ export const projectsCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       const mk = (name: string, description: string | null, status: "active" | "archived" | "draft" = "active") =>
         projectRow(a.id, { name, description, status, search_text: `${name}\n${description ?? ""}`.toLowerCase() })
       for (const r of [
-        mk("Forêt Noire", null), mk("Amazon 100%", "Reforestation"), mk("Boreal_Plot", "spruce and BIRCH", "archived"), mk("Other", null, "draft")
+        mk("Forêt Noire", null),
+        mk("Amazon 100%", "Reforestation"),
+        mk("Boreal_Plot", "spruce and BIRCH", "archived"),
+        mk("Other", null, "draft")
       ]) yield* s.projects.insert(r)
       const names = (search?: string, status?: "active" | "archived" | "draft") =>
         Effect.map(s.projects.list(a.id, { search, status, sort: "name", order: "asc", limit: 100, offset: 0 }), (p) => p.rows.map((r) => r.name))
@@ -78,7 +81,8 @@ export const projectsCases = (it: Vitest.MethodsNonLive<Storage>): void => {
 
       const p = projectRow(a.id)
       yield* s.projects.insert(p)
-      for (const [name, type, status] of [["Tractor", "equipment", "active"], ["Rain gauge", "sensor", "maintenance"], ["Big tractor", "equipment", "retired"]] as const) {
+      for (const [name, type, status] of [["Tractor", "equipment", "active"], ["Rain gauge", "sensor", "maintenance"], ["Big tractor", "equipment",
+        "retired"]] as const) {
         yield* s.assets.insert(assetRow(a.id, p.id, { name, type, status, search_text: name.toLowerCase() }))
       }
       const assets = (q: { type?: string; status?: string; search?: string }) =>
@@ -87,8 +91,8 @@ export const projectsCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       assert.deepStrictEqual(yield* assets({ status: "maintenance" }), ["Rain gauge"])
       assert.deepStrictEqual(yield* assets({ search: "tractor", status: "retired" }), ["Big tractor"])
       assert.deepStrictEqual(yield* assets({ search: "TRAC".toLowerCase() }), ["Big tractor", "Tractor"])
-      yield* s.assets.update(a.id, p.id, (yield* s.assets.list(a.id, p.id, { search: "gauge", limit: 10, offset: 0 })).rows[0]!.id,
-        { name: "Rain meter", search_text: "rain meter" })
+      yield* s.assets.update(a.id, p.id, (yield* s.assets.list(a.id, p.id, { search: "gauge", limit: 10, offset: 0 })).rows[0]!.id, { name: "Rain meter",
+        search_text: "rain meter" })
       assert.deepStrictEqual(yield* assets({ search: "gauge" }), [])
       assert.deepStrictEqual(yield* assets({ search: "meter" }), ["Rain meter"])
     }))
@@ -98,10 +102,15 @@ export const projectsCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       const s = yield* Storage
       const a = yield* newAccountRow(s)
       // Few distinct sort values, so that most rows tie and the id decides.
-      const rows = Array.from({ length: 37 }, (_, i) => projectRow(a.id, {
-        name: `n${i % 4}`, slug: `p-${i}`, sort_name: `n${i % 4}`, area_hectares: [0, 1.5, 1.5, 2][i % 4]!, created_at: iso(i % 3),
-        status: i % 5 === 0 ? "draft" : "active"
-      }))
+      const rows = Array.from({ length: 37 }, (_, i) =>
+        projectRow(a.id, {
+          name: `n${i % 4}`,
+          slug: `p-${i}`,
+          sort_name: `n${i % 4}`,
+          area_hectares: [0, 1.5, 1.5, 2][i % 4]!,
+          created_at: iso(i % 3),
+          status: i % 5 === 0 ? "draft" : "active"
+        }))
       yield* s.transaction(Effect.forEach(rows, (r) => s.projects.insert(r), { discard: true }))
       for (const sort of ["created_at", "name", "area_hectares"] as const) {
         for (const order of ["asc", "desc"] as const) {
@@ -130,8 +139,9 @@ export const projectsCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       const first = yield* s.assets.list(a.id, p.id, { limit: 4, offset: 0 })
       const last = first.rows[3]!
       const rest = yield* s.assets.list(a.id, p.id, { limit: 4, offset: 0, after: { value: last.created_at, id: last.id } })
-      assert.deepStrictEqual([...first.rows, ...rest.rows].map((x) => x.id),
-        (yield* s.assets.list(a.id, p.id, { limit: 100, offset: 0 })).rows.map((x) => x.id))
+      assert.deepStrictEqual([...first.rows, ...rest.rows].map((x) => x.id), (yield* s.assets.list(a.id, p.id, { limit: 100, offset: 0 })).rows.map((x) =>
+        x.id
+      ))
       assert.isTrue(first.hasMore)
       assert.isFalse(rest.hasMore)
     }))
@@ -142,8 +152,10 @@ export const projectsCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       const a = yield* newAccountRow(s)
       const p = projectRow(a.id)
       yield* s.projects.insert(p)
-      yield* s.transaction(Effect.forEach(Array.from({ length: COUNT_LIMIT + 2 }, (_, i) =>
-        assetRow(a.id, p.id, { type: i === 0 ? "sensor" : "equipment" })), (x) => s.assets.insert(x), { discard: true }))
+      yield* s.transaction(
+        Effect.forEach(Array.from({ length: COUNT_LIMIT + 2 }, (_, i) => assetRow(a.id, p.id, { type: i === 0 ? "sensor" : "equipment" })),
+          (x) => s.assets.insert(x), { discard: true })
+      )
       const many = yield* s.assets.list(a.id, p.id, { type: "equipment", limit: 2, offset: 0 })
       assert.deepStrictEqual([many.total, many.totalExact, many.rows.length, many.hasMore], [COUNT_LIMIT, false, 2, true])
       const one = yield* s.assets.list(a.id, p.id, { type: "sensor", limit: 2, offset: 0 })
@@ -186,7 +198,8 @@ export const projectsCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       const statuses = ["active", "archived", "draft"] as const
       const op = fc.oneof(
         fc.record({ _tag: fc.constant("create" as const), status: fc.constantFrom(...statuses), area: fc.integer({ min: 0, max: 50_000_000 }) }),
-        fc.record({ _tag: fc.constant("update" as const), pick: fc.nat(), status: fc.constantFrom(...statuses), area: fc.option(fc.integer({ min: 0, max: 50_000_000 })) }),
+        fc.record({ _tag: fc.constant("update" as const), pick: fc.nat(), status: fc.constantFrom(...statuses),
+          area: fc.option(fc.integer({ min: 0, max: 50_000_000 })) }),
         fc.record({ _tag: fc.constant("delete" as const), pick: fc.nat() }),
         fc.record({ _tag: fc.constant("member" as const), add: fc.boolean(), pick: fc.nat() }),
         fc.record({ _tag: fc.constant("webhook" as const), add: fc.boolean(), pick: fc.nat() }),
@@ -220,7 +233,9 @@ export const projectsCases = (it: Vitest.MethodsNonLive<Storage>): void => {
               } else yield* s.webhooks.delete(a.id, webhooks.splice(o.pick % webhooks.length, 1)[0]!)
             } else if (o._tag === "failed") {
               // A write rolled back moves no total.
-              yield* Effect.exit(s.transaction(Effect.andThen(s.projects.insert(projectRow(a.id, { status: o.status, area_hectares: 7 })), Effect.fail("abort"))))
+              yield* Effect.exit(
+                s.transaction(Effect.andThen(s.projects.insert(projectRow(a.id, { status: o.status, area_hectares: 7 })), Effect.fail("abort")))
+              )
             }
           }
           const recount = yield* recountProjects(s, a.id)
@@ -233,8 +248,9 @@ export const projectsCases = (it: Vitest.MethodsNonLive<Storage>): void => {
           assert.strictEqual(drafts.total, recount.draft)
         })
       const context = yield* Effect.context<never>()
-      yield* Effect.promise(() => fc.assert(fc.asyncProperty(fc.array(op, { maxLength: 30 }), (ops) =>
-        Effect.runPromiseWith(context)(run(ops))), { numRuns: 25 }))
+      yield* Effect.promise(() =>
+        fc.assert(fc.asyncProperty(fc.array(op, { maxLength: 30 }), (ops) => Effect.runPromiseWith(context)(run(ops))), { numRuns: 25 })
+      )
     }))
 
   it.effect("running totals stay exact under concurrent creates, status changes and deletes", () =>
@@ -244,7 +260,8 @@ export const projectsCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       const seed = Array.from({ length: 20 }, (_, i) => projectRow(a.id, { area_hectares: 1.2345 * (i + 1) }))
       yield* s.transaction(Effect.forEach(seed, (p) => s.projects.insert(p), { discard: true }))
       yield* Effect.all([
-        ...Array.from({ length: 20 }, (_, i) => s.transaction(s.projects.insert(projectRow(a.id, { area_hectares: 0.0001 * (i + 1), status: i % 2 ? "draft" : "active" })))),
+        ...Array.from({ length: 20 },
+          (_, i) => s.transaction(s.projects.insert(projectRow(a.id, { area_hectares: 0.0001 * (i + 1), status: i % 2 ? "draft" : "active" })))),
         ...seed.slice(0, 10).map((p) => s.transaction(s.projects.update(a.id, p.id, { status: "archived" }))),
         ...seed.slice(10, 15).map((p) => s.transaction(s.projects.delete(a.id, p.id))),
         ...Array.from({ length: 10 }, () => s.transaction(s.members.insert(memberRow(a.id))))

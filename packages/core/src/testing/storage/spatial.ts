@@ -70,9 +70,14 @@ export const spatialCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       const arbBox = fc.tuple(coordinate(-20, 20), coordinate(-20, 20), coordinate(0, 8), coordinate(0, 8))
         .map(([w, so, dw, dh]): BBox => [w, so, w + dw, so + dh])
       const boxes = fc.sample(arbBox, { numRuns: 120, seed: 17 })
-      const rows = boxes.map((bbox, i) => projectRow(a.id, {
-        name: `p${String(i).padStart(3, "0")}`, bbox, area_hectares: (i * 7) % 13, created_at: iso(i % 40)
-      }))
+      const rows = boxes.map((bbox, i) =>
+        projectRow(a.id, {
+          name: `p${String(i).padStart(3, "0")}`,
+          bbox,
+          area_hectares: (i * 7) % 13,
+          created_at: iso(i % 40)
+        })
+      )
       yield* s.transaction(Effect.forEach(rows, (r) => s.projects.insert(r), { discard: true }))
       for (const query of fc.sample(arbBox, { numRuns: 12, seed: 5 })) {
         const expected = names(rows.filter((r) => boxesMeet(r.bbox!, query)))
@@ -89,7 +94,8 @@ export const spatialCases = (it: Vitest.MethodsNonLive<Storage>): void => {
     Effect.gen(function*() {
       const s = yield* Storage
       const a = yield* newAccountRow(s)
-      const far = Array.from({ length: 5_100 }, (_, i) => projectRow(a.id, { name: `far ${i}`, bbox: [100, 10, 100.1, 10.1], created_at: iso(1_000 + (i % 500)) }))
+      const far = Array.from({ length: 5_100 },
+        (_, i) => projectRow(a.id, { name: `far ${i}`, bbox: [100, 10, 100.1, 10.1], created_at: iso(1_000 + (i % 500)) }))
       const near = Array.from({ length: 5 }, (_, i) => projectRow(a.id, { name: `near ${i}`, bbox: [1, 1, 1.1, 1.1], created_at: iso(i) }))
       yield* s.transaction(Effect.forEach([...far, ...near], (r) => s.projects.insert(r), { discard: true }))
       const got = yield* walk(s, a.id, { sort: "created_at", order: "desc", bbox: [0, 0, 2, 2] }, 2)
@@ -104,7 +110,8 @@ export const spatialCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       assert.isTrue(wide.hasMore)
       assert.deepStrictEqual([wide.total, wide.totalExact], [SEARCH_COUNT_LIMIT, false])
       const last = wide.rows[2]!
-      const next = yield* s.projects.list(a.id, { sort: "created_at", order: "desc", bbox: [0, 0, 101, 11], limit: 3, offset: 0, after: { value: last.created_at, id: last.id } })
+      const next = yield* s.projects.list(a.id, { sort: "created_at", order: "desc", bbox: [0, 0, 101, 11], limit: 3, offset: 0,
+        after: { value: last.created_at, id: last.id } })
       assert.deepStrictEqual(next.rows.map((r) => r.id), byCreated.slice(3, 6).map((r) => r.id))
     }))
 
@@ -121,12 +128,11 @@ export const spatialCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       const self = p("self", [0, 0, 1, 1])
       for (const r of [near, draft, archived, far, self, p("none", null)]) yield* s.projects.insert(r)
       yield* s.projects.insert(projectRow(b.id, { name: "other", bbox: [0, 0, 1, 1] }))
-      const meeting = (box: BBox, limit = 10) =>
-        Effect.map(s.projects.meeting(a.id, box, { excludeId: self.id, limit }), (rows) => names(rows))
+      const meeting = (box: BBox, limit = 10) => Effect.map(s.projects.meeting(a.id, box, { excludeId: self.id, limit }), (rows) => names(rows))
       assert.deepStrictEqual(yield* meeting([0.9, 0.9, 1.5, 1.5]), ["draft", "near"])
       const found = yield* s.projects.meeting(a.id, [0, 0, 1, 1], { limit: 10 })
-      assert.deepStrictEqual(found.find((r) => r.id === near.id),
-        { id: near.id, name: "near", updated_at: near.updated_at, area_hectares: near.area_hectares, same_boundary: false, boundary_key: "" })
+      assert.deepStrictEqual(found.find((r) => r.id === near.id), { id: near.id, name: "near", updated_at: near.updated_at, area_hectares: near.area_hectares,
+        same_boundary: false, boundary_key: "" })
       assert.lengthOf(yield* s.projects.meeting(a.id, [0, 0, 1, 1], { limit: 1 }), 1)
       // archiving and moving leave the candidates; restoring and moving back bring them again
       yield* s.projects.update(a.id, near.id, { status: "archived" })
@@ -158,7 +164,8 @@ export const spatialCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       assert.isTrue((yield* s.projects.meeting(a.id, [0, 0, 1, 1], { limit: 10 })).every((r) => !r.same_boundary))
       // Each neighbour's boundary key: equal exactly for equal texts, kept in step with its boundary,
       // and never part of the row read back.
-      const keyOf = (rows: ReadonlyArray<{ readonly name: string; readonly boundary_key: string }>, name: string) => rows.find((r) => r.name === name)!.boundary_key
+      const keyOf = (rows: ReadonlyArray<{ readonly name: string; readonly boundary_key: string }>, name: string) =>
+        rows.find((r) => r.name === name)!.boundary_key
       assert.strictEqual(keyOf(found, "twin"), boundaryKey(square(1)))
       assert.strictEqual(keyOf(found, "twin too"), keyOf(found, "twin"))
       assert.strictEqual(keyOf(found, "other"), boundaryKey(square(0.5)))

@@ -27,7 +27,12 @@ const legacyCrs = (value: Record<string, unknown>): string | undefined => {
   if (CRS84.test(trimmed)) return "EPSG:4326"
   const m = EPSG_CODE.exec(trimmed)
   if (!m) {
-    throw new FileProblem(`the crs member names ${JSON.stringify(trimmed.slice(0, 80))}; only EPSG codes are read (EPSG:3857, urn:ogc:def:crs:EPSG::3857) — RFC 7946 GeoJSON is in WGS84 and has no crs member`, "crs")
+    throw new FileProblem(
+      `the crs member names ${
+        JSON.stringify(trimmed.slice(0, 80))
+      }; only EPSG codes are read (EPSG:3857, urn:ogc:def:crs:EPSG::3857) — RFC 7946 GeoJSON is in WGS84 and has no crs member`,
+      "crs"
+    )
   }
   return `EPSG:${m[1]}`
 }
@@ -59,7 +64,12 @@ export const readGeoJson = (text: string, maxFeatures: number): ReadResult => {
   } else if (typeof value.type === "string" && GEOMETRY_TYPES.has(value.type)) {
     features.push({ geometry: value, label: "the geometry" })
   } else {
-    throw new FileProblem(`type must be "FeatureCollection", "Feature" or a geometry type such as "Polygon", got ${typeof value.type === "string" ? JSON.stringify(value.type) : String(value.type)}`, "type")
+    throw new FileProblem(
+      `type must be "FeatureCollection", "Feature" or a geometry type such as "Polygon", got ${
+        typeof value.type === "string" ? JSON.stringify(value.type) : String(value.type)
+      }`,
+      "type"
+    )
   }
   const crs = legacyCrs(value)
   if (crs === undefined || isWgs84(crs)) return { features, sourceCrs: "EPSG:4326", warnings }

@@ -31,7 +31,9 @@ let sqlJs: Promise<SqlJsStatic> | undefined
 const loadSqlJs = (): Promise<SqlJsStatic> => {
   sqlJs ??= import("sql.js").then((m) => m.default()).catch((e: unknown) => {
     sqlJs = undefined
-    throw new FileProblem(`GeoPackage support is not available on this server: the sql.js package could not be loaded (${e instanceof Error ? e.message : String(e)})`)
+    throw new FileProblem(
+      `GeoPackage support is not available on this server: the sql.js package could not be loaded (${e instanceof Error ? e.message : String(e)})`
+    )
   })
   return sqlJs
 }
@@ -139,7 +141,8 @@ const spatialRefSystems = (db: Database, ids: ReadonlyArray<number>): Map<number
     throw new FileProblem(`not a GeoPackage: no readable gpkg_spatial_ref_sys table (${e instanceof Error ? e.message : String(e)})`)
   }
   for (const r of found) {
-    if (Number(r.l) > MAX_CRS_DEFINITION) throw new FileProblem(`the GeoPackage's CRS definition ${Number(r.i)} has ${Number(r.l)} characters; at most ${MAX_CRS_DEFINITION} are read`)
+    if (Number(r.l) > MAX_CRS_DEFINITION)
+      throw new FileProblem(`the GeoPackage's CRS definition ${Number(r.i)} has ${Number(r.l)} characters; at most ${MAX_CRS_DEFINITION} are read`)
     out.set(Number(r.i), { organization: String(r.o ?? ""), code: Number(r.c), definition: typeof r.d === "string" ? r.d : null })
   }
   return out
@@ -174,7 +177,8 @@ export const readGeoPackage = async (bytes: Uint8Array, limits: ImportLimits): P
       const entry = schema.get(table.toLowerCase())
       if (!entry) throw new FileProblem(`the GeoPackage lists the feature table ${JSON.stringify(table)}, which does not exist`)
       if (entry.type === "view") warnings.push(`${table}: a view, not a table; views are not read`)
-      else if (entry.type !== "table" || isVirtual(entry)) throw new FileProblem(`the GeoPackage's feature table ${JSON.stringify(table)} is not a plain table; it is not read`)
+      else if (entry.type !== "table" || isVirtual(entry))
+        throw new FileProblem(`the GeoPackage's feature table ${JSON.stringify(table)} is not a plain table; it is not read`)
       return entry.type === "table"
     })
     if (tables.length === 0) throw new FileProblem("the GeoPackage has no feature table")
@@ -210,7 +214,8 @@ export const readGeoPackage = async (bytes: Uint8Array, limits: ImportLimits): P
           if (features.length >= limits.maxFeatures) throw new FileProblem(`has more than ${limits.maxFeatures} features`)
           const [length, blob, name] = stmt.get()
           const label = featureLabel(i++, name, tables.length > 1 ? table : undefined)
-          if (Number(length) > MAX_GEOMETRY_BYTES) throw new FileProblem(`${label}: the geometry has ${Number(length)} bytes; at most ${MAX_GEOMETRY_BYTES} are read`)
+          if (Number(length) > MAX_GEOMETRY_BYTES)
+            throw new FileProblem(`${label}: the geometry has ${Number(length)} bytes; at most ${MAX_GEOMETRY_BYTES} are read`)
           if (blob === null || blob === undefined) {
             features.push({ geometry: null, label, ...(readName ? { properties: { name } } : {}) })
             continue
@@ -223,7 +228,8 @@ export const readGeoPackage = async (bytes: Uint8Array, limits: ImportLimits): P
           } catch (e) {
             throw new FileProblem(`${label}: unreadable geometry (${e instanceof Error ? e.message : String(e)})`)
           }
-          features.push({ geometry: convert && geometry ? reprojectGeometry(geometry, convert) : geometry, label, ...(readName ? { properties: { name } } : {}) })
+          features.push({ geometry: convert && geometry ? reprojectGeometry(geometry, convert) : geometry, label,
+            ...(readName ? { properties: { name } } : {}) })
         }
       } finally {
         stmt.free()

@@ -31,7 +31,6 @@ const DECLARATION = /^<!(DOCTYPE|ENTITY)/i
 /** Most attributes of one element (KML's have a few; xmldom checks each against the others). */
 const MAX_ATTRIBUTES = 256
 
-
 /** Nodes and end tags counted so far over the documents of one file. */
 interface MarkupCount {
   nodes: number
@@ -123,7 +122,9 @@ export const readKml = (text: string, limits: ImportLimits): ReadResult => {
   const features: Array<SourceFeature> = []
   const doc = parseKml(text, limits, { nodes: 0, endTags: 0 })
   collectPlacemarks(doc, features, limits.maxFeatures)
-  const refused = networkLinkHrefs(doc).map((href) => `the document links to ${JSON.stringify(href)}: a .kml file's links are not followed (a KMZ's links to its own entries are)`)
+  const refused = networkLinkHrefs(doc).map((href) =>
+    `the document links to ${JSON.stringify(href)}: a .kml file's links are not followed (a KMZ's links to its own entries are)`
+  )
   return { features, sourceCrs: "EPSG:4326", warnings: unfollowed(features, refused) }
 }
 
@@ -141,7 +142,12 @@ const unfollowed = (features: ReadonlyArray<SourceFeature>, refused: ReadonlyArr
 export const MAX_LINK_DEPTH = 4
 
 const childElements = (node: { readonly childNodes: ArrayLike<unknown> }, localName: string) =>
-  Array.from(node.childNodes as ArrayLike<{ readonly nodeType: number; readonly localName?: string | null; readonly nodeName: string; readonly textContent: string | null; readonly childNodes: ArrayLike<unknown> }>)
+  Array.from(
+    node.childNodes as ArrayLike<
+      { readonly nodeType: number; readonly localName?: string | null; readonly nodeName: string; readonly textContent: string | null;
+        readonly childNodes: ArrayLike<unknown> }
+    >
+  )
     .filter((n) => n.nodeType === 1 && (n.localName ?? n.nodeName) === localName)
 
 /** The `href` of each `NetworkLink` (in its `Link`, or the older `Url`), in document order. */
@@ -207,7 +213,9 @@ export const readKmz = (bytes: Uint8Array, limits: ImportLimits): ReadResult => 
     if (declared > limits.maxXmlBytes) {
       throw new FileProblem(depth === 0
         ? `${JSON.stringify(entry.name)} inflates to ${entry.size} bytes; at most ${limits.maxXmlBytes} of KML are read`
-        : `the KMZ's linked documents inflate to more than ${limits.maxXmlBytes} bytes (at ${JSON.stringify(entry.name)}); at most ${limits.maxXmlBytes} of KML are read`)
+        : `the KMZ's linked documents inflate to more than ${limits.maxXmlBytes} bytes (at ${
+          JSON.stringify(entry.name)
+        }); at most ${limits.maxXmlBytes} of KML are read`)
     }
     const data = readZipEntries(bytes, [entry], limits.maxUncompressedBytes - inflated).get(entry.name)
     if (!data) throw new FileProblem(`could not inflate ${JSON.stringify(entry.name)} from the KMZ archive`)
@@ -217,12 +225,24 @@ export const readKmz = (bytes: Uint8Array, limits: ImportLimits): ReadResult => 
     for (const href of networkLinkHrefs(doc)) {
       const refuse = (why: string) => refused.push(`${JSON.stringify(entry.name)} links to ${JSON.stringify(href)}: ${why}`)
       const target = resolveHref(href, entry.name)
-      if ("refused" in target) { refuse(target.refused); continue }
+      if ("refused" in target) {
+        refuse(target.refused)
+        continue
+      }
       const linked = byName.get(target.path.toLowerCase())
-      if (!linked) { refuse(`the archive holds no entry ${JSON.stringify(target.path)}`); continue }
-      if (!linked.name.toLowerCase().endsWith(".kml")) { refuse("only .kml documents are read"); continue }
+      if (!linked) {
+        refuse(`the archive holds no entry ${JSON.stringify(target.path)}`)
+        continue
+      }
+      if (!linked.name.toLowerCase().endsWith(".kml")) {
+        refuse("only .kml documents are read")
+        continue
+      }
       if (queued.has(linked.name)) continue // read already, or about to be: a cycle or a second link
-      if (depth + 1 > MAX_LINK_DEPTH) { refuse(`links nest more than ${MAX_LINK_DEPTH} deep`); continue }
+      if (depth + 1 > MAX_LINK_DEPTH) {
+        refuse(`links nest more than ${MAX_LINK_DEPTH} deep`)
+        continue
+      }
       queued.add(linked.name)
       queue.push({ entry: linked, depth: depth + 1 })
     }
