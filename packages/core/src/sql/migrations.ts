@@ -1,8 +1,11 @@
 /**
- * The SQL schema of `SqlStorage`, as one set of versioned migrations for every dialect: the few
- * type names that differ (floating point, 64-bit integers, byte-wise collation) are the only
- * branches, so SQLite and PostgreSQL cannot drift apart. Conventions: ISO text timestamps,
- * epoch-ms integers for scheduling, JSON as text, booleans as 0/1.
+ * The SQL schema of `SqlStorage`, as one set of versioned migrations for every dialect, so SQLite
+ * and PostgreSQL cannot drift apart. What differs is named where it differs: three type names
+ * (floating point, 64-bit integers, byte-wise collation, through `Types`), and the engine's own
+ * machinery for the same behaviour — triggers (row triggers on SQLite, statement triggers over
+ * transition tables on PostgreSQL), text search (FTS5 trigram tables vs `pg_trgm` indexes), the
+ * spatial index (an R*Tree vs a GiST index) and the zoom grid's triggers. Conventions: ISO text
+ * timestamps, epoch-ms integers for scheduling, JSON as text, booleans as 0/1.
  */
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
