@@ -10,7 +10,7 @@ import * as MemoryStorage from "./MemoryStorage.ts"
 import type * as Plans from "./Plans.ts"
 import type { Principal } from "./Principal.ts"
 import { Settings, type SettingsShape, defaults as defaultSettings } from "./Settings.ts"
-import type { CredentialRow, Storage } from "./Storage.ts"
+import { type CredentialRow, type Storage, StorageError } from "./Storage.ts"
 import { Accounts, type BillingEvent } from "./services/Accounts.ts"
 import { Assets } from "./services/Assets.ts"
 import { BoundaryHistory } from "./services/BoundaryHistory.ts"
@@ -160,7 +160,11 @@ export const createCanopy = async (options: CreateCanopyOptions): Promise<Canopy
     if (Exit.isSuccess(exit)) return exit.value
     const found = Cause.findErrorOption(exit.cause)
     if (found._tag === "Some" && Errors.isDomainError(found.value)) throw Errors.toCanopyError(found.value)
-    throw new Errors.InternalError("INTERNAL_ERROR", "an unexpected error occurred", [])
+    // Not the caller's doing: the database (a `StorageError`: unreachable, locked, full) or a defect.
+    // Its cause travels as the error's `cause`, for the host's logs; the message stays generic.
+    const cause = Cause.squash(exit.cause)
+    const storage = found._tag === "Some" && found.value instanceof StorageError
+    throw new Errors.InternalError("INTERNAL_ERROR", storage ? "the database is unavailable; retry later" : "an unexpected error occurred", [], { cause })
   }
   const use = <S, A, E>(tag: Effect.Effect<S, never, Runtime>, f: (service: S) => Effect.Effect<A, E>) => run(Effect.flatMap(tag, f))
   // A project's boundary travels inside the services as its JSON text (RawJson); the Promise API
@@ -175,7 +179,7 @@ export const createCanopy = async (options: CreateCanopyOptions): Promise<Canopy
 
   // The storage opens (and migrates) now, so that a bad filename fails createCanopy itself.
   await runtime.runPromise(Effect.void.pipe(Effect.andThen(Accounts))).catch((cause: unknown) => {
-    throw new Errors.InternalError("INTERNAL_ERROR", `storage could not be opened: ${cause instanceof Error ? cause.message : String(cause)}`)
+    throw new Errors.InternalError("INTERNAL_ERROR", `storage could not be opened: ${cause instanceof Error ? cause.message : String(cause)}`, [], { cause })
   })
 
   return {

@@ -111,8 +111,9 @@ export class CanopyError extends Error {
   override readonly name: string = "CanopyError"
   readonly code: Code
   readonly details: ReadonlyArray<FieldError>
-  constructor(code: Code, message: string, details: ReadonlyArray<FieldError> = []) {
-    super(message)
+  /** `options.cause`: what went wrong underneath (an `InternalError`'s database failure, a defect), for the host's logs. */
+  constructor(code: Code, message: string, details: ReadonlyArray<FieldError> = [], options?: ErrorOptions) {
+    super(message, options)
     this.code = code
     this.details = details
   }

@@ -1,10 +1,15 @@
 /**
  * The Promise facade (`createCanopy`) reaches the services the HTTP API offers: boundary history
  * (list, get, restore), a project's overlaps, bulk imports (start, get, cancel) and an owner's
- * set-password link; errors come out as `CanopyError`s. On the memory store.
+ * set-password link; errors come out as `CanopyError`s, a database failure as an `InternalError`
+ * carrying it as its cause. On the memory store.
  */
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
 import { type Canopy, ConflictError, createCanopy, memoryStorage, NotFoundError } from "../src/Canopy.ts"
+import { InternalError } from "../src/Errors.ts"
+import * as MemoryStorage from "../src/MemoryStorage.ts"
+import { Storage, StorageError } from "../src/Storage.ts"
 import type { Principal } from "../src/Principal.ts"
 import { squareHa } from "../src/testing/fixtures.ts"
 
@@ -114,5 +119,28 @@ describe("createCanopy's facade", () => {
     const member = await canopy.members.accept(link.token, { name: "Olive", password: "correct horse battery" })
     assert.strictEqual(member.status, "active")
     assert.strictEqual(member.role, "owner")
+  })
+})
+
+describe("createCanopy's facade, when the database fails", () => {
+  it("a storage failure reaches the host as InternalError with the failure as its cause, not the caller's fault", async () => {
+    const outage = new StorageError({ message: "connection lost" })
+    // The memory store, but project lists fail as a lost database connection would.
+    const failing = Layer.effect(
+      Storage,
+      Effect.map(Storage, (s) => ({ ...s, projects: { ...s.projects, list: () => Effect.fail(outage) } }))
+    ).pipe(Layer.provide(MemoryStorage.layer))
+    const down = await createCanopy({ storage: { layer: failing } })
+    try {
+      const b = await down.bootstrap({ account_name: "Down", email: "down@example.com", plan: "pro" })
+      const who = await down.authenticate(b.api_key.token)
+      const e = await rejection(down.projects.list(who))
+      assert.instanceOf(e, InternalError)
+      assert.strictEqual((e as InternalError).code, "INTERNAL_ERROR")
+      assert.strictEqual((e as InternalError).message, "the database is unavailable; retry later")
+      assert.strictEqual((e as InternalError).cause, outage)
+    } finally {
+      await down.close()
+    }
   })
 })
