@@ -27,11 +27,11 @@ formatter.setConfig(
 )
 
 const SOURCE = /\.(ts|mts|cts|js|mjs|cjs)$/
-/** A glob of `excludes` as a test on a path: `**` any folders, `*` within one. */
-const excluded = config.excludes.map((glob) => {
-  const pattern = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*\/?/g, "\u0000").replace(/\*/g, "[^/]*").replace(/\u0000/g, "(?:.*/)?")
-  return new RegExp(`^${pattern}(?:/|$)`)
-})
+/** A glob of `excludes` as a test on a path (a double star and a slash: any folders; a star: within one folder). */
+const escape = (text: string) => text.replace(/[.+^${}()|[\]\\?]/g, "\\$&")
+const excluded = config.excludes.map((glob) =>
+  new RegExp(`^${glob.split("**/").map((part) => part.split("*").map(escape).join("[^/]*")).join("(?:.*/)?")}(?:/|$)`)
+)
 const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
   .split("\n")
   .filter((path) => SOURCE.test(path) && !excluded.some((re) => re.test(path)))
