@@ -286,9 +286,10 @@ export const routes: ReadonlyArray<Route> = [
     description: "A Mapbox Vector Tile (version 2, extent 4096) of the account's projects meeting tile z/x/y (XYZ, y from the north). " +
       `Up to ${Tiles.MAX_BOUNDARIES} projects: a \`projects\` layer of their boundaries, clipped to the tile and simplified for its zoom ` +
       `(largest first, up to ${Tiles.MAX_BOUNDARY_TEXT / 1024 / 1024} MiB of boundary text; the others as points in \`projects_points\`). ` +
-      `More projects: a \`projects_points\` layer only, the centres of the boxes of the ${Tiles.MAX_POINTS.toLocaleString("en")} largest. ` +
-      "Features carry `id`, `name`, `status` and `area_hectares`; " +
-      "`X-Tile-Mode` says which layer. Revalidate with `If-None-Match`: the `ETag` changes with any write to a project of the tile " +
+      `More projects, up to ${Tiles.MAX_POINTS.toLocaleString("en")}: a \`projects_points\` layer only, the centres of their boxes. ` +
+      "More still: a `projects_clusters` layer, one point per cell of a 16×16 to 32×32 grid over the tile, with the `count` of projects " +
+      "and their `area_hectares`. Boundaries and points carry `id`, `name`, `status` and `area_hectares` (points also `count: 1`); " +
+      "`X-Tile-Mode` (`boundaries`, `points` or `clusters`) says which layer. Revalidate with `If-None-Match`: the `ETag` changes with any write to a project of the tile " +
       "(304 when it has not). z from 0 to 22, x and y from 0 to 2^z − 1; otherwise 400 naming `path.z`, `path.x` or `path.y`.", status: 200, envelope: "file",
     errors: [...SERVICE_ERRORS, "BadRequest"], produces: [Tiles.MVT_MEDIA_TYPE], // (api/tiles.ts types its failure `unknown`: taken as the declared errors; one outside the table would answer 500)
     run: ({ params, principal }) =>
