@@ -1,5 +1,5 @@
 /**
- * Canopy mounted under /canopy in a host application (issue 16, item 1), walked in headless
+ * Canopy mounted under /canopy in a host application, walked in headless
  * Chromium: the owner's set-password link → sign in → dashboard; an invitation accepted; the OAuth
  * authorization-code flow with PKCE — every form, link, redirect and cookie staying under the
  * prefix. Plus the documents that name URLs: /docs, the OpenAPI `servers`, the OAuth metadata.

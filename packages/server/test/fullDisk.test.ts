@@ -18,7 +18,7 @@ import { join } from "node:path"
 import { canopyBin, isErrorBody, request, square, startServeProcess } from "./harness.ts"
 
 /**
- * A small filesystem at `dir` that can be filled and emptied, by the best means this machine
+ * A small filesystem at `dir` that can be filled and emptied, by the best means the host
  * allows. `fill` is called while no server has the database open (its write-ahead log is gone):
  * once it is full, the next server finds no room for a single WAL frame, so every write of the
  * database fails, deterministically (a WAL that already holds space would take small writes).
