@@ -223,7 +223,8 @@ for (const [store, open] of serverOnEachStore) {
         name: "stand-1",
         project_id: null,
         area_hectares: preview.data.results[0].area_hectares,
-        problems: []
+        problems: [],
+        overlaps: { overlaps: [], complete: true }
       })
       const previewed = await allResults(api, preview.data.id)
       assert.strictEqual(previewed.length, 5_000)
@@ -292,6 +293,37 @@ for (const [store, open] of serverOnEachStore) {
       assert.strictEqual((await client(base, viewer.token).get(`/v1/imports/${mine.body.data.id}`)).status, 200)
       assertError(await client(base, viewer.token).post(`/v1/imports/${mine.body.data.id}/cancel`), 403, "FORBIDDEN")
       assertError(await api.post(`/v1/imports/${mine.body.data.id}/cancel`), 409, "CONFLICT")
+    })
+
+    it("a preview reports each valid feature's overlaps as its create would, and stores no project", async () => {
+      const { api, token } = await account("pro")
+      const rect = (w: number, s_: number, e: number, n_: number) => ({ type: "Polygon" as const, coordinates: [[[w, s_], [e, s_], [e, n_], [w, n_], [w, s_]]] })
+      const stand = await api.post("/v1/projects", { name: "Old stand", geometry: rect(10, 50, 10.01, 50.01) })
+      assert.strictEqual(stand.status, 201, stand.text)
+      const gone = await api.post("/v1/projects", { name: "Archived stand", geometry: rect(10, 50, 10.01, 50.01) })
+      assert.strictEqual((await api.post(`/v1/projects/${gone.body.data.id}/archive`)).status, 200)
+      const features = [rect(10.005, 50.005, 10.02, 50.02), rect(11, 51, 11.01, 51.01)].map((geometry, i) => ({
+        type: "Feature",
+        properties: { name: `New ${i + 1}` },
+        geometry
+      }))
+      const file = new TextEncoder().encode(JSON.stringify({ type: "FeatureCollection", features }))
+      const preview = await post(base, token, "/v1/imports?dry_run=true", file, "application/geo+json")
+      assert.strictEqual(preview.status, 202, preview.text)
+      // The shared part of the boundaries is the rectangle 10.005–10.01 E, 50.005–50.01 N.
+      const shared = Geometry.roundHectares(Geometry.areaHectares(rect(10.005, 50.005, 10.01, 50.01)))
+      const [over, apart] = preview.body.data.results
+      assert.strictEqual(over.outcome, "valid", preview.text)
+      assert.deepStrictEqual(over.overlaps.overlaps.map((o: any) => [o.project_id, o.name]), [[stand.body.data.id, "Old stand"]])
+      assert.approximately(over.overlaps.overlaps[0].overlap_hectares, shared, 1e-4)
+      assert.isTrue(over.overlaps.complete)
+      assert.deepStrictEqual(apart.overlaps, { overlaps: [], complete: true })
+      // Read again, the preview's results say the same; nothing was written but the preview.
+      const read = await api.get(`/v1/imports/${preview.body.data.id}`)
+      assert.deepStrictEqual(read.body.data.results, preview.body.data.results)
+      assert.strictEqual((await api.get("/v1/projects?status=active")).body.meta.total, 1)
+      assert.strictEqual((await api.get("/v1/projects")).body.meta.total, 2)
+      assert.strictEqual((await api.get("/v1/events?type=project.overlap_detected")).body.data.length, 1, "the archived stand's create only")
     })
 
     it("a file past the plan's hectares or its daily requests is refused whole; merge makes one project", async () => {

@@ -4,6 +4,7 @@
  */
 import { Schema } from "effect"
 import { Count, Measure, Timestamp } from "./common.ts"
+import { OverlapReport } from "./projects.ts"
 
 /** Results one read of an import answers at most. */
 export const MAX_RESULTS_PER_PAGE = 1_000
@@ -15,12 +16,13 @@ export const ImportFeatureResult = Schema.Struct({
   position: Count.annotate({ description: "The feature's place in the file, from 0" }),
   feature: Schema.String.annotate({ description: "How the file names the feature, e.g. `feature 3 \"North block\"`" }),
   outcome: Schema.Literals(["created", "refused", "valid"]).annotate({
-    description: "`created`: its project is `project_id`; `refused`: nothing was stored, see `problems`; `valid` (a preview): it would be created"
+    description: "`created`: its project is `project_id`; `refused`: nothing was stored, see `problems`; `valid` (a preview): it would be created, with the `overlaps` its create would report"
   }),
   name: Schema.NullOr(Schema.String).annotate({ description: "The project's name (given, or that it would have)" }),
   project_id: Schema.NullOr(Schema.String),
   area_hectares: Schema.NullOr(Measure),
-  problems: Schema.Array(FieldProblem).annotate({ description: "Why the feature was refused: the validator's path and message, naming the feature" })
+  problems: Schema.Array(FieldProblem).annotate({ description: "Why the feature was refused: the validator's path and message, naming the feature" }),
+  overlaps: Schema.optionalKey(OverlapReport)
 }).annotate({ identifier: "ImportFeatureResult" })
 
 /** A bulk import (`POST /v1/imports`, `GET /v1/imports/{id}`). */

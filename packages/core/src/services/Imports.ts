@@ -15,10 +15,9 @@
  *   lease that runs out, and the import is marked failed at the next start-up or when it is read.
  * - `import.completed` is emitted when a (non-preview) import ends, whatever its outcome.
  */
-import { Cause, Context, Effect, Exit, Fiber, FiberSet, Layer, Schema } from "effect"
+import { Cause, Clock, Context, Effect, Exit, Fiber, FiberSet, Layer, Schema } from "effect"
 import { Conflict, type DomainError, isDomainError, LimitExceeded, NotFound, RateLimited, ValidationError } from "../Errors.ts"
-import type { Boundary } from "../Geometry.ts"
-import { roundHectares } from "../Geometry.ts"
+import { type Boundary, roundHectares } from "../Geometry.ts"
 import * as Ids from "../Ids.ts"
 import * as Overlap from "../Overlap.ts"
 import { authorize, type Principal } from "../Principal.ts"
@@ -29,6 +28,7 @@ import { type ImportResultRow, type ImportRow, Storage, type StorageError, type 
 import * as Time from "../Time.ts"
 import { decode } from "./common.ts"
 import { type Counts, createdRow, loopHold, refusedRow, Replay, tally } from "./importChunks.ts"
+import { previewOverlaps } from "./importPreview.ts"
 import { importReads } from "./importReads.ts"
 import { emit } from "./Outbox.ts"
 import { Projects } from "./Projects.ts"
@@ -45,7 +45,9 @@ export const IMPORT_JOBS = {
   /** Longest a chunk holds the event loop without a turn (ms): a synchronous store's chunk ends there. */
   sliceMs: 12,
   /** Imports running at once in one process; more are a 429. */
-  perProcess: 4
+  perProcess: 4,
+  /** How long a preview's overlap comparisons may run in all, from the request's start (ms): `importPreview.ts`. */
+  previewOverlapMs: 3_000
 } as const
 
 export { GetImportQuery, ImportFeatureResult, ImportResource, MAX_RESULTS_PER_PAGE } from "../schemas/imports.ts"
@@ -138,7 +140,7 @@ const toResource = (row: ImportRow, results: ReadonlyArray<ImportResultRow>, mor
     name: r.name,
     project_id: r.project_id,
     area_hectares: r.area_hectares,
-    problems: r.problems
+    ...("overlaps" in r.problems ? { problems: [], overlaps: r.problems.overlaps } : { problems: r.problems })
   })),
   next_results_after: more && results.length > 0 ? results[results.length - 1]!.position : null,
   created_at: row.created_at,
@@ -378,6 +380,8 @@ const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberS
           completed_at: null
         }
         if (input.dryRun) {
+          const began = (yield* Overlap.WriteStarted) ?? (yield* Clock.currentTimeMillis)
+          const overlaps = yield* previewOverlaps({ storage, projects, sliceMs: IMPORT_JOBS.sliceMs }, principal, features, began + IMPORT_JOBS.previewOverlapMs)
           const results = features.map((f, position): ImportResultRow => ({
             import_id: row.id,
             account_id: row.account_id,
@@ -387,7 +391,7 @@ const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberS
             outcome: f.problems.length > 0 ? "refused" : "valid",
             project_id: null,
             area_hectares: f.problems.length > 0 ? null : roundHectares(f.areaHectares ?? 0),
-            problems: f.problems
+            problems: overlaps[position] ? { overlaps: overlaps[position] } : f.problems
           }))
           const hectares = valid.reduce((sum, f) => sum + Math.round((f.areaHectares ?? 0) * 10_000), 0) / 10_000
           // Written a slice at a time (a 10,000-feature preview is as many rows), then completed.

@@ -62,7 +62,7 @@ const meet = (a: Geometry.BBox, b: Geometry.BBox): Geometry.BBox | undefined =>
   Overlap.boxesMeet(a, b) ? [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])] : undefined
 
 /** A boundary a write makes count (new, changed, or restored), to compare with the others. */
-interface Counted {
+export interface Counted {
   readonly geometry: RawJson
   readonly bbox: readonly [number, number, number, number]
 }
@@ -92,6 +92,12 @@ export class Projects extends Context.Service<Projects, {
   readonly zoomCells: (principal: Principal,
     tile: { readonly z: number; readonly x: number; readonly y: number }
   ) => Effect.Effect<{ readonly level: number; readonly cells: ReadonlyArray<ZoomCell> }, ProjectsError>
+  /**
+   * The overlaps a checked boundary would have if it were created now, writing nothing: the
+   * comparison and report a create makes (the account's active and draft projects, at least
+   * 0.0001 ha), its comparisons stopping at `deadline` (epoch ms; `complete: false` past it).
+   */
+  readonly overlapsOf: (principal: Principal, boundary: Counted, deadline: number) => Effect.Effect<Overlap.Report, ProjectsError>
 }>()("canopy/Projects") {
   static readonly layer = Layer.effect(this, Effect.map(Storage, (storage) => make(storage)))
 }
@@ -402,6 +408,11 @@ const make = (storage: StorageShape) => {
       const deadline = yield* writeDeadline
       yield* authorize(principal, "projects.restore")
       return yield* change(principal, id, { _tag: "Restore" }, () => ({}), (_, after) => countedOf({ ...after, status: "active" }), deadline)
+    }),
+
+    overlapsOf: Effect.fn("Projects.overlapsOf")(function*(principal, boundary, deadline) {
+      yield* authorize(principal, "projects.list")
+      return reportOf(yield* compare(principal.account_id, boundary, undefined, deadline))
     }),
 
     zoomCells: Effect.fn("Projects.zoomCells")(function*(principal, { z, x, y }) {

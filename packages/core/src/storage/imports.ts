@@ -45,6 +45,17 @@ export type ImportRow = typeof ImportRow.Type
 /** A problem of a feature, in the spec's `details` shape. */
 export const ImportProblemColumn = Schema.Struct({ field: Schema.String, message: Schema.String })
 
+/**
+ * What a preview's valid feature keeps in the `problems` column (it has none): the overlaps it
+ * would have (`Overlap.Report`).
+ */
+export const ImportPreviewColumn = Schema.Struct({
+  overlaps: Schema.Struct({
+    overlaps: Schema.Array(Schema.Struct({ project_id: Schema.String, name: Schema.String, overlap_hectares: Schema.Number })),
+    complete: Schema.Boolean
+  })
+})
+
 export const ImportResultRow = Schema.Struct({
   import_id: Schema.String,
   account_id: Schema.String,
@@ -58,7 +69,8 @@ export const ImportResultRow = Schema.Struct({
   name: Schema.NullOr(Schema.String),
   project_id: Schema.NullOr(Schema.String),
   area_hectares: Schema.NullOr(Schema.Number),
-  problems: Schema.Array(ImportProblemColumn)
+  /** The feature's problems; for a preview's valid feature, its overlaps (`ImportPreviewColumn`). */
+  problems: Schema.Union([Schema.Array(ImportProblemColumn), ImportPreviewColumn])
 })
 export type ImportResultRow = typeof ImportResultRow.Type
 
