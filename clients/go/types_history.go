@@ -81,6 +81,9 @@ type ImportFeatureResult struct {
 	ProjectID    *string       `json:"project_id"`
 	AreaHectares *float64      `json:"area_hectares"`
 	Problems     []ErrorDetail `json:"problems"`
+	// Overlaps is set for a preview's valid feature: the account's active and draft projects it
+	// would share hectares with, as its create would report them.
+	Overlaps *OverlapReport `json:"overlaps,omitempty"`
 }
 
 // Import is a bulk import: a file's features become projects in the background.

@@ -1662,7 +1662,7 @@ export interface components {
             /** @description How the file names the feature, e.g. `feature 3 "North block"` */
             feature: string;
             /**
-             * @description `created`: its project is `project_id`; `refused`: nothing was stored, see `problems`; `valid` (a preview): it would be created
+             * @description `created`: its project is `project_id`; `refused`: nothing was stored, see `problems`; `valid` (a preview): it would be created, with the `overlaps` its create would report
              * @enum {string}
              */
             outcome: "created" | "refused" | "valid";
@@ -1677,6 +1677,7 @@ export interface components {
             } & {
                 [key: string]: unknown;
             })[];
+            overlaps?: components["schemas"]["OverlapReport"];
         } & {
             [key: string]: unknown;
         };

@@ -297,7 +297,10 @@ for (const [store, open] of serverOnEachStore) {
 
     it("a preview reports each valid feature's overlaps as its create would, and stores no project", async () => {
       const { api, token } = await account("pro")
-      const rect = (w: number, s_: number, e: number, n_: number) => ({ type: "Polygon" as const, coordinates: [[[w, s_], [e, s_], [e, n_], [w, n_], [w, s_]]] })
+      const rect = (w: number, s_: number, e: number, n_: number): Geometry.Boundary => ({
+        type: "Polygon",
+        coordinates: [[[w, s_], [e, s_], [e, n_], [w, n_], [w, s_]]]
+      })
       const stand = await api.post("/v1/projects", { name: "Old stand", geometry: rect(10, 50, 10.01, 50.01) })
       assert.strictEqual(stand.status, 201, stand.text)
       const gone = await api.post("/v1/projects", { name: "Archived stand", geometry: rect(10, 50, 10.01, 50.01) })

@@ -106,7 +106,9 @@ describe("the dashboard's bulk import in headless Chromium", () => {
     await page.screenshot({ path: join(shots, "imports-upload.png"), fullPage: true })
     assert.deepStrictEqual(await axe(page), [], "upload page")
 
-    // The preview: every feature with its name and hectares; the bow-tie refused with its problem, named.
+    // The preview: every feature with its name and hectares; the bow-tie refused with its problem, named;
+    // the first stand's overlap with a project of the account (removed once seen), the others' none.
+    const old = (await api.post("/v1/projects", { name: "Old block", geometry: square(8.001, 47.001, 0.002) })).body.data
     await upload(page, "stands.geojson", standsFile(N, "Stand", 47))
     assert.match(page.url(), /\/dashboard\/imports\?id=imp_/)
     const previewId = new URL(page.url()).searchParams.get("id")!
@@ -122,7 +124,14 @@ describe("the dashboard's bulk import in headless Chromium", () => {
     assert.include(previewRows[1]!.problems, "Broken stand", "the problem names the feature")
     assert.strictEqual(previewRows[2]!.hectares, preview.results[2].area_hectares.toLocaleString("en-US", { maximumFractionDigits: 4 }))
     assert.include(await page.textContent("#preview-summary"), `${N - 1} would become projects`)
-    assert.strictEqual((await api.get("/v1/projects")).body.meta.total, 0, "a preview stores no project")
+    const [overlap] = preview.results[0].overlaps.overlaps
+    assert.include(overlap, { project_id: old.id, name: "Old block" })
+    assert.strictEqual(previewRows[0]!.overlaps, `Old block: ${overlap.overlap_hectares.toLocaleString("en-US", { maximumFractionDigits: 4 })} ha`)
+    assert.strictEqual(await page.getAttribute("#results-table tbody tr:first-child ul.overlaps a", "href"), `/dashboard/project?id=${old.id}`)
+    assert.strictEqual(previewRows[2]!.overlaps, "none")
+    assert.strictEqual((await api.get("/v1/projects")).body.meta.total, 1, "a preview stores no project")
+    assert.strictEqual((await api.post(`/v1/projects/${old.id}/archive`)).status, 200)
+    assert.strictEqual((await api.del(`/v1/projects/${old.id}`)).status, 204)
     assert.strictEqual((await page.textContent("#confirm-form button"))!.trim(), `Import ${N - 1} features`)
     await page.screenshot({ path: join(shots, "imports-preview.png"), fullPage: true })
     assert.deepStrictEqual(await axe(page), [], "preview page")

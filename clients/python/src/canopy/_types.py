@@ -339,7 +339,7 @@ class ImportTotals(TypedDict):
     hectares: float
 
 
-class ImportFeatureResult(TypedDict):
+class _ImportFeatureResultBase(TypedDict):
     #: The feature's place in the file, from 0.
     position: int
     feature: str
@@ -349,6 +349,12 @@ class ImportFeatureResult(TypedDict):
     project_id: Optional[str]
     area_hectares: Optional[float]
     problems: List[ErrorDetail]
+
+
+class ImportFeatureResult(_ImportFeatureResultBase, total=False):
+    #: A preview's valid feature: the account's active and draft projects it would share hectares
+    #: with, as its create would report them.
+    overlaps: OverlapReport
 
 
 class Import(TypedDict):

@@ -16,7 +16,8 @@ export const ImportFeatureResult = Schema.Struct({
   position: Count.annotate({ description: "The feature's place in the file, from 0" }),
   feature: Schema.String.annotate({ description: "How the file names the feature, e.g. `feature 3 \"North block\"`" }),
   outcome: Schema.Literals(["created", "refused", "valid"]).annotate({
-    description: "`created`: its project is `project_id`; `refused`: nothing was stored, see `problems`; `valid` (a preview): it would be created, with the `overlaps` its create would report"
+    description:
+      "`created`: its project is `project_id`; `refused`: nothing was stored, see `problems`; `valid` (a preview): it would be created, with the `overlaps` its create would report"
   }),
   name: Schema.NullOr(Schema.String).annotate({ description: "The project's name (given, or that it would have)" }),
   project_id: Schema.NullOr(Schema.String),

@@ -381,7 +381,8 @@ const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberS
         }
         if (input.dryRun) {
           const began = (yield* Overlap.WriteStarted) ?? (yield* Clock.currentTimeMillis)
-          const overlaps = yield* previewOverlaps({ storage, projects, sliceMs: IMPORT_JOBS.sliceMs }, principal, features, began + IMPORT_JOBS.previewOverlapMs)
+          const overlaps = yield* previewOverlaps({ storage, projects, sliceMs: IMPORT_JOBS.sliceMs }, principal, features,
+            began + IMPORT_JOBS.previewOverlapMs)
           const results = features.map((f, position): ImportResultRow => ({
             import_id: row.id,
             account_id: row.account_id,

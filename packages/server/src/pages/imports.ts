@@ -86,7 +86,7 @@ const settingsOf = (fields: Readonly<Record<string, string>>) => {
 
 const STYLE = `<style>progress{width:100%;height:1.25rem}.counts{display:flex;gap:2rem;margin:.5rem 0}.counts div{display:flex;gap:.5rem}
 .counts dt{font-weight:600}.counts dd{margin:0;font-variant-numeric:tabular-nums}.status.refused{background:#fde8e8;color:#7a1014}.status.created,.status.valid{background:#e7f4ea}
-.problems{margin:0;padding-left:1rem}#results-table .status{white-space:nowrap}</style>`
+.problems,.overlaps{margin:0;padding-left:1rem}#results-table .status{white-space:nowrap}</style>`
 
 const OUTCOME = { created: "created", refused: "refused", valid: "would be created" } as const
 
@@ -126,6 +126,19 @@ export const importPages = (shell: Shell, site: Site) => {
   }">
 <label for="im-id">Import id (imp_…)</label><input id="im-id" name="id" required pattern="imp_[A-Za-z0-9]+"><button type="submit">Open</button></form></section>`
 
+  /** A preview's feature's overlaps: the projects it would share hectares with, linked, or "none". */
+  const wouldOverlap = (report: NonNullable<ImportResource["results"][number]["overlaps"]>) => {
+    const listed = report.overlaps.length === 0 ? "none" :
+      `<ul class="overlaps">${
+        report.overlaps.map((o) =>
+          `<li><a href="${escape(site.path(`/dashboard/project?id=${encodeURIComponent(o.project_id)}`))}">${escape(o.name)}</a>: ${
+            number(o.overlap_hectares)
+          } ha</li>`
+        ).join("")
+      }</ul>`
+    return report.complete ? listed : `${listed} <span class="incomplete">(not every nearby project could be compared in time)</span>`
+  }
+
   /** The results table of an import: a preview's would-be projects, or an import's outcomes. */
   const resultsTable = (imp: ImportResource, after: string | undefined, settings: Record<string, string>) => {
     const preview = imp.dry_run
@@ -136,7 +149,7 @@ export const importPages = (shell: Shell, site: Site) => {
         ? `<a href="${escape(site.path(`/dashboard/project?id=${encodeURIComponent(r.project_id)}`))}">${escape(r.name ?? r.project_id)}</a>`
         : escape(r.name ?? "")
       const overlaps = preview
-        ? (r.outcome === "valid" ? "Checked when created" : "—")
+        ? (r.outcome !== "valid" ? "—" : r.overlaps ? wouldOverlap(r.overlaps) : "Checked when created")
         : r.project_id
         ? `<a href="${escape(site.path(`/dashboard/project?id=${encodeURIComponent(r.project_id)}`))}#overlaps">Overlaps<span class="visually-hidden"> of ${
           escape(r.name ?? "")
@@ -187,7 +200,7 @@ ${
     }): ${number(valid)} would become projects, ${number(imp.totals.hectares)} ha in all; ${number(imp.totals.refused)} ${
       imp.totals.refused === 1 ? "is" : "are"
     } refused and would store nothing.</p>
-<p>Overlaps with the account's projects are checked as each project is created: ${
+<p>The Overlaps column lists the account's projects each feature would share hectares with now; they are checked again as each project is created: ${
       policy === "reject" ? "a boundary overlapping another active or draft project is <strong>refused</strong> and listed with its problem"
         : policy === "warn" ? "an overlapping boundary is saved, and its project page lists what it overlaps"
         : "what happens to an overlapping boundary is the account's overlap policy"
