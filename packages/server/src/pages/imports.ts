@@ -20,7 +20,7 @@ import { formFile, type RawBody } from "../api/importFile.ts"
 import { cancelImport, getImport, startImport, StartImportQuery } from "../api/imports.ts"
 import { readForm as readMultipart } from "../gis/multipart.ts"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
-import { errorResponse, json } from "../http/responses.ts"
+import { json, refusal } from "../http/responses.ts"
 import { ACTION_FORM, domainError, escape, formRefused, readForm, redirect, same } from "./html.ts"
 import { can, failure, type Me, number, type Shell, time } from "./shell.ts"
 import type { Site } from "./site.ts"
@@ -351,15 +351,12 @@ ${cancelForm}<h2 id="results-h">Features</h2>${resultsTable(imp, after, {})}</se
   /** An import's status and progress, without its results (the page's script polls it). */
   const status = async (req: ApiRequest, requestId: string): Promise<ApiResponse> => {
     const me = await current(req)
-    if (!me) return errorResponse(401, requestId, "UNAUTHORIZED", "Your session has ended; sign in again", [], { "cache-control": "no-store" })
+    const noStore = { "cache-control": "no-store" }
+    if (!me) return refusal(requestId, new Errors.CredentialsMissing({ message: "Your session has ended; sign in again", malformed: false }), noStore)
     const exit = await run(getImport(me.principal, req.query.get("id") ?? "", { results_per_page: "0" }))
     if (Exit.isFailure(exit)) {
       const e = domainError(exit)
-      return e ?
-        errorResponse(Errors.statusOf(e), requestId, Errors.codeOf(e), e.message, e._tag === "ValidationError" ? e.details : [], {
-          "cache-control": "no-store"
-        })
-        : errorResponse(500, requestId, "INTERNAL_ERROR", "An unexpected error occurred", [], { "cache-control": "no-store" })
+      return refusal(requestId, e ?? new Errors.Unexpected({ message: "An unexpected error occurred" }), noStore)
     }
     const { completed_at, error, id, progress, status: state, totals } = exit.value
     return json(200, requestId, { id, status: state, progress, totals, error, completed_at }, { "cache-control": "no-store" })
