@@ -6,11 +6,7 @@
  */
 import { Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { Effect, Exit, Scope } from "effect"
-import { inject } from "vitest"
-import { freshDatabase } from "../../adapter-postgres/test/database.ts"
-import { type RunningServer, serve } from "../src/index.ts"
-import { startTestServer } from "./harness.ts"
+import { serverOnEachStore, type StoreServer } from "./stores.ts"
 
 /** A square boundary of about `ha` hectares with its south-west corner at (lon, lat). */
 const square = (lon: number, lat: number, ha: number) => {
@@ -36,32 +32,16 @@ const signIn = async (base: string, email: string, password: string) => {
   return session!
 }
 
-const stores: ReadonlyArray<readonly [string, () => Promise<{ server: RunningServer; close: () => Promise<void> }>]> = [
-  ["SQLite", async () => {
-    const server = await startTestServer()
-    return { server, close: server.stop }
-  }],
-  ["PostgreSQL", async () => {
-    const scope = await Effect.runPromise(Scope.make())
-    const databaseUrl = await Effect.runPromise(Scope.provide(freshDatabase(inject("postgresUrl")), scope))
-    const server = await serve({ port: 0, host: "127.0.0.1", databaseUrl, log: false, dispatcher: false })
-    return { server, close: async () => {
-      await server.close()
-      await Effect.runPromise(Scope.close(scope, Exit.void))
-    } }
-  }]
-]
-
-for (const [store, start] of stores) {
+for (const [store, start] of serverOnEachStore) {
   describe(`the overview map's count and extent on ${store}`, () => {
-    let running: { server: RunningServer; close: () => Promise<void> }
+    let running: StoreServer
     beforeAll(async () => {
       running = await start()
     }, 60_000)
     afterAll(() => running?.close())
 
     it("the exact count, the box of the 1,000 largest projects, nothing of another account; 401 without a session", async () => {
-      const { canopy, url } = running.server
+      const { canopy, url } = running.running
       const owner = async (n: string) => {
         const b = await canopy.bootstrap({ account_name: `Extent ${n} ${store}`, email: `extent-${n}-${store}@example.com`, plan: "enterprise" })
         await canopy.members.accept(b.password_token, { name: `Owner ${n}`, password: "owner password!" })

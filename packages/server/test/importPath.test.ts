@@ -8,14 +8,12 @@
  */
 import { Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { Effect, Exit, Scope } from "effect"
-import { inject } from "vitest"
-import { freshDatabase } from "../../adapter-postgres/test/database.ts"
+import { Effect } from "effect"
 import { importPool, makeImportPool, replaceImportPool } from "../src/gis/offload.ts"
-import { type RunningServer, serve } from "../src/index.ts"
 import { kml, kmz, square, utf8 } from "./gis/fixtures.ts"
 import { hostileFiles } from "./gis/hostileCorpus.ts"
 import { isErrorBody, type Reply, request, startTestServer, type TestServer } from "./harness.ts"
+import { serverOnEachStore, type StoreServer } from "./stores.ts"
 
 const KML_TYPE = "application/vnd.google-earth.kml+xml"
 /** The loop must answer `/health` within this while a file is being uploaded. */
@@ -317,34 +315,17 @@ describe("the API's file routes read every file in the workers", () => {
   }, 60_000)
 })
 
-/** A server on each store, for the tests whose answer involves stored state. */
-const stores: ReadonlyArray<readonly [string, () => Promise<{ server: RunningServer; close: () => Promise<void> }>]> = [
-  ["SQLite", async () => {
-    const server = await startTestServer()
-    return { server, close: server.stop }
-  }],
-  ["PostgreSQL", async () => {
-    const scope = await Effect.runPromise(Scope.make())
-    const databaseUrl = await Effect.runPromise(Scope.provide(freshDatabase(inject("postgresUrl")), scope))
-    const server = await serve({ port: 0, host: "127.0.0.1", databaseUrl, log: false, dispatcher: false })
-    return { server, close: async () => {
-      await server.close()
-      await Effect.runPromise(Scope.close(scope, Exit.void))
-    } }
-  }]
-]
-
-for (const [store, start] of stores) {
+for (const [store, start] of serverOnEachStore) {
   describe(`file routes and the list export on ${store}`, () => {
-    let running: { server: RunningServer; close: () => Promise<void> }
+    let running: StoreServer
     let base: string
     let token: string
 
     beforeAll(async () => {
       running = await start()
-      base = running.server.url
+      base = running.running.url
       token =
-        (await running.server.canopy.bootstrap({ account_name: `Files on ${store}`, email: `files-${store}@example.com`, plan: "enterprise" })).api_key.token
+        (await running.running.canopy.bootstrap({ account_name: `Files on ${store}`, email: `files-${store}@example.com`, plan: "enterprise" })).api_key.token
     }, 60_000)
 
     afterAll(async () => {
