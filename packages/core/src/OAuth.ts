@@ -4,7 +4,8 @@
  * scopes, PKCE S256, client authentication, the token endpoint's error responses, and the
  * lifecycle of codes and rotating refresh tokens. The endpoints and pages build on these.
  */
-import { createHash, timingSafeEqual } from "node:crypto"
+import { createHash } from "node:crypto"
+import * as ConstantTime from "./ConstantTime.ts"
 import { Schema } from "effect"
 import * as Permissions from "./Permissions.ts"
 import * as Schemas from "./Schemas.ts"
@@ -51,9 +52,7 @@ export const challengeOf = (verifier: string): string => createHash("sha256").up
 /** Whether a code verifier matches its S256 challenge (constant-time compare). */
 export const verifyPkce = (verifier: string | undefined, challenge: string): boolean => {
   if (!verifier || !PKCE_VERIFIER.test(verifier)) return false
-  const a = Buffer.from(challengeOf(verifier))
-  const b = Buffer.from(challenge)
-  return a.length === b.length && timingSafeEqual(a, b)
+  return ConstantTime.equal(challengeOf(verifier), challenge)
 }
 
 /** An authorization request's query parameters. */

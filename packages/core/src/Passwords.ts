@@ -2,7 +2,8 @@
  * Member passwords, hashed with scrypt (memory-hard): `scrypt$N$r$p$<salt b64>$<hash b64>`.
  * Verification recomputes with the stored parameters and compares in constant time.
  */
-import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
+import { randomBytes, scrypt } from "node:crypto"
+import * as ConstantTime from "./ConstantTime.ts"
 import { Effect } from "effect"
 
 const N = 16_384
@@ -35,5 +36,5 @@ export const verify = (password: string, stored: string): Effect.Effect<boolean>
     if (scheme !== "scrypt" || !n || !r || !p || !salt || !expected) return false
     const want = Buffer.from(expected, "base64")
     const key = yield* derive(password, Buffer.from(salt, "base64"), Number(n), Number(r), Number(p))
-    return key.length === want.length && timingSafeEqual(key, want)
+    return ConstantTime.equalBytes(key, want)
   })

@@ -7,7 +7,8 @@
  *   `id.timestamp.body`, keyed by the base64 part of a `whsec_` secret), so receivers can use the
  *   standard verification libraries.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { createHmac, randomBytes } from "node:crypto"
+import * as ConstantTime from "./ConstantTime.ts"
 
 const bytes = (x: string | Uint8Array): Buffer => (typeof x === "string" ? Buffer.from(x, "utf8") : Buffer.from(x))
 
@@ -15,15 +16,8 @@ const bytes = (x: string | Uint8Array): Buffer => (typeof x === "string" ? Buffe
 export const sign = (secret: string, rawBody: string | Uint8Array): string =>
   `sha256=${createHmac("sha256", bytes(secret)).update(bytes(rawBody)).digest("hex")}`
 
-/** Constant-time equality of two strings (false when lengths differ). */
-export const safeEqual = (a: string, b: string): boolean => {
-  const x = Buffer.from(a, "utf8")
-  const y = Buffer.from(b, "utf8")
-  return x.length === y.length && timingSafeEqual(x, y)
-}
-
 /** Whether `header` is the signature of `rawBody` under `secret`, compared in constant time. */
-export const verify = (secret: string, rawBody: string | Uint8Array, header: string): boolean => safeEqual(sign(secret, rawBody), header)
+export const verify = (secret: string, rawBody: string | Uint8Array, header: string): boolean => ConstantTime.equal(sign(secret, rawBody), header)
 
 /** A new signing secret: `whsec_` and 32 random bytes in base64. */
 export const generateSecret = (): string => `whsec_${randomBytes(32).toString("base64")}`
@@ -37,5 +31,5 @@ export const standard = (secret: string, id: string, timestampSeconds: number, r
 /** Whether any `v1,` entry of a Standard Webhooks signature header matches. */
 export const verifyStandard = (secret: string, id: string, timestampSeconds: number, rawBody: string | Uint8Array, header: string): boolean => {
   const expected = standard(secret, id, timestampSeconds, rawBody)
-  return header.split(" ").some((part) => safeEqual(part, expected))
+  return header.split(" ").some((part) => ConstantTime.equal(part, expected))
 }

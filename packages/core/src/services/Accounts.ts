@@ -5,7 +5,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import * as Time from "../Time.ts"
-import { type DomainError, NotFound } from "../Errors.ts"
+import { NotFound } from "../Errors.ts"
 import type * as Events from "../Events.ts"
 import * as Ids from "../Ids.ts"
 import type * as Plans from "../Plans.ts"
@@ -16,7 +16,7 @@ import { Settings } from "../Settings.ts"
 import * as Slug from "../Slug.ts"
 import { type AccountRow, Storage, type StorageError, type StorageShape } from "../Storage.ts"
 import * as Usage from "../Usage.ts"
-import { conflictOnDuplicate, decode } from "./common.ts"
+import { conflictOnDuplicate, decode, type Fx } from "./common.ts"
 import { Credentials, type CreatedCredential } from "./Credentials.ts"
 import { Members, toResource as memberResource } from "./Members.ts"
 import { emit, nowIso } from "./Outbox.ts"
@@ -41,8 +41,6 @@ export interface Bootstrapped {
 
 /** Billing events an embedding application may report through the billing port. */
 export type BillingEvent = "subscription.created" | "subscription.canceled" | "invoice.paid" | "invoice.failed"
-
-type Fx<A> = Effect.Effect<A, DomainError | StorageError>
 
 /** The Accounts service. */
 export class Accounts extends Context.Service<Accounts, {

@@ -4,13 +4,13 @@
  * `asset.status_changed` besides `asset.updated`.
  */
 import { Context, Effect, Layer } from "effect"
-import { Conflict, type DomainError, NotFound } from "../Errors.ts"
+import { Conflict, NotFound } from "../Errors.ts"
 import * as Events from "../Events.ts"
 import * as Ids from "../Ids.ts"
 import { authorize, type Principal } from "../Principal.ts"
 import * as Schemas from "../Schemas.ts"
-import { type AssetRow, Storage, type StorageError, type StorageShape } from "../Storage.ts"
-import { decode, type ListResult, listMeta, window } from "./common.ts"
+import { type AssetRow, Storage, type StorageShape } from "../Storage.ts"
+import { decode, type ListResult, listMeta, window, type Fx } from "./common.ts"
 import { emit, nowIso } from "./Outbox.ts"
 
 /** The API view of an asset row. */
@@ -25,8 +25,6 @@ export const toResource = (a: AssetRow): Schemas.Asset => ({
   created_at: a.created_at,
   updated_at: a.updated_at
 })
-
-type Fx<A> = Effect.Effect<A, DomainError | StorageError>
 
 /** The Assets service. */
 export class Assets extends Context.Service<Assets, {

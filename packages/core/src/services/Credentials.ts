@@ -5,16 +5,16 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import * as Time from "../Time.ts"
-import { type DomainError, Forbidden, NotFound, Unauthorized, ValidationError } from "../Errors.ts"
+import { Forbidden, NotFound, Unauthorized, ValidationError } from "../Errors.ts"
 import * as Ids from "../Ids.ts"
 import * as IpAllowlist from "../IpAllowlist.ts"
 import * as Permissions from "../Permissions.ts"
 import { authorize, type Principal } from "../Principal.ts"
 import * as Schemas from "../Schemas.ts"
 import { Settings } from "../Settings.ts"
-import { type CredentialRow, Storage, type StorageError, type StorageShape } from "../Storage.ts"
+import { type CredentialRow, Storage, type StorageShape } from "../Storage.ts"
 import * as Tokens from "../Tokens.ts"
-import { conflictOnDuplicate, decode } from "./common.ts"
+import { conflictOnDuplicate, decode, type Fx } from "./common.ts"
 import { nowIso } from "./Outbox.ts"
 
 /** A credential as listed: never its value. */
@@ -72,8 +72,6 @@ export interface RequestOrigin {
   /** The client address (after trusted-proxy handling). */
   readonly ip?: string | undefined
 }
-
-type Fx<A> = Effect.Effect<A, DomainError | StorageError>
 
 /** The Credentials service. */
 export class Credentials extends Context.Service<Credentials, {

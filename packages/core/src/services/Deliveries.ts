@@ -6,7 +6,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import * as Delivery from "../Delivery.ts"
-import { type DomainError, NotFound } from "../Errors.ts"
+import { NotFound } from "../Errors.ts"
 import * as Events from "../Events.ts"
 import * as Ids from "../Ids.ts"
 import { authorize, type Principal } from "../Principal.ts"
@@ -14,7 +14,7 @@ import * as Schemas from "../Schemas.ts"
 import { Settings } from "../Settings.ts"
 import { type ClaimedDelivery, type DeliveryLogRow, Storage, type StorageError, type StorageShape } from "../Storage.ts"
 import * as Time from "../Time.ts"
-import { decode, inBatches, type ListResult, listMeta, window } from "./common.ts"
+import { decode, inBatches, type ListResult, listMeta, window, type Fx } from "./common.ts"
 import { PURGE_BATCH, PURGE_BATCHES } from "./Sessions.ts"
 import { emit } from "./Outbox.ts"
 import { cancelAndLog, logResource } from "./Webhooks.ts"
@@ -26,8 +26,6 @@ import { cancelAndLog, logResource } from "./Webhooks.ts"
 export class Sender extends Context.Service<Sender, {
   readonly send: (request: Delivery.OutgoingRequest) => Effect.Effect<Delivery.AttemptResult>
 }>()("canopy/Sender") {}
-
-type Fx<A> = Effect.Effect<A, DomainError | StorageError>
 
 /** The Deliveries service. */
 export class Deliveries extends Context.Service<Deliveries, {

@@ -5,7 +5,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import * as Time from "../Time.ts"
-import { Conflict, type DomainError, Forbidden, NotFound } from "../Errors.ts"
+import { Conflict, Forbidden, NotFound } from "../Errors.ts"
 import * as Events from "../Events.ts"
 import * as Ids from "../Ids.ts"
 import * as Passwords from "../Passwords.ts"
@@ -13,9 +13,9 @@ import * as Permissions from "../Permissions.ts"
 import { authorize, type Principal } from "../Principal.ts"
 import * as Schemas from "../Schemas.ts"
 import { Settings } from "../Settings.ts"
-import { type MemberRow, Storage, type StorageError, type StorageShape } from "../Storage.ts"
+import { type MemberRow, Storage, type StorageShape } from "../Storage.ts"
 import * as Tokens from "../Tokens.ts"
-import { conflictOnDuplicate, decode } from "./common.ts"
+import { conflictOnDuplicate, decode, type Fx } from "./common.ts"
 import { emit, nowIso } from "./Outbox.ts"
 import * as UsageGuard from "./UsageGuard.ts"
 
@@ -45,8 +45,6 @@ export const AcceptInvitation = Schema.Struct({
     `must be ${Passwords.MIN_LENGTH} to ${Passwords.MAX_LENGTH} characters`
   )))
 })
-
-type Fx<A> = Effect.Effect<A, DomainError | StorageError>
 
 /** The Members service. */
 export class Members extends Context.Service<Members, {

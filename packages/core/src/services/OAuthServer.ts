@@ -6,7 +6,7 @@
  * storage. The sign-in and consent pages are the server's.
  */
 import { Context, Effect, Layer, Schema } from "effect"
-import { type DomainError, Forbidden, NotFound, ValidationError } from "../Errors.ts"
+import { Forbidden, NotFound, ValidationError } from "../Errors.ts"
 import * as Ids from "../Ids.ts"
 import * as OAuth from "../OAuth.ts"
 import * as Permissions from "../Permissions.ts"
@@ -15,7 +15,7 @@ import * as Schemas from "../Schemas.ts"
 import { type OAuthClientRow, Storage, type StorageError, type StorageShape } from "../Storage.ts"
 import * as Time from "../Time.ts"
 import * as Tokens from "../Tokens.ts"
-import { conflictOnDuplicate, decode } from "./common.ts"
+import { conflictOnDuplicate, decode, type Fx } from "./common.ts"
 
 /** An application as listed (never its secret). */
 export interface Application {
@@ -88,8 +88,6 @@ export type TokenResult =
     readonly body: { readonly access_token: string; readonly token_type: "Bearer"; readonly expires_in: number; readonly refresh_token?: string;
       readonly scope: string } }
   | { readonly ok: false; readonly error: ReturnType<typeof OAuth.tokenError> }
-
-type Fx<A> = Effect.Effect<A, DomainError | StorageError>
 
 /** The OAuth server service. */
 export class OAuthServer extends Context.Service<OAuthServer, {

@@ -4,15 +4,15 @@
  * its pending deliveries; changing its events affects only events written afterwards.
  */
 import { Context, Effect, Layer } from "effect"
-import { type DomainError, LimitExceeded, NotFound, ValidationError } from "../Errors.ts"
+import { LimitExceeded, NotFound, ValidationError } from "../Errors.ts"
 import * as Ids from "../Ids.ts"
 import { authorize, type Principal } from "../Principal.ts"
 import * as Schemas from "../Schemas.ts"
 import { Settings } from "../Settings.ts"
 import * as Signature from "../Signature.ts"
-import { type DeliveryLogRow, type DeliveryRow, Storage, type StorageError, type StorageShape, type WebhookRow } from "../Storage.ts"
+import { type DeliveryLogRow, type DeliveryRow, Storage, type StorageShape, type WebhookRow } from "../Storage.ts"
 import * as WebhookTarget from "../WebhookTarget.ts"
-import { decode, type ListResult, listMeta, window } from "./common.ts"
+import { decode, type ListResult, listMeta, window, type Fx } from "./common.ts"
 import { nowIso } from "./Outbox.ts"
 
 /** The API view of a webhook row (never the secret). */
@@ -63,8 +63,6 @@ export const cancellationLogs = (canceled: ReadonlyArray<DeliveryRow>, eventType
     next_retry_at: null,
     created_at: now
   }))
-
-type Fx<A> = Effect.Effect<A, DomainError | StorageError>
 
 /** The Webhooks service. */
 export class Webhooks extends Context.Service<Webhooks, {

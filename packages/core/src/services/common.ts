@@ -8,6 +8,11 @@ import * as Schemas from "../Schemas.ts"
 import * as Cursor from "../Cursor.ts"
 import type * as S from "../Storage.ts"
 import type { Duplicate } from "../Storage.ts"
+import type * as Storage from "../storage/common.ts"
+import type { DomainError } from "../Errors.ts"
+
+/** A service operation: it fails with a domain error or a storage failure (the storage layer's `Fx` with `DomainError`). */
+export type Fx<A> = Storage.Fx<A, DomainError>
 
 /** Decodes a request body or query; fails with every problem as a ValidationError. */
 export const decode = <S extends Schema.Decoder<unknown>>(schema: S, what = "request body") => {

@@ -6,8 +6,7 @@
  * CPU, GC). Off unless configured: with a token, a scrape must send `Authorization: Bearer TOKEN`
  * (compared in constant time); `public` serves it to anyone who can reach the port.
  */
-import { Errors, type Storage } from "@canopy/core"
-import { timingSafeEqual } from "node:crypto"
+import { ConstantTime, Errors, type Storage } from "@canopy/core"
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client"
 import { refusal } from "./responses.ts"
 import type { AccessLogLine, ApiRequest, ApiResponse } from "./types.ts"
@@ -132,7 +131,7 @@ export const makeMetrics = (access: MetricsAccess) => {
   const allowed = (req: ApiRequest) => {
     if (!expected) return true
     const given = Buffer.from(String(req.headers.authorization ?? ""))
-    return given.length === expected.length && timingSafeEqual(given, expected)
+    return ConstantTime.equalBytes(given, expected)
   }
   return {
     /** Counts one answered request (give it every access-log line). */

@@ -3,9 +3,8 @@
  * scripts or stylesheets: the dashboard's scripts (times, confirmations, maps) are Canopy's own,
  * served from its node_modules; every page but the maps works without JavaScript.
  */
-import { Errors } from "@canopy/core"
+import { ConstantTime, Errors } from "@canopy/core"
 import { Cause, Exit } from "effect"
-import { timingSafeEqual } from "node:crypto"
 import { type FormCaps, readUrlencoded } from "../http/forms.ts"
 import { type ApiRequest, type ApiResponse, MAX_BODY_BYTES } from "../http/handler.ts"
 
@@ -117,13 +116,8 @@ export const readForm = (req: ApiRequest, caps: FormCaps): FormRead => {
 export const formRefused = (message: string) =>
   page(413, "Form too large", `<main><h1>This form cannot be sent</h1><p class="error" role="alert">${escape(message)} Nothing was changed.</p></main>`)
 
-/** Constant-time equality of two strings. */
-export const same = (a: string | undefined, b: string | undefined) => {
-  if (!a || !b) return false
-  const x = Buffer.from(a)
-  const y = Buffer.from(b)
-  return x.length === y.length && timingSafeEqual(x, y)
-}
+/** Constant-time equality of two form values; false when either is missing or empty. */
+export const same = (a: string | undefined, b: string | undefined): boolean => !!a && !!b && ConstantTime.equal(a, b)
 
 /** A 303 redirect (after a POST) or 302. */
 export const redirect = (location: string, status = 303, headers: Record<string, string> = {}): ApiResponse => ({ status,
