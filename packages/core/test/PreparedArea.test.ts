@@ -11,45 +11,7 @@ import * as fc from "fast-check"
 import * as Geometry from "../src/Geometry.ts"
 import * as Overlap from "../src/Overlap.ts"
 import { OverBudget } from "../src/internal/edges.ts"
-
-type Ring = Array<[number, number]>
-
-const rect = (w: number, s: number, e: number, n: number): Ring => [[w, s], [e, s], [e, n], [w, n], [w, s]]
-
-/** A star-shaped ring: positions at increasing angles around (cx, cy), radii given, snapped to `grid` when given. */
-const starRing = (cx: number, cy: number, radii: ReadonlyArray<number>, turn: number, grid?: number): Ring => {
-  const at = grid === undefined ? (x: number) => x : (x: number) => Math.round(x / grid) * grid
-  const ring: Ring = radii.map((r, i) => {
-    const a = turn + (2 * Math.PI * i) / radii.length
-    return [at(cx + r * Math.cos(a)), at(cy + r * Math.sin(a))]
-  })
-  return [...ring, ring[0]!]
-}
-
-const polygon = (ring: Ring): Geometry.Polygon => ({ type: "Polygon", coordinates: [ring] })
-
-const star = (grid?: number, maxLength = 40) =>
-  fc.record({
-    cx: fc.double({ min: 7, max: 7.004, noNaN: true }),
-    cy: fc.double({ min: 46, max: 46.004, noNaN: true }),
-    radii: fc.array(fc.double({ min: 0.0005, max: 0.004, noNaN: true }), { minLength: 3, maxLength }),
-    turn: fc.double({ min: 0, max: 6.3, noNaN: true })
-  }).map(({ cx, cy, radii, turn }) => polygon(starRing(cx, cy, radii, turn, grid)))
-
-const gridShape = fc.record({
-  x: fc.integer({ min: 0, max: 8 }),
-  y: fc.integer({ min: 0, max: 8 }),
-  w: fc.integer({ min: 2, max: 8 }),
-  h: fc.integer({ min: 2, max: 8 }),
-  kind: fc.constantFrom("plain", "holed", "multi")
-}).map(({ x, y, w, h, kind }): Geometry.Boundary => {
-  const g = 0.0005
-  const shell = rect(7 + x * g, 46 + y * g, 7 + (x + w) * g, 46 + (y + h) * g)
-  if (kind === "holed")
-    return { type: "Polygon", coordinates: [shell, [...rect(7 + (x + 1) * g, 46 + (y + 1) * g, 7 + (x + w - 1) * g, 46 + (y + h - 1) * g)].reverse()] }
-  if (kind === "multi") return { type: "MultiPolygon", coordinates: [[shell], [rect(7 + (x + w + 1) * g, 46 + y * g, 7 + (x + w + 3) * g, 46 + (y + 2) * g)]] }
-  return { type: "Polygon", coordinates: [shell] }
-})
+import { gridShape, polygon, rect, type Ring, star } from "./boundaryArbitraries.ts"
 
 /** A regular `vertices`-gon on a circle (clockwise when `clockwise`), its positions nudged by up to `jitter` degrees. */
 const circle = (vertices: number, radius: number, turn = 0, jitter: ReadonlyArray<number> = [], clockwise = false): Geometry.Polygon => {

@@ -19,7 +19,9 @@
  */
 import { edgeArea } from "./geodesy.ts"
 import { budgeted, type Edges, edgesOf, pointTest, type Rings, spend } from "./edges.ts"
-import { closedSum, type CutTable, edgePieces, insideTest, meet, reaches } from "./sharedArea.ts"
+import { type CutTable, meet } from "./edgeCuts.ts"
+import { edgePieces, insideTest, reaches } from "./edgePieces.ts"
+import { closedSum } from "./sharedArea.ts"
 
 /** A boundary prepared for many measures: its edges, their grid, and running sums of their terms. */
 interface Prepared {
