@@ -27,6 +27,14 @@ export interface State {
   readonly dayCount: number
 }
 
+/** The names of the headers a rate-limited answer carries (HTTP header names are case-insensitive). */
+export const HEADERS = {
+  limit: "X-RateLimit-Limit",
+  remaining: "X-RateLimit-Remaining",
+  reset: "X-RateLimit-Reset",
+  retryAfter: "Retry-After"
+} as const
+
 /** The outcome of one request: the figures for the `X-RateLimit-*` headers and the next state. */
 export interface Decision {
   readonly allowed: boolean

@@ -12,7 +12,7 @@
  * - Any other request with an `Origin`: the pipeline's answer, with `Access-Control-Allow-Origin`
  *   when the origin is allowed. Every answer on these paths carries `Vary: Origin`.
  */
-import { type CanopyClient, Errors, Ids, OAuthServer } from "@canopy/core"
+import { type CanopyClient, Errors, Ids, OAuthServer, RateLimit } from "@canopy/core"
 import { Effect, Exit } from "effect"
 import { refusal, withSecurityHeaders } from "./responses.ts"
 import type { AccessLogLine, ApiRequest, ApiResponse } from "./types.ts"
@@ -22,8 +22,7 @@ export const ALLOWED_METHODS = "GET, HEAD, POST, PUT, DELETE"
 /** Request headers a cross-origin page may send. */
 export const ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key"
 /** Response headers a cross-origin page may read (besides the safelisted ones). */
-export const EXPOSED_HEADERS =
-  "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Idempotent-Replayed, WWW-Authenticate, Location"
+export const EXPOSED_HEADERS = ["X-Request-Id", ...Object.values(RateLimit.HEADERS), "Idempotent-Replayed", "WWW-Authenticate", "Location"].join(", ")
 /** How long a browser may cache a preflight's answer (seconds). */
 export const PREFLIGHT_MAX_AGE_S = 600
 

@@ -3,7 +3,7 @@
  * of the table (`Errors.table`: its status, the spec's body, its headers), the security headers,
  * the rate-limit headers and the 503 of an unavailable database.
  */
-import { Errors, type FieldError, type RateLimit, RawJson } from "@canopy/core"
+import { Errors, type FieldError, RateLimit, RawJson } from "@canopy/core"
 import type { Cause } from "effect"
 import type { ApiResponse } from "./types.ts"
 
@@ -56,12 +56,18 @@ export const errorResponse = (
   headers: Record<string, string> = {}
 ): ApiResponse => json(status, requestId, { error: { code, message, details }, meta: { request_id: requestId } }, headers)
 
+// (lower case, as every header this handler writes)
+const LIMIT = RateLimit.HEADERS.limit.toLowerCase()
+const REMAINING = RateLimit.HEADERS.remaining.toLowerCase()
+const RESET = RateLimit.HEADERS.reset.toLowerCase()
+const RETRY_AFTER = RateLimit.HEADERS.retryAfter.toLowerCase()
+
 /** The `X-RateLimit-*` headers of a decision, and `Retry-After` when it refused. */
 export const rateLimitHeaders = (d: RateLimit.Decision): Record<string, string> => ({
-  "x-ratelimit-limit": String(d.limit),
-  "x-ratelimit-remaining": String(d.remaining),
-  "x-ratelimit-reset": String(d.reset),
-  ...(d.allowed ? {} : { "retry-after": Errors.retryAfter(d.retryAfter) })
+  [LIMIT]: String(d.limit),
+  [REMAINING]: String(d.remaining),
+  [RESET]: String(d.reset),
+  ...(d.allowed ? {} : { [RETRY_AFTER]: Errors.retryAfter(d.retryAfter) })
 })
 
 /** Seconds a client is asked to wait before retrying when the database is unavailable. */

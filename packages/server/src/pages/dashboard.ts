@@ -8,7 +8,7 @@
  * client secrets, invitation links) appear there. Forms are shown only for what the member's
  * role allows; destructive actions are styled apart and confirmed.
  */
-import { Accounts, type Canopy, type CanopyClient, Credentials, Members, OAuthServer, Permissions, type Principal, Sessions, Tokens, Usage,
+import { Accounts, type Canopy, type CanopyClient, Credentials, Errors, Members, OAuthServer, Permissions, type Principal, Sessions, Tokens, Usage,
   Webhooks } from "@canopy/core"
 import { Effect, Exit, Result } from "effect"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
@@ -335,7 +335,7 @@ ${
       if (Exit.isFailure(exit)) {
         const err = domainError(exit)
         return err?._tag === "RateLimited"
-          ? signInPage(req, 429, err.message, { "retry-after": String(err.retryAfter) })
+          ? signInPage(req, 429, err.message, { "retry-after": Errors.retryAfter(err.retryAfter) })
           : signInPage(req, 401, err?.message ?? "Sign-in failed; try again.")
       }
       return redirect(site.path("/dashboard"), 303, {

@@ -4,7 +4,7 @@
  * `POST /oauth/authorize` (the decision). Unknown clients and unregistered redirect URIs get an
  * error page, never a redirect; other errors go back to the application with the exact `state`.
  */
-import { type Canopy, type CanopyClient, OAuth, OAuthServer, Permissions, Sessions, Tokens } from "@canopy/core"
+import { type Canopy, type CanopyClient, Errors, OAuth, OAuthServer, Permissions, Sessions, Tokens } from "@canopy/core"
 import { Effect, Exit } from "effect"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
 import { cookies, domainError, escape, formRefused, page, readForm, redirect, same, setCookie, signInForm, SMALL_FORM } from "./html.ts"
@@ -101,7 +101,7 @@ ${signInForm(site.path("/oauth/sign-in"), csrf, hidden(params))}`, {
       if (Exit.isFailure(signedIn)) {
         const err = domainError(signedIn)
         return err?._tag === "RateLimited"
-          ? signInPage(req, params, app.name, 429, err.message, { "retry-after": String(err.retryAfter) })
+          ? signInPage(req, params, app.name, 429, err.message, { "retry-after": Errors.retryAfter(err.retryAfter) })
           : signInPage(req, params, app.name, 401, err?.message ?? "Sign-in failed; try again.")
       }
       const back = OAuth.withQuery(`http://x${site.path("/oauth/authorize")}`, params as Record<string, string | undefined>)
