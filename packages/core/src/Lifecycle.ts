@@ -7,10 +7,20 @@
  */
 import { Data, Result } from "effect"
 
+/** All project statuses (spec): the one list the schemas, the stores and the pages read. */
+export const statuses = ["active", "archived", "draft"] as const
 /** Project status (spec). */
-export type Status = "active" | "archived" | "draft"
-/** All statuses. */
-export const statuses: ReadonlyArray<Status> = ["active", "archived", "draft"]
+export type Status = (typeof statuses)[number]
+
+/**
+ * The status whose projects do not count: an archived project holds no hectares against the
+ * plan, in the account's totals or the map's zoom grid, and meets no other project's boundary
+ * (overlaps). The stores' SQL (queries and triggers) writes the same rule with this value.
+ */
+export const UNCOUNTED: Status = "archived"
+
+/** Whether a project of this status counts (see `UNCOUNTED`). */
+export const counts = (status: string): boolean => status !== UNCOUNTED
 
 /** What a caller asks of a project. */
 export type Command =

@@ -1,6 +1,7 @@
 /** Projects and assets in memory. */
 import { Effect } from "effect"
 import * as S from "../Storage.ts"
+import * as Lifecycle from "../Lifecycle.ts"
 import { boundaryKey, boxesMeet } from "../Overlap.ts"
 import { cellOf, FINEST } from "../TileGrid.ts"
 import { clone, type Ctx, owned, page } from "./common.ts"
@@ -51,7 +52,7 @@ export const projects = (db: Ctx): S.ProjectsShape => ({
         const found: Array<S.BoxNeighbour> = []
         for (const p of db.t.projects.values()) {
           if (found.length >= options.limit) break
-          if (p.account_id !== accountId || p.status === "archived" || p.id === options.excludeId) continue
+          if (p.account_id !== accountId || !Lifecycle.counts(p.status) || p.id === options.excludeId) continue
           if (p.bbox !== null && boxesMeet(p.bbox, b)) {
             found.push({
               id: p.id,
@@ -86,7 +87,7 @@ export const projects = (db: Ctx): S.ProjectsShape => ({
         for (const p of db.t.projects.values()) {
           if (p.account_id !== accountId) continue
           s[p.status]++
-          if (p.status !== "archived") units += Math.round(p.area_hectares * 10_000)
+          if (Lifecycle.counts(p.status)) units += Math.round(p.area_hectares * 10_000)
         }
         return { ...s, hectares: units / 10_000 }
       })

@@ -5,6 +5,7 @@
 import { Schema, Struct } from "effect"
 import { formatPath } from "../FieldError.ts"
 import * as Geometry from "../Geometry.ts"
+import * as Lifecycle from "../Lifecycle.ts"
 import * as Slug from "../Slug.ts"
 import { AssetRow, ProjectRow } from "../storage/projects.ts"
 import { AnyObject, Description, documented, literal, Measure, Metadata, Name, newestFirst, Order, type Ordering, pageFields, paginated, SearchTerm,
@@ -12,7 +13,7 @@ import { AnyObject, Description, documented, literal, Measure, Metadata, Name, n
 import { Boundary, boundaryJsonSchema, DeferredBoundary, Point, pointJsonSchema } from "./geojson.ts"
 
 /** Project status. */
-export const ProjectStatus = literal(["active", "archived", "draft"])
+export const ProjectStatus = literal(Lifecycle.statuses)
 /** Asset types (DECISIONS). */
 export const AssetType = literal(["equipment", "monitoring_station", "point_of_interest", "sensor", "other"])
 export type AssetType = typeof AssetType.Type

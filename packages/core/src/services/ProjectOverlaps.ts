@@ -10,6 +10,7 @@ import * as Cursor from "../Cursor.ts"
 import { NotFound } from "../Errors.ts"
 import * as Geometry from "../Geometry.ts"
 import * as GeometryCheck from "../GeometryCheck.ts"
+import * as Lifecycle from "../Lifecycle.ts"
 import * as Overlap from "../Overlap.ts"
 import { authorize, type Principal } from "../Principal.ts"
 import type { RawJson } from "../RawJson.ts"
@@ -92,11 +93,11 @@ const make = (storage: StorageShape) => {
           after,
           omitGeometry: true
         })
-        const toRead = chunk.rows.filter((row) => row.id !== self.id && row.status !== "archived")
+        const toRead = chunk.rows.filter((row) => row.id !== self.id && Lifecycle.counts(row.status))
         const read = new Map<string, ProjectRow | undefined>()
         let readUpTo = 0
         for (const row of chunk.rows) {
-          if (row.id !== self.id && row.status !== "archived") {
+          if (row.id !== self.id && Lifecycle.counts(row.status)) {
             const left = started + Overlap.LIST_BUDGET_MS - (yield* Clock.currentTimeMillis)
             if (left <= 0) {
               stopped = true
@@ -111,7 +112,7 @@ const make = (storage: StorageShape) => {
             const other = read.get(row.id)
             read.delete(row.id)
             let hectares: number | undefined = 0
-            if (other?.geometry && other.status !== "archived") {
+            if (other?.geometry && Lifecycle.counts(other.status)) {
               if (other.geometry.text === self.geometry.text) hectares = other.area_hectares
               else {
                 const shared = yield* GeometryCheck.shared(self.geometry, other.geometry, left)
@@ -155,7 +156,7 @@ const make = (storage: StorageShape) => {
       const w = window(q, ordering)
       const self = yield* storage.projects.get(principal.account_id, id)
       if (!self) return yield* new NotFound({ resource: "project", id })
-      const p = self.geometry !== null && self.bbox !== null && self.status !== "archived"
+      const p = self.geometry !== null && self.bbox !== null && Lifecycle.counts(self.status)
         ? yield* page(principal.account_id, { id: self.id, geometry: self.geometry, bbox: self.bbox }, w)
         : { rows: [], more: false, next: null, exact: w.after === undefined }
       return {

@@ -9,6 +9,7 @@
  */
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
+import * as Lifecycle from "../Lifecycle.ts"
 import { boundaryKey } from "../Overlap.ts"
 import { zoomCells } from "./zoomCells.ts"
 
@@ -33,7 +34,9 @@ const ddl = (statements: (t: Types, dialect: Dialect) => ReadonlyArray<string>) 
     for (const s of statements(types, dialect)) yield* sql.unsafe(s)
   })
 
-const statuses = ["active", "archived", "draft"] as const
+const { statuses } = Lifecycle
+/** SQL: whether project row `p` counts (`Lifecycle.counts`). */
+const counted = (p: string) => `${p}.status <> '${Lifecycle.UNCOUNTED}'`
 
 /** Hectares as an exact integer count of 1/10,000 ha (1 m²): `area_hectares` carries 4 decimals. */
 const areaUnits = (row: string) => `cast(round(${row}.area_hectares * 10000) as bigint)`
@@ -208,7 +211,7 @@ const spatial = ddl((_t, dialect) => [
 /** The R*Tree's columns after the id, for project row `p` of account row `a`. */
 const rtreeColumns = (p: string, a: string) =>
   `json_extract(${p}.bbox, '$[0]'), json_extract(${p}.bbox, '$[2]'), json_extract(${p}.bbox, '$[1]'), json_extract(${p}.bbox, '$[3]'),
-   ${a}.rowid, ${a}.rowid, ${p}.status <> 'archived', ${p}.status <> 'archived'`
+   ${a}.rowid, ${a}.rowid, ${counted(p)}, ${counted(p)}`
 
 /** Every migration, by `<id>_<name>`. */
 export const migrations = {

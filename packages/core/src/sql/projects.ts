@@ -1,5 +1,6 @@
 /** Projects and assets over SQL, with search on a trigram index. */
 import { Effect } from "effect"
+import * as Lifecycle from "../Lifecycle.ts"
 import { boundaryKey } from "../Overlap.ts"
 import type { RawJson } from "../RawJson.ts"
 import * as S from "../Storage.ts"
@@ -185,7 +186,7 @@ export const projects = (c: Context): S.ProjectsShape => {
       meeting: (accountId, b, options) => {
         const clauses = [
           sql`account_id = ${accountId}`,
-          sql`status <> 'archived'`,
+          sql`status <> ${sql.literal(`'${Lifecycle.UNCOUNTED}'`)}`,
           boxMeets(b),
           ...(options.excludeId !== undefined ? [sql`projects.id <> ${options.excludeId}`] : [])
         ]

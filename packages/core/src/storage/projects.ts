@@ -2,6 +2,7 @@
  * Projects and assets, with their lists (filters, search, keyset pages) and running totals.
  */
 import { Schema } from "effect"
+import * as Lifecycle from "../Lifecycle.ts"
 import { BBoxColumn, type Duplicate, type Fx, JsonObject, type Page, type Patch, PointColumn, RawJsonColumn, Timestamp, type Window } from "./common.ts"
 
 export const ProjectRow = Schema.Struct({
@@ -14,7 +15,7 @@ export const ProjectRow = Schema.Struct({
   geometry: Schema.NullOr(RawJsonColumn),
   area_hectares: Schema.Number,
   bbox: Schema.NullOr(BBoxColumn),
-  status: Schema.Literals(["active", "archived", "draft"]),
+  status: Schema.Literals(Lifecycle.statuses),
   created_by: Schema.NullOr(Schema.String),
   /** Lowercase name, for sorting. */
   sort_name: Schema.String,
