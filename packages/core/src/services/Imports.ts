@@ -14,10 +14,14 @@
  *   with the process finishes the chunk at hand and marks its import failed; one that vanished (a crash) leaves a
  *   lease that runs out, and the import is marked failed at the next start-up or when it is read.
  * - `import.completed` is emitted when a (non-preview) import ends, whatever its outcome.
+ *
+ * This module is the jobs' lifecycle (admit, start, read, cancel, expire, stop); the runner of a
+ * job's chunks is `importRunner.ts`, the job's shapes and limits `importJob.ts`, a preview's
+ * overlaps `importPreview.ts`.
  */
-import { Cause, Clock, Context, Effect, Exit, Fiber, FiberSet, Layer, Schema } from "effect"
-import { Conflict, type DomainError, isDomainError, LimitExceeded, NotFound, RateLimited, ValidationError } from "../Errors.ts"
-import { type Boundary, roundHectares } from "../Geometry.ts"
+import { Clock, Context, Effect, Fiber, FiberSet, Layer, Schema } from "effect"
+import { Conflict, type DomainError, LimitExceeded, NotFound, RateLimited } from "../Errors.ts"
+import { roundHectares } from "../Geometry.ts"
 import * as Ids from "../Ids.ts"
 import * as Overlap from "../Overlap.ts"
 import { authorize, type Principal } from "../Principal.ts"
@@ -27,48 +31,16 @@ import { Settings } from "../Settings.ts"
 import { type ImportResultRow, type ImportRow, Storage, type StorageError, type StorageShape } from "../Storage.ts"
 import * as Time from "../Time.ts"
 import { decode } from "./common.ts"
-import { type Counts, createdRow, loopHold, refusedRow, Replay, tally } from "./importChunks.ts"
+import { completedData, IMPORT_JOBS, type ImportFeature, lostRunner, type StartImport, toResource } from "./importJob.ts"
 import { previewOverlaps } from "./importPreview.ts"
 import { importReads } from "./importReads.ts"
+import { type ChunkWriter, letOthersIn, runImport, type RunnerContext } from "./importRunner.ts"
 import { emit } from "./Outbox.ts"
 import { Projects } from "./Projects.ts"
 import * as UsageGuard from "./UsageGuard.ts"
 
-/** The limits of the import jobs. */
-export const IMPORT_JOBS = {
-  /** How long a running import stays claimed without its runner's word (ms). */
-  leaseMs: 30_000,
-  /** Most features of one chunk (one transaction: their projects, results and progress). */
-  chunkFeatures: 100,
-  /** Longest a chunk's transaction holds the account's lock, but for the feature at hand (ms). */
-  chunkMs: 100,
-  /** Longest a chunk holds the event loop without a turn (ms): a synchronous store's chunk ends there. */
-  sliceMs: 12,
-  /** Imports running at once in one process; more are a 429. */
-  perProcess: 4,
-  /** How long a preview's overlap comparisons may run in all, from the request's start (ms): `importPreview.ts`. */
-  previewOverlapMs: 3_000
-} as const
-
+export { IMPORT_JOBS, type ImportFeature, type StartImport } from "./importJob.ts"
 export { GetImportQuery, ImportFeatureResult, ImportResource, MAX_RESULTS_PER_PAGE } from "../schemas/imports.ts"
-
-/** One feature as the server read it: its name and boundary, or the problems that refuse it. */
-export interface ImportFeature {
-  readonly label: string
-  readonly name: string
-  readonly description?: string | undefined
-  readonly geometry?: Boundary | undefined
-  readonly areaHectares?: number | undefined
-  readonly problems: ReadonlyArray<{ readonly field: string; readonly message: string }>
-}
-
-/** What `start` is given: the file's features and how to import them. */
-export interface StartImport {
-  readonly mode: "per_feature" | "merge"
-  readonly dryRun: boolean
-  readonly file: { readonly name: string | null; readonly format: string | null; readonly sourceCrs: string | null }
-  readonly features: ReadonlyArray<ImportFeature>
-}
 
 type ImportsError = DomainError | StorageError
 
@@ -109,59 +81,6 @@ const tooBusy = (message: string) => new RateLimited({ message, retryAfter: 5 })
 /** A feature's name and description, checked as a project's would be. */
 const checkNames = Schemas.decodeRequest(Schema.Struct({ name: Schemas.Name, description: Schema.optionalKey(Schemas.Description) }))
 
-/** `import.completed` data: the import without its results. */
-const completedData = (row: ImportRow) => ({
-  id: row.id,
-  status: row.status,
-  mode: row.mode,
-  file: { name: row.file_name, format: row.format, source_crs: row.source_crs },
-  features: row.features,
-  created: row.created,
-  refused: row.refused,
-  hectares: roundHectares(row.hectares),
-  error: row.error,
-  completed_at: row.completed_at
-})
-
-/** The resource of a row and a page of its results. */
-const toResource = (row: ImportRow, results: ReadonlyArray<ImportResultRow>, more: boolean): ImportResource => ({
-  id: row.id,
-  status: row.status,
-  mode: row.mode,
-  dry_run: row.dry_run,
-  file: { name: row.file_name, format: row.format, source_crs: row.source_crs },
-  progress: { features_read: row.features, done: row.done, created: row.created, refused: row.refused },
-  totals: { features: row.features, created: row.created, refused: row.refused, hectares: roundHectares(row.hectares) },
-  error: row.error,
-  results: results.map((r) => ({
-    position: r.position,
-    feature: r.label,
-    outcome: r.outcome,
-    name: r.name,
-    project_id: r.project_id,
-    area_hectares: r.area_hectares,
-    ...("overlaps" in r.problems ? { problems: [], overlaps: r.problems.overlaps } : { problems: r.problems })
-  })),
-  next_results_after: more && results.length > 0 ? results[results.length - 1]!.position : null,
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-  completed_at: row.completed_at
-})
-
-/** A domain failure of one feature's create, as its problems. */
-const problemsOf = (e: DomainError): ReadonlyArray<{ field: string; message: string }> =>
-  e instanceof ValidationError ? e.details : [{ field: "project", message: e.message }]
-
-/** Lets the event loop serve other work (a macrotask turn: I/O, timers) before going on. */
-const letOthersIn = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
-
-/** What a chunk creates through: a Projects whose reads of an account are shared between `begin` and `end`. */
-interface ChunkWriter {
-  readonly projects: Projects["Service"]
-  readonly begin: (accountId: string) => void
-  readonly end: (accountId: string) => void
-}
-
 const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberSet.FiberSet<void, never>, chunkWriter: ChunkWriter) => {
   const provide = <A, E>(effect: Effect.Effect<A, E, Storage>) => Effect.provideService(effect, Storage, storage)
   /** Whether the service is closing (the server stops): runners stop after the chunk at hand. */
@@ -181,6 +100,20 @@ const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberS
       return ended
     })))
 
+  /** What this service's runners work through, and how they learn of a cancel or a close. */
+  const runner: RunnerContext = {
+    storage,
+    projects,
+    chunkWriter,
+    closing: () => closing,
+    stopping: (id) => stopping.has(id),
+    end,
+    done: (id) => {
+      local.delete(id)
+      stopping.delete(id)
+    }
+  }
+
   /** Settles imports whose lease ran out: their runner is gone. */
   const expire = Effect.gen(function*() {
     for (;;) {
@@ -189,124 +122,6 @@ const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberS
       if (stale.length < 100) return
     }
   })
-
-  const lostRunner = (row: ImportRow) =>
-    `the server stopped while the file was being imported (${row.done} of ${row.features} features done); import the rest again`
-
-  /**
-   * Runs an import's features through Projects.create a chunk at a time: each chunk one
-   * transaction under the account's lock, its projects, results and progress committed together
-   * (so no project is ever without its result, and the store pays one commit per chunk instead of
-   * one per feature). A chunk ends once it has held the event loop `sliceMs` without a turn (a
-   * synchronous store's work), lasted `chunkMs` (round trips), or holds `chunkFeatures` results;
-   * the loop is let in between chunks. A feature refused inside the transaction (a duplicate slug, an overlap the
-   * account refuses, a limit reached) rolls its chunk back, and the chunk's features up to it are
-   * then created each alone, as a single create is, and recorded; the next chunk starts after it.
-   */
-  const run = (principal: Principal, row: ImportRow, features: ReadonlyArray<ImportFeature>) => {
-    /** What is committed: the counts recorded with the results stored so far. */
-    let counts: Counts = { done: 0, created: 0, refused: 0, units: 0 }
-    let halted = false
-    const stopped = () => halted || closing || stopping.has(row.id)
-    /** Records `results` with the counts after them, renewing the lease; a run cancelled elsewhere halts here. */
-    const record = (next: Counts, results: ReadonlyArray<ImportResultRow>) =>
-      Effect.gen(function*() {
-        const now = yield* Time.nowMillis
-        const after = yield* storage.imports.record(row.account_id, row.id, {
-          done: next.done,
-          created: next.created,
-          refused: next.refused,
-          hectares: next.units / 10_000,
-          lease_until: now + IMPORT_JOBS.leaseMs,
-          updated_at: new Date(now).toISOString()
-        }, results)
-        if (after?.status !== "running") halted = true // cancelled (perhaps by another instance)
-        return after
-      })
-    const base = (f: ImportFeature, position: number) => ({ import_id: row.id, account_id: row.account_id, position, label: f.label, name: f.name })
-    const create = (f: ImportFeature, through = projects) =>
-      Effect.flatMap(Time.nowMillis, (now) =>
-        Effect.exit(Effect.provideService(through.create(principal, {
-          name: f.name,
-          ...(f.description !== undefined ? { description: f.description } : {}),
-          geometry: f.geometry
-        }), Overlap.WriteStarted, now)))
-    /** One feature in a transaction of its own: its project, or its problems. */
-    const alone = (f: ImportFeature, position: number) =>
-      Effect.gen(function*() {
-        if (f.problems.length > 0) return refusedRow(base(f, position), f.problems)
-        const created = yield* create(f)
-        if (Exit.isSuccess(created)) return createdRow(base(f, position), created.value)
-        const e = Cause.findErrorOption(created.cause)
-        if (e._tag === "None" || !isDomainError(e.value)) return yield* Effect.failCause(created.cause)
-        return refusedRow(base(f, position), problemsOf(e.value))
-      })
-    /** Features from `from` in one transaction, while the chunk's budget lasts; fails with `Replay` on a refusal inside it. */
-    const chunk = (from: number) =>
-      storage.transaction(Effect.gen(function*() {
-        yield* storage.lockAccount(row.account_id)
-        chunkWriter.begin(row.account_id)
-        const began = performance.now()
-        const held = loopHold()
-        const results: Array<ImportResultRow> = []
-        let next = counts
-        for (let position = from; position < features.length && !stopped(); position++) {
-          const f = features[position]!
-          let result: ImportResultRow
-          if (f.problems.length > 0) result = refusedRow(base(f, position), f.problems)
-          else {
-            const created = yield* create(f, chunkWriter.projects)
-            if (Exit.isFailure(created)) {
-              const e = Cause.findErrorOption(created.cause)
-              return yield* e._tag === "Some" && isDomainError(e.value) ? Effect.fail(new Replay({ position })) : Effect.failCause(created.cause)
-            }
-            result = createdRow(base(f, position), created.value)
-          }
-          results.push(result)
-          next = tally(next, result)
-          if (results.length >= IMPORT_JOBS.chunkFeatures || performance.now() - began >= IMPORT_JOBS.chunkMs || held() >= IMPORT_JOBS.sliceMs) break
-        }
-        yield* record(next, results)
-        return next
-      }).pipe(Effect.ensuring(Effect.sync(() => chunkWriter.end(row.account_id)))))
-    /** A chunk rolled back at `refusedAt`: its features up to that one, each alone and recorded as it is done. */
-    const replay = (from: number, refusedAt: number) =>
-      Effect.gen(function*() {
-        for (let position = from; position <= refusedAt && !stopped(); position++) {
-          const result = yield* alone(features[position]!, position)
-          counts = tally(counts, result)
-          yield* record(counts, [result])
-          yield* letOthersIn
-        }
-      })
-    const work = Effect.gen(function*() {
-      while (counts.done < features.length && !stopped()) {
-        const from = counts.done
-        const outcome = yield* Effect.result(chunk(from))
-        if (outcome._tag === "Success") counts = outcome.success
-        else if (outcome.failure instanceof Replay) yield* replay(from, outcome.failure.position)
-        else return yield* Effect.fail(outcome.failure)
-        yield* letOthersIn
-      }
-      const after = yield* record(counts, [])
-      if (after?.status !== "running") return
-      if (closing && counts.done < features.length) yield* end(after, "failed", lostRunner(after))
-      else yield* end(after, stopping.has(row.id) ? "cancelled" : "completed", null)
-    })
-    const settle = (error: string) => Effect.ignore(Effect.andThen(record(counts, []), end(row, "failed", error)))
-    return work.pipe(
-      Effect.onInterrupt(() => settle(lostRunner({ ...row, done: counts.done }))),
-      Effect.catchCause((cause) =>
-        Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause)
-          : settle(`a storage failure stopped the import after ${counts.done} of ${row.features} features; import the rest again`)
-      ),
-      Effect.ensuring(Effect.sync(() => {
-        local.delete(row.id)
-        stopping.delete(row.id)
-      })),
-      Effect.ignore
-    )
-  }
 
   /** Refuses a file the plan's limits would not let through: hectares, and one create per feature a day. */
   const checkLimits = (principal: Principal, valid: ReadonlyArray<ImportFeature>, dryRun: boolean) =>
@@ -422,7 +237,7 @@ const make = (storage: StorageShape, projects: Projects["Service"], jobs: FiberS
             )
           yield* storage.imports.insert(row)
         }))
-        local.set(row.id, yield* FiberSet.run(jobs, run(principal, row, features), { startImmediately: false }))
+        local.set(row.id, yield* FiberSet.run(jobs, runImport(runner, principal, row, features), { startImmediately: false }))
         return toResource(row, [], false)
       }),
 
