@@ -29,16 +29,15 @@
  */
 import { sqliteStorage } from "@canopy/adapter-sqlite"
 import { createCanopy, Geometry, Principal } from "@canopy/core"
-import Database from "better-sqlite3"
-import { type ChildProcess, spawn } from "node:child_process"
-import { once } from "node:events"
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { statSync } from "node:fs"
 import { join } from "node:path"
 import type { Browser, BrowserContext, Page, Request } from "playwright-core"
 import { launchChromium, resolveChromium } from "../packages/server/test/chromium.ts"
 import { projectGeometry } from "./scale/data.ts"
-import { big, extendSqlite, seedBase } from "./scale/seed.ts"
+import { fmt, ms, say } from "./scale/format.ts"
+import { big } from "./scale/seed.ts"
+import { inScratchDir, type Server, startServer, stopServer } from "./scale/servers.ts"
+import { growSqlite, seedSqlite } from "./scale/sqliteFiles.ts"
 
 const BASE_SIZE = 1_000
 const SIZES = (process.env.BENCH_MAP_SIZE ?? "100000").split(",").map((s) => Number(s.trim())).filter((n) => n > 0)
@@ -47,46 +46,11 @@ const ROUNDS = Number(process.env.BENCH_MAP_ROUNDS ?? 3)
 const LOAD_TIMEOUT_S = Number(process.env.BENCH_MAP_TIMEOUT ?? 900)
 const OWNER = { email: "map-owner@example.com", password: "map owner password!" }
 
-const fmt = (x: number, digits = 0) => x.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
-const ms = (x: number) => (x >= 100 ? fmt(x) : x >= 10 ? fmt(x, 1) : fmt(x, 2))
 const ratio = (x: number, base: number | undefined) => (base === undefined ? "base" : base === 0 ? "—" : `${(x / base).toFixed(2)}×`)
-const say = (line: string) => console.log(line)
 const median = (xs: ReadonlyArray<number>) => {
   if (xs.length === 0) return Number.NaN
   const s = [...xs].sort((a, b) => a - b)
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
-}
-
-// ── servers ──────────────────────────────────────────────────────────────────────────────────
-
-const live = new Set<ChildProcess>()
-
-/** Starts bench/servers/canopy.ts on a SQLite file; resolves with its base URL. */
-const startServer = (file: string): Promise<{ url: string; child: ChildProcess }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [
-      "--conditions=source",
-      "--disable-warning=ExperimentalWarning",
-      join(import.meta.dirname, "servers", "canopy.ts"),
-      file
-    ], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, BENCH_DISPATCHER: "0" } })
-    live.add(child)
-    child.once("exit", (code) => {
-      live.delete(child)
-      reject(new Error(`the server exited (${code}) before it listened`))
-    })
-    child.stdout!.once("data", (d: Buffer) => resolve({ url: `http://127.0.0.1:${Number(d.toString().trim())}`, child }))
-  })
-
-const stopServer = async (child: ChildProcess) => {
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = once(child, "exit")
-    child.kill("SIGTERM")
-    const t = setTimeout(() => child.kill("SIGKILL"), 5_000)
-    await exited
-    clearTimeout(t)
-  }
-  live.delete(child)
 }
 
 // ── the steps ────────────────────────────────────────────────────────────────────────────────
@@ -340,74 +304,40 @@ const signIn = async (browser: Browser, url: string) => {
   }
 }
 
-const copy = (from: string, to: string) => {
-  for (const suffix of ["-wal", "-shm"]) rmSync(`${to}${suffix}`, { force: true })
-  copyFileSync(from, to)
-  if (existsSync(`${from}-wal`)) copyFileSync(`${from}-wal`, `${to}-wal`)
-}
-
-export const run = async () => {
-  const sizes = [BASE_SIZE, ...SIZES.filter((s) => s > BASE_SIZE).sort((a, b) => a - b)]
-  const dir = mkdtempSync(join(tmpdir(), "canopy-map-"))
-  const onSignal = () => {
-    for (const c of live) c.kill("SIGKILL")
-    rmSync(dir, { recursive: true, force: true })
-    process.exit(130)
-  }
-  process.once("SIGINT", onSignal)
-  let browser: Browser | undefined
-  const servers: Array<{ url: string; child: ChildProcess }> = []
-  try {
-    say(
-      `map (SQLite, headless Chromium): sizes ${
-        sizes.map((s) => fmt(s)).join(", ")
-      }; medians of ${ROUNDS} rounds; ×1k = figure ÷ the 1,000-project figure of this run`
-    )
-    say("  tiles: requests in the step (distinct tiles: MapLibre asks again for a tile the view shows twice, the world repeated side by side);")
-    say("  KiB: their bodies; srv: request sent → first byte (ms), per tile; points: tiles holding points, not boundaries")
-    const seedFile = join(dir, "seed.db")
-    let t0 = performance.now()
-    const base = await seedBase(sqliteStorage({ filename: seedFile }), BASE_SIZE, () => undefined)
-    await addOwner(seedFile, base.accountId)
-    {
-      const db = new Database(seedFile)
-      db.exec("analyze")
-      db.pragma("wal_checkpoint(TRUNCATE)")
-      db.close()
-    }
-    say(`  seeded ${fmt(BASE_SIZE)} projects through the library in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
-    let current = BASE_SIZE
-    const files: Array<string> = []
-    for (const size of sizes) {
-      if (size > current) {
-        t0 = performance.now()
-        extendSqlite(seedFile, base, current, size, () => undefined)
-        say(`  replicated ${fmt(current)} → ${fmt(size)} projects by SQL in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
-        current = size
+export const run = () =>
+  inScratchDir("canopy-map-", async (dir) => {
+    const sizes = [BASE_SIZE, ...SIZES.filter((s) => s > BASE_SIZE).sort((a, b) => a - b)]
+    let browser: Browser | undefined
+    const servers: Array<Server> = []
+    try {
+      say(
+        `map (SQLite, headless Chromium): sizes ${
+          sizes.map((s) => fmt(s)).join(", ")
+        }; medians of ${ROUNDS} rounds; ×1k = figure ÷ the 1,000-project figure of this run`
+      )
+      say("  tiles: requests in the step (distinct tiles: MapLibre asks again for a tile the view shows twice, the world repeated side by side);")
+      say("  KiB: their bodies; srv: request sent → first byte (ms), per tile; points: tiles holding points, not boundaries")
+      const seedFile = join(dir, "seed.db")
+      const t0 = performance.now()
+      const base = await seedSqlite(seedFile, BASE_SIZE, () => undefined, (b) => addOwner(seedFile, b.accountId))
+      say(`  seeded ${fmt(BASE_SIZE)} projects through the library in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+      const files = growSqlite(seedFile, base, sizes, dir, () => undefined,
+        (from, to, seconds) => say(`  replicated ${fmt(from)} → ${fmt(to)} projects by SQL in ${seconds.toFixed(1)} s`))
+      for (const f of files) servers.push(await startServer(f))
+      browser = await launchChromium(await resolveChromium())
+      const states = []
+      for (const s of servers) states.push(await signIn(browser, s.url))
+      // One round per server first, not counted: the server's and the browser's code warmed as in use.
+      for (const [k, s] of servers.entries()) await round(browser, s.url, states[k]!)
+      const rounds = sizes.map((): Array<Round> => [])
+      for (let r = 0; r < ROUNDS; r++) {
+        const order = [...sizes.keys()]
+        if (r % 2 === 1) order.reverse()
+        for (const k of order) rounds[k]!.push(await round(browser, servers[k]!.url, states[k]!))
       }
-      const file = join(dir, `run-${size}.db`)
-      copy(seedFile, file)
-      files.push(file)
+      sizes.forEach((size, k) => printSize(size, statSync(files[k]!).size / 1024 / 1024, rounds[k]!, k === 0 ? undefined : rounds[0]))
+    } finally {
+      await browser?.close()
+      for (const s of servers) await stopServer(s.child)
     }
-    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${seedFile}${suffix}`, { force: true })
-    for (const f of files) servers.push(await startServer(f))
-    browser = await launchChromium(await resolveChromium())
-    const states = []
-    for (const s of servers) states.push(await signIn(browser, s.url))
-    // One round per server first, not counted: the server's and the browser's code warmed as in use.
-    for (const [k, s] of servers.entries()) await round(browser, s.url, states[k]!)
-    const rounds = sizes.map((): Array<Round> => [])
-    for (let r = 0; r < ROUNDS; r++) {
-      const order = [...sizes.keys()]
-      if (r % 2 === 1) order.reverse()
-      for (const k of order) rounds[k]!.push(await round(browser, servers[k]!.url, states[k]!))
-    }
-    sizes.forEach((size, k) => printSize(size, statSync(files[k]!).size / 1024 / 1024, rounds[k]!, k === 0 ? undefined : rounds[0]))
-  } finally {
-    process.off("SIGINT", onSignal)
-    await browser?.close()
-    for (const s of servers) await stopServer(s.child)
-    for (const c of live) c.kill("SIGKILL")
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
+  })

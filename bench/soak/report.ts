@@ -1,0 +1,74 @@
+/**
+ * What the soak benchmark prints: each minute's figures, and at the end the last minutes against
+ * the first ones (p99 per route, RSS, disk), a ratio above `FLAT` flagged.
+ */
+import type { Sample } from "./traffic.ts"
+
+/** The ratio of the last minutes to the first ones above which a figure is flagged. */
+export const FLAT = 1.25
+
+/** The `p`th percentile (0–100) of `xs` (NaN when empty). */
+export const percentile = (xs: ReadonlyArray<number>, p: number) => {
+  if (xs.length === 0) return Number.NaN
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!
+}
+
+/** Bytes as megabytes, one decimal. */
+export const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`
+
+/** What the server's `/metrics` said at the end of a minute. */
+export interface Scraped {
+  readonly rss: number
+  readonly heap: number
+  readonly lagP99: number
+  readonly backlog: number
+}
+
+/** One minute's figures: latency per route, the server's metrics and the store's size on disk. */
+export interface MinuteFigures extends Scraped {
+  readonly routes: Map<string, { p50: number; p99: number; n: number }>
+  readonly db: number
+  readonly wal: number
+}
+
+/** Computes and prints minute `k`'s figures from its samples, metrics and disk sizes. */
+export const reportMinute = (k: number, rows: ReadonlyArray<Sample>, m: Scraped, disk: { db: number; wal: number }): MinuteFigures => {
+  const routes = new Map<string, { p50: number; p99: number; n: number }>()
+  for (const route of new Set(rows.map((r) => r.route))) {
+    const ms = rows.filter((r) => r.route === route).map((r) => r.ms)
+    routes.set(route, { p50: percentile(ms, 50), p99: percentile(ms, 99), n: ms.length })
+  }
+  console.log(
+    `  minute ${k}: ${rows.length} requests; RSS ${mb(m.rss)}, heap ${mb(m.heap)}, loop lag p99 ${m.lagP99.toFixed(1)} ms, outbox ${m.backlog}, db ${
+      mb(disk.db)
+    }, wal ${mb(disk.wal)}`
+  )
+  for (const [route, f] of [...routes].sort())
+    console.log(`    ${route.padEnd(34)} n=${String(f.n).padStart(5)}  p50 ${f.p50.toFixed(1).padStart(7)} ms  p99 ${f.p99.toFixed(1).padStart(7)} ms`)
+  return { routes, ...m, ...disk }
+}
+
+/** Prints the last `k` minutes against the first `k`: p99 per route, then RSS and disk. */
+export const reportFlatness = (k: number, samples: ReadonlyArray<ReadonlyArray<Sample>>, perMinute: ReadonlyArray<MinuteFigures>) => {
+  const first = samples.slice(0, k).flat(), last = samples.slice(-k).flat()
+  const mean = (xs: ReadonlyArray<number>) => xs.reduce((s, x) => s + x, 0) / xs.length
+  console.log(`    last ${k} min ÷ first ${k} min (flag above ${FLAT}×):`)
+  const flag = (r: number) => (r > FLAT ? "  ← above" : "")
+  for (const route of [...new Set(first.map((s) => s.route))].sort()) {
+    const a = percentile(first.filter((s) => s.route === route).map((s) => s.ms), 99)
+    const b = percentile(last.filter((s) => s.route === route).map((s) => s.ms), 99)
+    console.log(`      p99 ${route.padEnd(34)} ${a.toFixed(1).padStart(7)} → ${b.toFixed(1).padStart(7)} ms  ${(b / a).toFixed(2)}×${flag(b / a)}`)
+  }
+  const firstM = perMinute.slice(0, k), lastM = perMinute.slice(-k)
+  for (const [label, f] of [["RSS", (m: MinuteFigures) => m.rss], ["disk (db + wal)", (m: MinuteFigures) => m.db + m.wal]] as const) {
+    const a = mean(firstM.map(f)), b = mean(lastM.map(f))
+    console.log(`      ${label.padEnd(38)} ${mb(a).padStart(10)} → ${mb(b).padStart(10)}  ${(b / a).toFixed(2)}×${flag(b / a)}`)
+  }
+}
+
+/** Prints the tables (and indexes) that grew most between two readings of their sizes. */
+export const reportGrowth = (before: ReadonlyMap<string, number>, after: ReadonlyMap<string, number>) => {
+  const grown = [...after].map(([name, bytes]) => [name, bytes - (before.get(name) ?? 0)] as const).sort((a, b) => b[1] - a[1]).slice(0, 8)
+  console.log(`    grown since minute 1: ${grown.map(([name, d]) => `${name} ${d >= 0 ? "+" : ""}${mb(d)}`).join(", ")}`)
+}
