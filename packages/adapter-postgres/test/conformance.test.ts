@@ -1,10 +1,13 @@
-import { suite } from "@canopy/core/testing"
+import { migrationSuite, suite } from "@canopy/core/testing"
 import { Effect, Layer } from "effect"
 import { inject } from "vitest"
-import { layer } from "../src/index.ts"
+import { clientLayer, layer } from "../src/index.ts"
 import { freshDatabase } from "./database.ts"
 
 /** The PostgreSQL store on a database of its own, dropped when the layer is released. */
-const onFreshDatabase = Layer.unwrap(Effect.map(freshDatabase(inject("postgresUrl")), (url) => layer({ url })))
+const onFreshDatabase = <A, E>(make: (url: string) => Layer.Layer<A, E>) => Layer.unwrap(Effect.map(freshDatabase(inject("postgresUrl")), make))
 
-suite("postgresql", onFreshDatabase)
+suite("postgresql", onFreshDatabase((url) => layer({ url })))
+
+// The migrations that fill in the projects stored before them (boundary keys, zoom cells).
+migrationSuite("postgresql", onFreshDatabase((url) => clientLayer({ url })))

@@ -1,5 +1,5 @@
 import { SqlStorage, Storage } from "@canopy/core"
-import { suite } from "@canopy/core/testing"
+import { migrationSuite, suite } from "@canopy/core/testing"
 import { Effect, Layer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -23,3 +23,6 @@ suite("sqlite, SqlStorage without the request path",
   onTemporaryFile((filename) =>
     Layer.effect(Storage.Storage, Effect.andThen(Migrations.run, SqlStorage.make)).pipe(Layer.provide(SqliteClient.layer({ filename })))
   ))
+
+// The migrations that fill in the projects stored before them (boundary keys, zoom cells).
+migrationSuite("sqlite", onTemporaryFile((filename) => SqliteClient.layer({ filename })))

@@ -13,6 +13,7 @@ import { domainSuite } from "./domainSuite.ts"
 import { storageSuite } from "./storageSuite.ts"
 
 export * as Fixtures from "./fixtures.ts"
+export { migrationSuite } from "./migrationSuite.ts"
 export { expectedCells, storedCells, undoZoomCellsMigration } from "./storage/zoomCells.ts"
 export { domainSuite, storageSuite }
 
