@@ -6,37 +6,22 @@
  * shown once as well.
  */
 import { afterAll, assert, describe, it } from "@effect/vitest"
-import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { canopyBin, startServeProcess } from "./harness.ts"
+import { duringFirstServe, duringFirstServeOnTerminal } from "./bootstrapServe.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "canopy-keyfile-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => child.exitCode !== null ? resolve() : child.on("exit", () => resolve()))
-
-/** Starts a first serve, waits for its bootstrap lines, stops it; answers its stderr. */
-const firstServe = async (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}) => {
-  const s = await startServeProcess(["--bootstrap-if-empty", "--no-dispatcher", ...args], env)
-  try {
-    for (let i = 0; i < 100 && !/try it/.test(s.stderr()); i++) await new Promise((r) => setTimeout(r, 100))
-    const key = (path: string) => readFileSync(path, "utf8").trim()
-    const works = async (token: string) => (await fetch(`${s.url}/v1/projects`, { headers: { authorization: `Bearer ${token}` } })).status
-    return { stderr: s.stderr(), key, works }
-  } finally {
-    s.child.kill("SIGTERM")
-    await exited(s.child)
-  }
-}
+/** Runs a first serve until its bootstrap lines are out; answers its stderr. */
+const firstServe = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}) =>
+  duringFirstServe(args, async (s) => ({ stderr: s.stderr(), key: (path: string) => readFileSync(path, "utf8").trim() }), env)
 
 describe("the bootstrap key file", () => {
   it("next to the SQLite file by default: mode 0600, the key works, stderr names the file and never holds the key", async () => {
     const db = join(dir, "a.db")
-    const s = await startServeProcess(["--db", db, "--bootstrap-if-empty", "--no-dispatcher"])
-    try {
-      for (let i = 0; i < 100 && !/try it/.test(s.stderr()); i++) await new Promise((r) => setTimeout(r, 100))
+    await duringFirstServe(["--db", db], async (s) => {
       const path = join(dir, "canopy-admin-key")
       assert.strictEqual(statSync(path).mode & 0o777, 0o600)
       const key = readFileSync(path, "utf8").trim()
@@ -45,10 +30,7 @@ describe("the bootstrap key file", () => {
       assert.notMatch(s.stderr(), /cnp_key_/)
       assert.include(s.stderr(), `admin API key written to ${path}`)
       assert.strictEqual((await fetch(`${s.url}/v1/projects`, { headers: { authorization: `Bearer ${key}` } })).status, 200)
-    } finally {
-      s.child.kill("SIGTERM")
-      await exited(s.child)
-    }
+    })
   }, 60_000)
 
   it("--bootstrap-key-file and CANOPY_BOOTSTRAP_KEY_FILE choose the path; a link planted there is replaced, its target untouched", async () => {
@@ -74,20 +56,11 @@ describe("the bootstrap key file", () => {
 
 describe("on a terminal", () => {
   it("the key is shown once on the terminal, and written to the file as well", async () => {
-    const db = join(dir, "tty.db")
-    const command = [process.execPath, canopyBin, "serve", "--port", "0", "--db", db, "--bootstrap-if-empty", "--no-dispatcher"].join(" ")
-    const child = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["pipe", "pipe", "pipe"], detached: true })
-    let out = ""
-    child.stdout!.on("data", (d) => (out += d))
-    try {
-      for (let i = 0; i < 300 && !/try it[\s\S]*projects/.test(out); i++) await new Promise((r) => setTimeout(r, 100))
+    await duringFirstServeOnTerminal(join(dir, "tty.db"), (out) => {
       const key = readFileSync(join(dir, "canopy-admin-key"), "utf8").trim()
       assert.match(key, /^cnp_key_\w+$/)
       assert.include(out, `  ${key}`, out)
       assert.include(out, `curl -H "Authorization: Bearer ${key}"`)
-    } finally {
-      process.kill(-child.pid!, "SIGTERM")
-      await exited(child)
-    }
+    })
   }, 60_000)
 })

@@ -7,32 +7,24 @@
  * shown once as well.
  */
 import { afterAll, assert, describe, it } from "@effect/vitest"
-import { type ChildProcess, spawn } from "node:child_process"
 import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { canopyBin, startServeProcess } from "./harness.ts"
+import { duringFirstServe, duringFirstServeOnTerminal } from "./bootstrapServe.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "canopy-ownerlink-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => child.exitCode !== null ? resolve() : child.on("exit", () => resolve()))
 const LINK = /\/invitations\/accept\?token=(cnp_inv_\w+)$/
 
-/** Starts a first serve, waits for its bootstrap lines, checks the link's page, stops it; answers stderr. */
-const firstServe = async (args: ReadonlyArray<string>, linkFile: string, env: Readonly<Record<string, string>> = {}) => {
-  const s = await startServeProcess(["--bootstrap-if-empty", "--no-dispatcher", ...args], env)
-  try {
-    for (let i = 0; i < 100 && !/try it/.test(s.stderr()); i++) await new Promise((r) => setTimeout(r, 100))
+/** Runs a first serve until its bootstrap lines are out, checks the link's page; answers stderr and the link. */
+const firstServe = (args: ReadonlyArray<string>, linkFile: string, env: Readonly<Record<string, string>> = {}) =>
+  duringFirstServe(args, async (s) => {
     const link = readFileSync(linkFile, "utf8").trim()
     assert.isTrue(link.startsWith(`${s.url}/invitations/accept?token=`), link)
     assert.strictEqual((await fetch(link)).status, 200, "the link's page opens")
     return { stderr: s.stderr(), link }
-  } finally {
-    s.child.kill("SIGTERM")
-    await exited(s.child)
-  }
-}
+  }, env)
 
 describe("the owner's set-password link file", () => {
   it("next to the admin key's file by default: mode 0600, stderr names the file and never holds the link", async () => {
@@ -64,33 +56,19 @@ describe("the owner's set-password link file", () => {
   it("a link that cannot be written: stderr says so and how to issue another, still without the link", async () => {
     const blocked = join(dir, "blocked")
     mkdirSync(join(blocked, "canopy-owner-link"), { recursive: true })
-    const s = await startServeProcess(["--bootstrap-if-empty", "--no-dispatcher", "--db", join(dir, "c.db"), "--bootstrap-key-file", join(blocked, "key")])
-    try {
-      for (let i = 0; i < 100 && !/try it/.test(s.stderr()); i++) await new Promise((r) => setTimeout(r, 100))
+    await duringFirstServe(["--db", join(dir, "c.db"), "--bootstrap-key-file", join(blocked, "key")], async (s) => {
       assert.match(s.stderr(), /set-password link could not be written to .*canopy-owner-link \(\w+\); issue another with canopy owner reset-password/)
       assert.notMatch(s.stderr(), /cnp_inv_/)
-    } finally {
-      s.child.kill("SIGTERM")
-      await exited(s.child)
-    }
+    })
   }, 60_000)
 })
 
 describe("on a terminal", () => {
   it("the link is shown once on the terminal, and written to the file as well", async () => {
-    const db = join(dir, "tty.db")
-    const command = [process.execPath, canopyBin, "serve", "--port", "0", "--db", db, "--bootstrap-if-empty", "--no-dispatcher"].join(" ")
-    const child = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["pipe", "pipe", "pipe"], detached: true })
-    let out = ""
-    child.stdout!.on("data", (d) => (out += d))
-    try {
-      for (let i = 0; i < 300 && !/try it[\s\S]*projects/.test(out); i++) await new Promise((r) => setTimeout(r, 100))
+    await duringFirstServeOnTerminal(join(dir, "tty.db"), (out) => {
       const link = readFileSync(join(dir, "canopy-owner-link"), "utf8").trim()
       assert.match(link, LINK)
       assert.include(out, `the owner sets a password (once, within 7 days) at:\r\n  ${link}`, out)
-    } finally {
-      process.kill(-child.pid!, "SIGTERM")
-      await exited(child)
-    }
+    })
   }, 60_000)
 })
