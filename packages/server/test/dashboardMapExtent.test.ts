@@ -6,6 +6,7 @@
  */
 import { Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { dashboardSession } from "./dashboardSession.ts"
 import { serverOnEachStore, type StoreServer } from "./stores.ts"
 
 /** A square boundary of about `ha` hectares with its south-west corner at (lon, lat). */
@@ -14,22 +15,6 @@ const square = (lon: number, lat: number, ha: number) => {
   const dLon = side / (111_320 * Math.cos((lat * Math.PI) / 180))
   const dLat = side / 110_574
   return { type: "Polygon" as const, coordinates: [[[lon, lat], [lon + dLon, lat], [lon + dLon, lat + dLat], [lon, lat + dLat], [lon, lat]]] }
-}
-
-/** An owner signed in to the dashboard: the session cookie. */
-const signIn = async (base: string, email: string, password: string) => {
-  const page = await fetch(`${base}/dashboard`)
-  const csrfCookie = page.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.startsWith("canopy_csrf="))!
-  const csrf = decodeURIComponent(csrfCookie.slice("canopy_csrf=".length))
-  const res = await fetch(`${base}/dashboard/sign-in`, {
-    method: "POST",
-    redirect: "manual",
-    body: new URLSearchParams({ csrf, email, password }).toString(),
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie }
-  })
-  const session = res.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.startsWith("canopy_session="))
-  assert.isDefined(session, `sign-in answered ${res.status}`)
-  return session!
 }
 
 for (const [store, start] of serverOnEachStore) {
@@ -45,7 +30,7 @@ for (const [store, start] of serverOnEachStore) {
       const owner = async (n: string) => {
         const b = await canopy.bootstrap({ account_name: `Extent ${n} ${store}`, email: `extent-${n}-${store}@example.com`, plan: "enterprise" })
         await canopy.members.accept(b.password_token, { name: `Owner ${n}`, password: "owner password!" })
-        return { system: Principal.system(b.account.id), cookie: await signIn(url, `extent-${n}-${store}@example.com`, "owner password!") }
+        return { system: Principal.system(b.account.id), cookie: (await dashboardSession(url, `extent-${n}-${store}@example.com`, "owner password!")).cookie }
       }
       const a = await owner("a")
       const other = await owner("b")

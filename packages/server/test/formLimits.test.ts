@@ -8,55 +8,20 @@ import { MAX_BODY_BYTES } from "../src/http/handler.ts"
 import { TOKEN_FORM } from "../src/http/oauth.ts"
 import { ACTION_FORM, SMALL_FORM } from "../src/pages/html.ts"
 import { FORM_LIMITS } from "../src/gis/multipart.ts"
-import type { ChildProcess } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { serve as serveInProcess } from "../src/index.ts"
-import { isErrorBody, request, square, startServeProcess } from "./harness.ts"
+import { serveWithOwner, type ServeWithOwner } from "./dashboardSession.ts"
+import { isErrorBody, request, square } from "./harness.ts"
 import { withoutStall } from "./healthProbe.ts"
 
 // The server runs as a process of its own: the client's sending of 20 MB at once must not count
 // as the server's time. Its database is made (an account, a member with a password) beforehand.
-let dir: string
-let serve: { child: ChildProcess; url: string }
-let server: { url: string }
-let apiToken: string
-let session: { cookie: string; csrf: string }
+let server: ServeWithOwner
 let projectId: string
 
-const cookieOf = (headers: Headers, name: string) => {
-  for (const c of headers.getSetCookie()) if (c.startsWith(`${name}=`)) return decodeURIComponent(c.split(";")[0]!.slice(name.length + 1))
-  return undefined
-}
-
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "canopy-forms-"))
-  const db = join(dir, "canopy.db")
-  const maker = await serveInProcess({ port: 0, host: "127.0.0.1", db, dispatcher: false })
-  const b = await maker.canopy.bootstrap({ account_name: "Forms Co", email: "forms@example.com", plan: "pro" })
-  apiToken = b.api_key.token
-  await maker.canopy.members.accept(b.password_token, { name: "Fo", password: "a long enough password" })
-  await maker.close()
-  serve = await startServeProcess(["--db", db])
-  server = { url: serve.url }
-  const signInPage = await request(server.url, "GET", "/dashboard")
-  const pre = cookieOf(signInPage.headers, "canopy_csrf")!
-  const signedIn = await fetch(`${server.url}/dashboard/sign-in`, {
-    method: "POST",
-    redirect: "manual",
-    body: new URLSearchParams({ csrf: pre, email: "forms@example.com", password: "a long enough password" }),
-    headers: { cookie: `canopy_csrf=${encodeURIComponent(pre)}` }
-  })
-  const token = cookieOf(signedIn.headers, "canopy_session")!
-  const dashboard = await request(server.url, "GET", "/dashboard", { headers: { cookie: `canopy_session=${encodeURIComponent(token)}` } })
-  session = { cookie: `canopy_session=${encodeURIComponent(token)}`, csrf: /name="csrf" value="([^"]+)"/.exec(dashboard.text)![1]! }
-  projectId = (await request(server.url, "POST", "/v1/projects", { token: apiToken, json: { name: "Stand", geometry: square() } })).body.data.id
+  server = await serveWithOwner({ name: "Forms Co", email: "forms@example.com", password: "a long enough password" })
+  projectId = (await request(server.url, "POST", "/v1/projects", { token: server.apiToken, json: { name: "Stand", geometry: square() } })).body.data.id
 }, 60_000)
-afterAll(() => {
-  serve?.child.kill()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => server?.close())
 
 /** About 5 MB of distinct empty fields (what took 0.5–1.2 s to parse per request). */
 const fieldBomb = (() => {
@@ -119,26 +84,28 @@ describe("a form past its caps", () => {
   })
 
   it("/dashboard/action signed in: 5 MB of fields is a 413 page; /health answers promptly; nothing changed", async () => {
-    const before = (await request(server.url, "GET", "/v1/account", { token: apiToken })).text
+    const before = (await request(server.url, "GET", "/v1/account", { token: server.apiToken })).text
     const answers = await withoutStall(server.url,
       () =>
-        post("/dashboard/action", `csrf=${encodeURIComponent(session.csrf)}&action=set_overlap_policy&overlap_policy=reject&${fieldBomb.slice(0, -200)}`, {
-          ...urlencoded,
-          cookie: session.cookie
-        }))
+        post("/dashboard/action", `csrf=${encodeURIComponent(server.session.csrf)}&action=set_overlap_policy&overlap_policy=reject&${fieldBomb.slice(0, -200)}`,
+          {
+            ...urlencoded,
+            cookie: server.session.cookie
+          }))
     for (const a of answers) {
       assert.strictEqual(a.status, 413)
       assert.include(a.text, `more than ${ACTION_FORM.fields} fields`)
     }
-    assert.strictEqual((await request(server.url, "GET", "/v1/account", { token: apiToken })).text.replace(/"meta":.*$/, ""), before.replace(/"meta":.*$/, ""))
+    assert.strictEqual((await request(server.url, "GET", "/v1/account", { token: server.apiToken })).text.replace(/"meta":.*$/, ""),
+      before.replace(/"meta":.*$/, ""))
   })
 
   it("/dashboard/action signed in: a form within its caps still works (repeated checkboxes kept)", async () => {
-    const body = new URLSearchParams([["csrf", session.csrf], ["action", "create_key"], ["back", "/dashboard"], ["name", "From a form"], ["permissions",
+    const body = new URLSearchParams([["csrf", server.session.csrf], ["action", "create_key"], ["back", "/dashboard"], ["name", "From a form"], ["permissions",
       "projects:read"], ["permissions", "projects:write"]])
-    const r = await post("/dashboard/action", body.toString(), { ...urlencoded, cookie: session.cookie })
+    const r = await post("/dashboard/action", body.toString(), { ...urlencoded, cookie: server.session.cookie })
     assert.strictEqual(r.status, 303)
-    const page = await request(server.url, "GET", "/dashboard", { headers: { cookie: session.cookie } })
+    const page = await request(server.url, "GET", "/dashboard", { headers: { cookie: server.session.cookie } })
     assert.match(page.text, /<td>From a form<\/td><td><code>[^<]*<\/code><\/td><td>projects:read, projects:write</)
   })
 })
@@ -152,7 +119,7 @@ describe("multipart forms past their part limit", () => {
   const multipart = { "content-type": `multipart/form-data; boundary=${boundary}` }
 
   it(`the API import: 4 MB of empty parts is refused (more than ${FORM_LIMITS.parts} parts); /health answers promptly`, async () => {
-    const answers = await withoutStall(server.url, () => post("/v1/projects/import", manyParts, { ...multipart, authorization: `Bearer ${apiToken}` }))
+    const answers = await withoutStall(server.url, () => post("/v1/projects/import", manyParts, { ...multipart, authorization: `Bearer ${server.apiToken}` }))
     for (const a of answers) {
       assert.strictEqual(a.status, 400, a.text.slice(0, 300))
       const body = JSON.parse(a.text)
@@ -163,8 +130,8 @@ describe("multipart forms past their part limit", () => {
 
   it("the dashboard upload, without a session and with one: 4 MB of empty parts never holds /health", async () => {
     for (const a of await withoutStall(server.url, () => post("/dashboard/upload", manyParts, multipart))) assert.isBelow(a.status, 500)
-    for (const a of await withoutStall(server.url, () => post("/dashboard/upload", manyParts, { ...multipart, cookie: session.cookie })))
+    for (const a of await withoutStall(server.url, () => post("/dashboard/upload", manyParts, { ...multipart, cookie: server.session.cookie })))
       assert.isBelow(a.status, 500)
-    assert.strictEqual((await request(server.url, "GET", `/v1/projects/${projectId}`, { token: apiToken })).status, 200)
+    assert.strictEqual((await request(server.url, "GET", `/v1/projects/${projectId}`, { token: server.apiToken })).status, 200)
   })
 })

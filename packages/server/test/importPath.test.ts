@@ -11,6 +11,7 @@ import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { importPool, makeImportPool, replaceImportPool } from "../src/gis/offload.ts"
 import { kml, kmz, square, utf8 } from "./gis/fixtures.ts"
+import { dashboardSession } from "./dashboardSession.ts"
 import { hostileFiles } from "./gis/hostileCorpus.ts"
 import { isErrorBody, type Reply, request, startTestServer, type TestServer } from "./harness.ts"
 import { serverOnEachStore, type StoreServer } from "./stores.ts"
@@ -106,23 +107,6 @@ const fileProblem = (r: Reply) => {
   assert.strictEqual(r.body.error.details[0].field, "file", r.text.slice(0, 300))
 }
 
-/** A member signed in to the dashboard: their cookies and the session's CSRF token. */
-const signIn = async (base: string, email: string, password: string) => {
-  const page = await fetch(`${base}/dashboard`)
-  const csrfCookie = page.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.startsWith("canopy_csrf="))!
-  const csrf = decodeURIComponent(csrfCookie.slice("canopy_csrf=".length))
-  const res = await fetch(`${base}/dashboard/sign-in`, {
-    method: "POST",
-    redirect: "manual",
-    body: new URLSearchParams({ csrf, email, password }).toString(),
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie }
-  })
-  const session = res.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.startsWith("canopy_session="))
-  assert.isDefined(session, `sign-in answered ${res.status}`)
-  const home = await (await fetch(`${base}/dashboard`, { headers: { cookie: session! } })).text()
-  return { cookie: session!, csrf: /name="csrf" value="([^"]+)"/.exec(home)![1]!.replace(/&amp;/g, "&") }
-}
-
 /** Posts a boundary file to the dashboard's upload; answers the redirect and the notice it carries (read from the page it leads to). */
 const dashboardUpload = async (base: string, me: { cookie: string; csrf: string }, projectId: string, name: string, bytes: Uint8Array) => {
   const started = performance.now()
@@ -156,8 +140,8 @@ describe("the dashboard's upload: the role and the project first, then the worke
       await server.canopy.members.accept(inv.invitation.token, { name: role, password: `${role} password!` })
     }
     await warmWorkers()
-    viewer = await signIn(server.url, "up-viewer@example.com", "viewer password!")
-    editor = await signIn(server.url, "up-editor@example.com", "editor password!")
+    viewer = await dashboardSession(server.url, "up-viewer@example.com", "viewer password!")
+    editor = await dashboardSession(server.url, "up-editor@example.com", "editor password!")
     projectId = (await request(server.url, "POST", "/v1/projects", { token, json: { name: "Stand", geometry: square(8.1, 48.1, 0.01) } })).body.data.id
     const other = await server.canopy.bootstrap({ account_name: "Other Co", email: "up-other@example.com", plan: "pro" })
     otherProjectId =
