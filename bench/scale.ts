@@ -1,9 +1,9 @@
 /**
  * Scale benchmark (`npm run bench -- scale`; loopback only, stops by itself, never gates CI):
  * one account with 1,000, then 100,000 and — with `BENCH_SCALE=1m` — 1,000,000 projects; each
- * endpoint of the scale table measured over real HTTP against the packaged server
- * (bench/servers/canopy.ts: `serve()` with full authentication, rate limiting and usage
- * counting), as the p50 of sequential single requests (in four rounds taken in turns with the
+ * endpoint of the scale table (bench/scale/endpoints.ts) measured over real HTTP against the
+ * packaged server (bench/servers/canopy.ts: `serve()` with full authentication, rate limiting and
+ * usage counting), as the p50 of sequential single requests (in four rounds taken in turns with the
  * other sizes) and as req/s (autocannon, 10 connections,
  * `BENCH_SECONDS`, default 3), each printed with its ratio to the 1,000-project figure of the same
  * run. Then the event-loop lag: GET /health every 10 ms while hostile star polygons of 24,000 and

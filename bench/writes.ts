@@ -26,8 +26,10 @@ import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { projectGeometry } from "./scale/data.ts"
-import { boxesMeeting, copyDatabase, grow, parseSize, removeDatabase } from "./writes/grown.ts"
-import { closedLoop, type HttpWindow, openLoop, startServer, stopServer } from "./writes/http.ts"
+import { startServer, stopServer } from "./scale/servers.ts"
+import { copySqlite, removeSqlite } from "./scale/sqliteFiles.ts"
+import { boxesMeeting, grow, parseSize } from "./writes/grown.ts"
+import { closedLoop, type HttpWindow, openLoop } from "./writes/http.ts"
 
 const SECONDS = Number(process.env.BENCH_WRITES_SECONDS ?? 60)
 const PROJECTS = Number(process.env.BENCH_WRITES_PROJECTS ?? 100_000)
@@ -200,7 +202,7 @@ const onGrownFile = async (dir: string) => {
       (sizeOf(grown) / MIB).toFixed(0)
     } MiB`
   )
-  copyDatabase(grown, served)
+  copySqlite(grown, served)
 
   say(`\n== writes: on ${fmt(START)} projects, the library creating projects one at a time, never pausing, for ${SECONDS} s; ${load()}`)
   const n = await sustained(await open(grown, base.token))
@@ -209,7 +211,7 @@ const onGrownFile = async (dir: string) => {
     `last ${boxesMeeting(grown, boxOf(projectInput(n - 1).geometry.coordinates[0]!))}; a create on seeded position 0 would meet ${
       fmt(seeded + 1)
     } (stacked replicas)`)
-  removeDatabase(grown)
+  removeSqlite(grown)
 
   const server = await startServer(served)
   try {
@@ -234,7 +236,7 @@ const onGrownFile = async (dir: string) => {
     )
   } finally {
     await stopServer(server.child)
-    removeDatabase(served)
+    removeSqlite(served)
   }
 }
 

@@ -6,7 +6,6 @@
  */
 import { sqliteStorage } from "@canopy/adapter-sqlite"
 import Database from "better-sqlite3"
-import { copyFileSync, existsSync, rmSync } from "node:fs"
 import { type Base, extendSqlite, seedBase } from "../scale/seed.ts"
 
 const BASE_SIZE = 1_000
@@ -32,18 +31,6 @@ export const grow = async (file: string, size: number, progress: (line: string) 
     db.close()
   }
   return { base, seededS, replicatedS: (performance.now() - t1) / 1_000 }
-}
-
-/** Copies a SQLite file with its log (a checkpointed file has none). */
-export const copyDatabase = (from: string, to: string) => {
-  for (const suffix of ["-wal", "-shm"]) rmSync(`${to}${suffix}`, { force: true })
-  copyFileSync(from, to)
-  if (existsSync(`${from}-wal`)) copyFileSync(`${from}-wal`, `${to}-wal`)
-}
-
-/** Removes a SQLite file and its log. */
-export const removeDatabase = (file: string) => {
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true })
 }
 
 type Box = readonly [number, number, number, number]

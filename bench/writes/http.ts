@@ -5,34 +5,8 @@
  * so a server that falls behind shows in the figures) and closed-loop with a fixed number of
  * connections (each sends its next request when its answer arrives).
  */
-import { type ChildProcess, spawn } from "node:child_process"
-import { once } from "node:events"
 import { Agent } from "node:http"
-import { join } from "node:path"
 import { call, quantile } from "../scale/measure.ts"
-
-/** Starts bench/servers/canopy.ts on a SQLite file (no delivery loop); resolves with its base URL. */
-export const startServer = (file: string): Promise<{ url: string; child: ChildProcess }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [
-      "--conditions=source",
-      "--disable-warning=ExperimentalWarning",
-      join(import.meta.dirname, "..", "servers", "canopy.ts"),
-      file
-    ], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, BENCH_DISPATCHER: "0" } })
-    child.once("exit", (code) => reject(new Error(`the server exited (${code}) before it listened`)))
-    child.stdout!.once("data", (d: Buffer) => resolve({ url: `http://127.0.0.1:${Number(d.toString().trim())}`, child }))
-  })
-
-/** Stops a server started by `startServer` (SIGKILL after 5 s). */
-export const stopServer = async (child: ChildProcess) => {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = once(child, "exit")
-  child.kill("SIGTERM")
-  const t = setTimeout(() => child.kill("SIGKILL"), 5_000)
-  await exited
-  clearTimeout(t)
-}
 
 /** One ten-second window of answers (grouped by the time each request was due). */
 export interface HttpWindow {
