@@ -39,7 +39,7 @@ export const toResource = (p: ProjectRow): Schemas.Project => ({
   updated_at: p.updated_at
 })
 
-const countedArea = (p: { readonly status: string; readonly area_hectares: number }) => (p.status === "archived" ? 0 : p.area_hectares)
+const countedArea = (p: { readonly status: string; readonly area_hectares: number }) => (Lifecycle.counts(p.status) ? p.area_hectares : 0)
 
 /** The stored geometry fields of a project without a boundary (DECISIONS: area 0, no bbox). */
 const noGeometry = { geometry: null, area_hectares: 0, bbox: null }
@@ -211,7 +211,7 @@ const make = (storage: StorageShape) => {
           ...(body.slug !== undefined ? { slug: body.slug } : {}),
           ...m
         }
-      }, (before, after) => (m?.geometry || (before.status === "archived" && after.status !== "archived")) ? countedOf(after) : undefined, deadline)
+      }, (before, after) => (m?.geometry || (!Lifecycle.counts(before.status) && Lifecycle.counts(after.status))) ? countedOf(after) : undefined, deadline)
     }),
 
     archive: Effect.fn("Projects.archive")(function*(principal, id) {

@@ -8,6 +8,7 @@ import { Clock, Effect } from "effect"
 import { Conflict } from "../Errors.ts"
 import * as Events from "../Events.ts"
 import * as Geometry from "../Geometry.ts"
+import * as Lifecycle from "../Lifecycle.ts"
 import * as GeometryCheck from "../GeometryCheck.ts"
 import * as Overlap from "../Overlap.ts"
 import type { RawJson } from "../RawJson.ts"
@@ -136,4 +137,4 @@ export const reportOverlaps = (accountId: string, project: ProjectRow, report: O
 
 /** The counted boundary of a row, when it has one and is not archived. */
 export const countedOf = (p: Pick<ProjectRow, "geometry" | "bbox" | "status">): Counted | undefined =>
-  p.geometry !== null && p.bbox !== null && p.status !== "archived" ? { geometry: p.geometry, bbox: p.bbox } : undefined
+  p.geometry !== null && p.bbox !== null && Lifecycle.counts(p.status) ? { geometry: p.geometry, bbox: p.bbox } : undefined
