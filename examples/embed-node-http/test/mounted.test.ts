@@ -4,43 +4,31 @@
  * authorization-code flow with PKCE — every form, link, redirect and cookie staying under the
  * prefix. Plus the documents that name URLs: /docs, the OpenAPI `servers`, the OAuth metadata.
  */
-import { OAuth } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { Browser, BrowserContext, Page } from "playwright-core"
-import { inject } from "vitest"
-import { type CallbackReceiver, launchChromium, startCallbackReceiver } from "../../../packages/server/test/chromium.ts"
+import type { BrowserContext } from "playwright-core"
+import { acceptInvitation, authorizeUrl, browserWithCallback, registerApplication, signIn, submit,
+  tokenRequest } from "../../../packages/server/test/browserFlows.ts"
 import { BASE_PATH, startApp } from "../src/app.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "canopy-mounted-"))
 let app: Awaited<ReturnType<typeof startApp>>
-let browser: Browser
-let callbackUrl: string
-let callbacks: Array<URLSearchParams>
-let receiver: CallbackReceiver
 /** Every path the browser asked the host for: none may fall outside the prefix. */
 const HOST_404 = "not found in the host application\n"
 
 beforeAll(async () => {
   app = await startApp({ port: 0, db: join(dir, "mounted.db") })
-  browser = await launchChromium(inject("chromiumPath"))
-  // The third-party application's callback.
-  receiver = await startCallbackReceiver()
-  callbackUrl = receiver.url
-  callbacks = receiver.callbacks
 }, 60_000)
 
 afterAll(async () => {
-  await browser?.close()
-  receiver?.close()
   await app?.close()
   rmSync(dir, { recursive: true, force: true })
 })
 
-/** Clicks a control that submits a form, and waits for the page that answers it to load. */
-const submit = (page: Page, selector: string) => Promise.all([page.waitForEvent("load"), page.click(selector)])
+// The browser, and the third-party application's callback.
+const chrome = browserWithCallback()
 
 /** Records every request the page makes to the host, and what the host answered. */
 const watch = (context: BrowserContext) => {
@@ -64,7 +52,7 @@ const allUnderPrefix = (seen: ReadonlyArray<{ url: string; status: number; metho
 /** The owner of a fresh account, with the password set through the page of their set-password link. */
 const ownerSignedUp = async (email: string, password: string, name: string) => {
   const b = await app.canopy.bootstrap({ account_name: `Mounted ${name}`, email, plan: "pro" })
-  const context = await browser.newContext()
+  const context = await chrome.browser.newContext()
   const seen = watch(context)
   const page = await context.newPage()
   // The link `canopy init` prints, on the mounted site.
@@ -86,13 +74,9 @@ describe("Canopy mounted under /canopy, in headless Chromium", () => {
     await page.goto(`${app.url}${BASE_PATH}/`)
     assert.strictEqual(new URL(page.url()).pathname, `${BASE_PATH}/dashboard`)
     assert.strictEqual(await page.getAttribute("form", "action"), `${BASE_PATH}/dashboard/sign-in`)
-    await page.fill("#email", "owner-mounted@example.com")
-    await page.fill("#password", "wrong password!!")
-    await submit(page, "button[type=submit]")
+    await signIn(page, "owner-mounted@example.com", "wrong password!!")
     assert.include(await page.textContent("[role=alert]"), "wrong")
-    await page.fill("#email", "owner-mounted@example.com")
-    await page.fill("#password", "mounted owner password")
-    await submit(page, "button[type=submit]")
+    await signIn(page, "owner-mounted@example.com", "mounted owner password")
     assert.strictEqual(new URL(page.url()).pathname, `${BASE_PATH}/dashboard`)
     assert.include(await page.textContent("h1"), b.account.name)
     // every form of the dashboard posts under the prefix
@@ -119,10 +103,7 @@ describe("Canopy mounted under /canopy, in headless Chromium", () => {
   it("an invitation: the link the dashboard shows, accepted in another browser, under /canopy", async () => {
     const { b, context, seen } = await ownerSignedUp("owner-inviting@example.com", "inviting owner password", "Ivy Owner")
     const page = await context.newPage()
-    await page.goto(`${app.url}${BASE_PATH}/dashboard`)
-    await page.fill("#email", "owner-inviting@example.com")
-    await page.fill("#password", "inviting owner password")
-    await submit(page, "button[type=submit]")
+    await signIn(page, "owner-inviting@example.com", "inviting owner password", `${app.url}${BASE_PATH}/dashboard`)
     await page.fill("#inv-email", "mounted-newbie@example.com")
     await page.selectOption("#inv-role", "editor")
     await submit(page, "#members button:has-text('Invite')")
@@ -130,19 +111,11 @@ describe("Canopy mounted under /canopy, in headless Chromium", () => {
     assert.match(link, new RegExp(`^${app.url.replace(/\./g, "\\.")}${BASE_PATH}/invitations/accept\\?token=cnp_inv_\\w+$`))
     await context.close()
 
-    const invitee = await browser.newContext()
+    const invitee = await chrome.browser.newContext()
     const inviteeSeen = watch(invitee)
     const p = await invitee.newPage()
     await p.goto(link)
-    await p.fill("#name", "Nell Newbie")
-    await p.fill("#password", "short")
-    await p.evaluate("document.querySelector('#password').removeAttribute('minlength')") // let the server judge
-    await submit(p, "button[type=submit]")
-    assert.include(await p.textContent("[role=alert]"), "password")
-    await p.fill("#name", "Nell Newbie")
-    await p.fill("#password", "a long enough password")
-    await submit(p, "button[type=submit]")
-    assert.include(await p.textContent("h1"), "Welcome, Nell Newbie")
+    await acceptInvitation(p, "Nell Newbie", "a long enough password")
     const members = await app.canopy.members.list(await app.canopy.asMember(b.account.id, b.user.id))
     assert.strictEqual(members.data.find((m) => m.email === "mounted-newbie@example.com")?.status, "active")
     allUnderPrefix(seen)
@@ -152,18 +125,10 @@ describe("Canopy mounted under /canopy, in headless Chromium", () => {
 
   it("the OAuth authorization-code flow with PKCE: consent under /canopy, redirect with the code, exchange at the metadata's token endpoint, /v1/me", async () => {
     const { b, context } = await ownerSignedUp("owner-oauth@example.com", "oauth owner password", "Olive Owner")
+    const { callbacks, url: callbackUrl } = chrome.receiver
     const owner = await context.newPage()
-    await owner.goto(`${app.url}${BASE_PATH}/dashboard`)
-    await owner.fill("#email", "owner-oauth@example.com")
-    await owner.fill("#password", "oauth owner password")
-    await submit(owner, "button[type=submit]")
-    await owner.fill("#app-name", "Mounted Notes")
-    await owner.fill("#app-uris", callbackUrl)
-    await owner.check("#applications input[value='profile']")
-    await owner.check("#applications input[value='projects:read']")
-    await owner.check("#applications input[value='public']")
-    await submit(owner, "#applications button:has-text('Register application')")
-    const clientId = (await owner.textContent("#client-id"))!.trim()
+    await signIn(owner, "owner-oauth@example.com", "oauth owner password", `${app.url}${BASE_PATH}/dashboard`)
+    const clientId = await registerApplication(owner, "Mounted Notes", callbackUrl, ["profile", "projects:read", "public"])
     await context.close()
 
     // The application discovers the endpoints from the metadata, on the mounted site.
@@ -171,24 +136,15 @@ describe("Canopy mounted under /canopy, in headless Chromium", () => {
     assert.strictEqual(metadata.issuer, `${app.url}${BASE_PATH}`)
 
     const verifier = "bW91bnRlZC1jYW5vcHktcGtjZS12ZXJpZmllci0xMjM0NTY3ODkwYWJjZGVm"
-    const authorize = `${metadata.authorization_endpoint}?${new URLSearchParams({
-      client_id: clientId,
-      redirect_uri: callbackUrl,
-      response_type: "code",
-      scope: "profile projects:read",
-      state: "mounted-state",
-      code_challenge: OAuth.challengeOf(verifier),
-      code_challenge_method: "S256"
-    })}`
-    const user = await browser.newContext()
+    const authorize = authorizeUrl(metadata.authorization_endpoint!, { clientId, redirectUri: callbackUrl, scope: "profile projects:read",
+      state: "mounted-state", verifier })
+    const user = await chrome.browser.newContext()
     const seen = watch(user)
     const page = await user.newPage()
     await page.goto(authorize)
     assert.include(await page.textContent("h1"), "Sign in to continue to Mounted Notes")
     assert.strictEqual(await page.getAttribute("form", "action"), `${BASE_PATH}/oauth/sign-in`)
-    await page.fill("#email", "owner-oauth@example.com")
-    await page.fill("#password", "oauth owner password")
-    await submit(page, "button[type=submit]")
+    await signIn(page, "owner-oauth@example.com", "oauth owner password")
     assert.strictEqual(new URL(page.url()).pathname, `${BASE_PATH}/oauth/authorize`)
     assert.include(await page.textContent("h1"), "Mounted Notes wants to access your Canopy account")
     assert.include(await page.textContent("ul"), "See your name and email address")
@@ -203,11 +159,8 @@ describe("Canopy mounted under /canopy, in headless Chromium", () => {
     allUnderPrefix(seen)
     await user.close()
 
-    const exchange = await fetch(metadata.token_endpoint!, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "authorization_code", client_id: clientId, code, redirect_uri: callbackUrl, code_verifier: verifier })
-    })
+    const exchange = await tokenRequest(metadata.token_endpoint!, { grant_type: "authorization_code", client_id: clientId, code, redirect_uri: callbackUrl,
+      code_verifier: verifier })
     const tokens = await exchange.json() as { access_token: string; scope: string }
     assert.strictEqual(exchange.status, 200, JSON.stringify(tokens))
     assert.strictEqual(tokens.scope, "profile projects:read")

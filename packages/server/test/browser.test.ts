@@ -1,51 +1,26 @@
-import { OAuth, Principal } from "@canopy/core"
+import { Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { Browser, Page } from "playwright-core"
-import { inject } from "vitest"
-import { type CallbackReceiver, launchChromium, startCallbackReceiver } from "./chromium.ts"
+import { acceptInvitation, authorizeUrl, browserWithCallback, registerApplication, signIn, submit, tokenRequest } from "./browserFlows.ts"
 import { client, startTestServer, type TestServer } from "./harness.ts"
 
-/** Clicks a control that submits a form, and waits for the page that answers it to load. */
-const submit = (page: Page, selector: string) => Promise.all([page.waitForEvent("load"), page.click(selector)])
-
 let server: TestServer
-let browser: Browser
-let callbackUrl: string
-let callbacks: Array<URLSearchParams>
-let receiver: CallbackReceiver
-
 beforeAll(async () => {
   server = await startTestServer()
-  browser = await launchChromium(inject("chromiumPath"))
-  // The third-party application's callback.
-  receiver = await startCallbackReceiver()
-  callbackUrl = receiver.url
-  callbacks = receiver.callbacks
 }, 60_000)
+afterAll(() => server?.stop())
 
-afterAll(async () => {
-  await browser?.close()
-  receiver?.close()
-  await server.stop()
-})
+// The browser, and the third-party application's callback.
+const chrome = browserWithCallback()
 
 describe("in headless Chromium", () => {
   it("an invitation walks from its link to member.joined", async () => {
     const { token } = await server.newAccount("pro")
     const invited = await client(server.url, token).post("/v1/account/members/invite", { email: "walker@example.com", role: "editor" })
-    const page = await browser.newPage()
+    const page = await chrome.browser.newPage()
     await page.goto(`${server.url}/invitations/accept?token=${encodeURIComponent(invited.body.data.invitation.token)}`)
-    await page.fill("#name", "Wanda Walker")
-    await page.fill("#password", "short")
-    await page.evaluate("document.querySelector('#password').removeAttribute('minlength')") // let the server judge
-    await submit(page, "button[type=submit]")
-    assert.include(await page.textContent("[role=alert]"), "password")
-    await page.fill("#name", "Wanda Walker")
-    await page.fill("#password", "a long enough password")
-    await submit(page, "button[type=submit]")
-    assert.include(await page.textContent("h1"), "Welcome, Wanda Walker")
+    await acceptInvitation(page, "Wanda Walker", "a long enough password")
     const events = await client(server.url, token).get("/v1/events?type=member.joined")
     assert.strictEqual(events.body.data[0].data.email, "walker@example.com")
     // the link works once
@@ -58,24 +33,16 @@ describe("in headless Chromium", () => {
   })
 
   it("the OAuth flow: register in the dashboard, authorize, sign in, approve, exchange, call /v1, refresh; the rotated token works and the old one fails", async () => {
+    const { callbacks, url: callbackUrl } = chrome.receiver
     // The owner registers the application in the dashboard.
     const b = await server.canopy.bootstrap({ account_name: "Field Co", email: "field-owner@example.com", plan: "pro" })
     await server.canopy.members.accept(b.password_token, { name: "Fay Owner", password: "owner password!" })
     const system = Principal.system(b.account.id)
-    const dashboard = await browser.newContext()
+    const dashboard = await chrome.browser.newContext()
     const owner = await dashboard.newPage()
-    await owner.goto(`${server.url}/dashboard`)
-    await owner.fill("#email", "field-owner@example.com")
-    await owner.fill("#password", "owner password!")
-    await submit(owner, "button[type=submit]")
-    await owner.fill("#app-name", "Field Notes")
-    await owner.fill("#app-uris", callbackUrl)
-    await owner.check("#applications input[value='projects:read']")
-    await owner.check("#applications input[value='offline_access']")
-    await owner.check("#applications input[value='public']")
-    await submit(owner, "#applications button:has-text('Register application')")
-    const app = { client_id: (await owner.textContent("#client-id"))!.trim() }
-    assert.match(app.client_id, /^app_/)
+    await signIn(owner, "field-owner@example.com", "owner password!", `${server.url}/dashboard`)
+    const clientId = await registerApplication(owner, "Field Notes", callbackUrl, ["projects:read", "offline_access", "public"])
+    assert.match(clientId, /^app_/)
     await dashboard.close()
 
     // A team member authorizes it from a browser of their own.
@@ -83,25 +50,14 @@ describe("in headless Chromium", () => {
     await server.canopy.members.accept(invited.invitation.token, { name: "Olga", password: "correct horse battery" })
 
     const verifier = "M25iVXpKU3puUjFaYWg3T1NDTDQtcW1ROUY5YXlwalNoc0hhakxifmZHag"
-    const authorize = `${server.url}/oauth/authorize?${new URLSearchParams({
-      client_id: app.client_id,
-      redirect_uri: callbackUrl,
-      response_type: "code",
-      scope: "projects:read offline_access",
-      state: "opaque-123",
-      code_challenge: OAuth.challengeOf(verifier),
-      code_challenge_method: "S256"
-    })}`
-    const page = await browser.newPage()
+    const authorize = authorizeUrl(`${server.url}/oauth/authorize`, { clientId, redirectUri: callbackUrl, scope: "projects:read offline_access",
+      state: "opaque-123", verifier })
+    const page = await chrome.browser.newPage()
     await page.goto(authorize)
     assert.include(await page.textContent("h1"), "Sign in to continue to Field Notes")
-    await page.fill("#email", "oauth-user@example.com")
-    await page.fill("#password", "wrong password!")
-    await submit(page, "button[type=submit]")
+    await signIn(page, "oauth-user@example.com", "wrong password!")
     assert.include(await page.textContent("[role=alert]"), "wrong")
-    await page.fill("#email", "oauth-user@example.com")
-    await page.fill("#password", "correct horse battery")
-    await submit(page, "button[type=submit]")
+    await signIn(page, "oauth-user@example.com", "correct horse battery")
     assert.include(await page.textContent("h1"), "Field Notes wants to access your Canopy account")
     assert.include(await page.textContent("ul"), "View your account's projects")
     await page.screenshot({ path: join(tmpdir(), "canopy-consent.png") })
@@ -112,26 +68,17 @@ describe("in headless Chromium", () => {
     const code = back.get("code")!
     assert.match(code, /^cnp_ocd_/)
 
-    const exchange = await fetch(`${server.url}/oauth/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "authorization_code", client_id: app.client_id, code, redirect_uri: callbackUrl, code_verifier: verifier })
-    })
+    const token = `${server.url}/oauth/token`
+    const exchange = await tokenRequest(token, { grant_type: "authorization_code", client_id: clientId, code, redirect_uri: callbackUrl,
+      code_verifier: verifier })
     const tokens = await exchange.json() as { access_token: string; refresh_token: string }
     assert.strictEqual(exchange.status, 200)
     assert.strictEqual((await client(server.url, tokens.access_token).get("/v1/projects")).status, 200)
-    const refreshed = await fetch(`${server.url}/oauth/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "refresh_token", client_id: app.client_id, refresh_token: tokens.refresh_token })
-    })
+    const refresh = { grant_type: "refresh_token", client_id: clientId, refresh_token: tokens.refresh_token }
+    const refreshed = await tokenRequest(token, refresh)
     const rotated = await refreshed.json() as { access_token: string; refresh_token: string }
     assert.strictEqual((await client(server.url, rotated.access_token).get("/v1/projects")).status, 200)
-    const reused = await fetch(`${server.url}/oauth/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "refresh_token", client_id: app.client_id, refresh_token: tokens.refresh_token })
-    })
+    const reused = await tokenRequest(token, refresh)
     assert.strictEqual(reused.status, 400, "the old refresh token fails")
 
     // deny, and an unregistered redirect URI gets a page, not a redirect
@@ -153,12 +100,9 @@ describe("in headless Chromium", () => {
     await admin.post("/v1/projects", { name: "Big",
       geometry: { type: "Polygon", coordinates: [[[0, 0], [side / 111_320, 0], [side / 111_320, side / 110_574], [0, side / 110_574], [0, 0]]] } })
 
-    const page = await browser.newPage()
+    const page = await chrome.browser.newPage()
     page.on("dialog", (d) => void d.accept()) // destructive actions are confirmed
-    await page.goto(`${server.url}/dashboard`)
-    await page.fill("#email", "dash-owner@example.com")
-    await page.fill("#password", "dashboard password")
-    await submit(page, "button[type=submit]")
+    await signIn(page, "dash-owner@example.com", "dashboard password", `${server.url}/dashboard`)
     assert.include(await page.textContent("h1"), "Dash Forestry")
     assert.strictEqual(await page.getAttribute("#usage .bar >> nth=0", "data-level"), "t75")
 
