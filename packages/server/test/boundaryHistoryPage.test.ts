@@ -5,38 +5,17 @@
  * area comes back, the restore is the newest version); a version compared is drawn on the map; a viewer sees the history without restore
  * buttons; nothing refused by the CSP; axe-core finds no serious violations.
  */
-import { Principal } from "@canopy/core"
-import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { mkdirSync } from "node:fs"
+import { assert, describe, it } from "@effect/vitest"
 import { join } from "node:path"
-import type { Browser, Page } from "playwright-core"
-import { inject } from "vitest"
-import { launchChromium } from "./chromium.ts"
-import { mapDrawn, seriousViolations as axe, signedIn as signInAs } from "./dashboardBrowser.ts"
-import { client, startTestServer, type TestServer } from "./harness.ts"
-
-const shots = join(process.cwd(), ".test-results", "screenshots")
+import type { Page } from "playwright-core"
+import { accountWithMembers, mapDrawn, pageTests, seriousViolations as axe, shots } from "./dashboardBrowser.ts"
+import { client } from "./harness.ts"
 
 /** A square with its south-west corner at (lon, lat), `side` degrees wide. */
 const square = (lon: number, lat: number, side: number) => ({ type: "Polygon",
   coordinates: [[[lon, lat], [lon + side, lat], [lon + side, lat + side], [lon, lat + side], [lon, lat]]] })
 
-let server: TestServer
-let browser: Browser
-
-beforeAll(async () => {
-  mkdirSync(shots, { recursive: true })
-  server = await startTestServer()
-  browser = await launchChromium(inject("chromiumPath"))
-}, 60_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
-
-/** A browser page signed in as `email`; console errors (CSP refusals among them) are collected. */
-const signedIn = (email: string, password: string) => signInAs(browser, server.url, email, password)
+const site = pageTests()
 
 /** The history table's rows as shown. */
 const rows = (page: Page) =>
@@ -52,18 +31,14 @@ const ha = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 4 }
 
 describe("a project page's boundary history in headless Chromium", () => {
   it("lists the versions as the API does, pages to older ones, records a dashboard edit, restores with a button; a viewer only reads", async () => {
-    const b = await server.canopy.bootstrap({ account_name: "History Forestry", email: "bh-owner@example.com", plan: "enterprise" })
-    await server.canopy.members.accept(b.password_token, { name: "Owner", password: "owner password!" })
-    const system = Principal.system(b.account.id)
-    const inv = await server.canopy.members.invite(system, { email: "bh-viewer@example.com", role: "viewer" })
-    await server.canopy.members.accept(inv.invitation.token, { name: "Viewer", password: "viewer password!" })
-    const api = client(server.url, b.api_key.token)
+    const { bootstrapped: b } = await accountWithMembers(site.server, "History Forestry", "bh-owner@example.com", { "bh-viewer@example.com": "viewer" })
+    const api = client(site.server.url, b.api_key.token)
     const p = (await api.post("/v1/projects", { name: "Spruce <stand>", geometry: square(8, 47, 0.01) })).body.data
     for (let i = 1; i <= 10; i++) assert.strictEqual((await api.put(`/v1/projects/${p.id}`, { geometry: square(8, 47, 0.01 + i * 0.001) })).status, 200)
 
-    const { context, errors, page } = await signedIn("bh-owner@example.com", "owner password!")
+    const { context, errors, page } = await site.signedIn("bh-owner@example.com", "owner password!")
     page.on("dialog", (d) => void d.accept()) // a restore is confirmed
-    await page.goto(`${server.url}/dashboard/project?id=${p.id}`)
+    await page.goto(`${site.server.url}/dashboard/project?id=${p.id}`)
     const firstApi = (await api.get(`/v1/projects/${p.id}/boundaries?per_page=10`)).body
     const shown = await rows(page)
     assert.deepStrictEqual(shown.map((r) => r.version), firstApi.data.map((v: { version: number }) => v.version))
@@ -80,7 +55,7 @@ describe("a project page's boundary history in headless Chromium", () => {
     assert.deepStrictEqual((await rows(page)).map((r) => [r.version, r.via]), [[1, "Created (API)"]])
 
     // An edit in the dashboard is recorded as one, by the member signed in.
-    await page.goto(`${server.url}/dashboard/project?id=${p.id}`)
+    await page.goto(`${site.server.url}/dashboard/project?id=${p.id}`)
     await page.click("#edit-project summary")
     await page.fill("#ep-geometry", JSON.stringify(square(8, 47, 0.005)))
     await Promise.all([page.waitForEvent("load"), page.click("#edit-project button[type=submit]")])
@@ -110,8 +85,8 @@ describe("a project page's boundary history in headless Chromium", () => {
     await context.close()
 
     // A viewer reads the same history, without restore buttons.
-    const viewer = await signedIn("bh-viewer@example.com", "viewer password!")
-    await viewer.page.goto(`${server.url}/dashboard/project?id=${p.id}`)
+    const viewer = await site.signedIn("bh-viewer@example.com", "viewer password!")
+    await viewer.page.goto(`${site.server.url}/dashboard/project?id=${p.id}`)
     const seen = await rows(viewer.page)
     assert.deepStrictEqual(seen.map((r) => r.version), [13, 12, 11, 10, 9, 8, 7, 6, 5, 4])
     assert.isTrue(seen.every((r) => !r.restore))

@@ -1,13 +1,86 @@
 /**
- * Helpers for the dashboard's page tests in headless Chromium (playwright-core): a context signed
- * in through the sign-in form with its console errors collected (CSP refusals among them),
- * axe-core's serious and critical violations, and waiting until a page's map has drawn.
+ * Helpers for the dashboard's page tests in headless Chromium (playwright-core): a test file's
+ * server and browser, an account with its owner and members able to sign in, a context signed in
+ * through the sign-in form with its console errors collected (CSP refusals among them), axe-core's
+ * serious and critical violations, and waiting until a page's map has drawn.
  */
-import { readFileSync } from "node:fs"
+import { Principal } from "@canopy/core"
+import { afterAll, beforeAll } from "@effect/vitest"
+import { mkdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
+import { join } from "node:path"
 import type { Browser, Page } from "playwright-core"
+import { inject } from "vitest"
+import { signIn } from "./browserFlows.ts"
+import { launchChromium } from "./chromium.ts"
+import { startTestServer, type TestServer } from "./harness.ts"
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
+
+/** Where the page tests write their screenshots. */
+export const shots = join(process.cwd(), ".test-results", "screenshots")
+
+/** A page-test file's server and browser, and pages signed in to that server (or to another one named). */
+export interface PageTests {
+  readonly server: TestServer
+  readonly browser: Browser
+  readonly signedIn: (email: string, password: string, server?: { readonly url: string }) => ReturnType<typeof signedIn>
+}
+
+/**
+ * Starts a test server on SQLite and headless Chromium before the calling file's tests (and makes
+ * the screenshots' folder), closes both after them; `server` and `browser` are there once started.
+ */
+export const pageTests = (): PageTests => {
+  let server: TestServer | undefined
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    mkdirSync(shots, { recursive: true })
+    server = await startTestServer()
+    browser = await launchChromium(inject("chromiumPath"))
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+  return {
+    get server() {
+      return server!
+    },
+    get browser() {
+      return browser!
+    },
+    signedIn: (email, password, on = server!) => signedIn(browser!, on.url, email, password)
+  }
+}
+
+/** An account made by `accountWithMembers`: what the bootstrap answered, and the account's system principal. */
+export interface AccountWithMembers {
+  readonly bootstrapped: Awaited<ReturnType<TestServer["canopy"]["bootstrap"]>>
+  readonly system: Principal.Principal
+}
+
+/**
+ * An account on `server` (enterprise unless `plan` says otherwise) whose owner `owner` has set the
+ * password "owner password!", and a member for each email of `members` with the role given, who
+ * has set "<role> password!"; answers what the bootstrap answered and the account's system principal.
+ */
+export const accountWithMembers = async (
+  server: TestServer,
+  name: string,
+  owner: string,
+  members: Readonly<Record<string, "editor" | "viewer">> = {},
+  plan: "free" | "pro" | "enterprise" = "enterprise"
+): Promise<AccountWithMembers> => {
+  const bootstrapped = await server.canopy.bootstrap({ account_name: name, email: owner, plan })
+  await server.canopy.members.accept(bootstrapped.password_token, { name: "Owner", password: "owner password!" })
+  const system = Principal.system(bootstrapped.account.id)
+  for (const [email, role] of Object.entries(members)) {
+    const inv = await server.canopy.members.invite(system, { email, role })
+    await server.canopy.members.accept(inv.invitation.token, { name: role === "editor" ? "Editor" : "Viewer", password: `${role} password!` })
+  }
+  return { bootstrapped, system }
+}
 
 /** A page of a fresh context signed in to `${baseUrl}/dashboard` as `email`, and its console errors. */
 export const signedIn = async (browser: Browser, baseUrl: string, email: string, password: string) => {
@@ -18,10 +91,7 @@ export const signedIn = async (browser: Browser, baseUrl: string, email: string,
     if (m.type() === "error") errors.push(m.text())
   })
   page.on("pageerror", (e) => errors.push(String(e)))
-  await page.goto(`${baseUrl}/dashboard`)
-  await page.fill("#email", email)
-  await page.fill("#password", password)
-  await Promise.all([page.waitForEvent("load"), page.click("button[type=submit]")])
+  await signIn(page, email, password, `${baseUrl}/dashboard`)
   return { context, page, errors }
 }
 
@@ -36,12 +106,12 @@ export const seriousViolations = async (page: Page) => {
   return found.filter((v) => v.impact === "serious" || v.impact === "critical")
 }
 
-/** Waits until the page's map has drawn its data and is idle (its tiles loaded). */
-export const mapDrawn = async (page: Page) => {
+/** Waits (at most `timeout` ms) until the page's map has drawn its data and is idle (its tiles loaded). */
+export const mapDrawn = async (page: Page, timeout = 60_000) => {
   await page.waitForFunction(() => {
     const w = globalThis as unknown as { canopyMapStats?: { done: boolean; firstRenderMs: number | null } }
     return w.canopyMapStats?.done === true && w.canopyMapStats.firstRenderMs !== null
-  }, undefined, { timeout: 60_000 })
+  }, undefined, { timeout })
   await page.evaluate(() =>
     new Promise<void>((resolve) => {
       const map = (globalThis as unknown as { canopyMap: { once: (e: string, f: () => void) => void; triggerRepaint: () => void } }).canopyMap

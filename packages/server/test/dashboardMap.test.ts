@@ -5,23 +5,18 @@
  * page, the overview map with 10,000 projects (time to first render, one request for the count and the view), and a configured basemap.
  * Screenshots go to .test-results/screenshots/.
  */
-import { Principal } from "@canopy/core"
-import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { mkdirSync, readFileSync } from "node:fs"
+import { assert, describe, it } from "@effect/vitest"
+import { readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import { createRequire } from "node:module"
 import { join } from "node:path"
-import type { Browser, BrowserContext, Page } from "playwright-core"
-import { inject } from "vitest"
-import { launchChromium } from "./chromium.ts"
+import type { BrowserContext, Page } from "playwright-core"
+import { submit } from "./browserFlows.ts"
+import { accountWithMembers, mapDrawn, pageTests, shots } from "./dashboardBrowser.ts"
 import { BOWTIE, hectares, kml, NORTH, shapefileZip, SOUTH, toUtm32n, UTM32N_PRJ } from "./gis/fixtures.ts"
 import { client, startTestServer, type TestServer } from "./harness.ts"
 
-const shots = join(process.cwd(), ".test-results", "screenshots")
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
-
-/** Clicks a control that submits a form, and waits for the page that answers it to load. */
-const submit = (page: Page, selector: string) => Promise.all([page.waitForEvent("load"), page.click(selector)])
 
 /** A square boundary of about `ha` hectares with its south-west corner at (lon, lat). */
 const square = (lon: number, lat: number, ha: number) => {
@@ -31,48 +26,16 @@ const square = (lon: number, lat: number, ha: number) => {
   return { type: "Polygon", coordinates: [[[lon, lat], [lon + dLon, lat], [lon + dLon, lat + dLat], [lon, lat + dLat], [lon, lat]]] }
 }
 
-let server: TestServer
-let browser: Browser
+const site = pageTests()
 let accounts = 0
 
-beforeAll(async () => {
-  mkdirSync(shots, { recursive: true })
-  server = await startTestServer()
-  browser = await launchChromium(inject("chromiumPath"))
-}, 60_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
-
-/** An account with a signed-up owner (and, if asked, a viewer); answers the system principal and the emails. */
-const account = async (s: TestServer = server, plan: "free" | "pro" | "enterprise" = "enterprise") => {
+/** An account with a signed-up owner and viewer; answers the system principal, the emails and the admin key. */
+const account = async (s: TestServer = site.server, plan: "free" | "pro" | "enterprise" = "enterprise") => {
   const n = ++accounts
   const owner = `map-owner${n}@example.com`
-  const b = await s.canopy.bootstrap({ account_name: `Forest Co ${n}`, email: owner, plan })
-  await s.canopy.members.accept(b.password_token, { name: `Owner ${n}`, password: "owner password!" })
-  const system = Principal.system(b.account.id)
   const viewer = `map-viewer${n}@example.com`
-  const inv = await s.canopy.members.invite(system, { email: viewer, role: "viewer" })
-  await s.canopy.members.accept(inv.invitation.token, { name: `Viewer ${n}`, password: "viewer password!" })
-  return { system, owner, viewer, token: b.api_key.token }
-}
-
-/** A browser context signed in as `email`; console errors (CSP refusals among them) are collected. */
-const signedIn = async (email: string, password: string, s: TestServer = server) => {
-  const context = await browser.newContext()
-  const page = await context.newPage()
-  const errors: Array<string> = []
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text())
-  })
-  page.on("pageerror", (e) => errors.push(String(e)))
-  await page.goto(`${s.url}/dashboard`)
-  await page.fill("#email", email)
-  await page.fill("#password", password)
-  await submit(page, "button[type=submit]")
-  return { context, page, errors }
+  const { bootstrapped, system } = await accountWithMembers(s, `Forest Co ${n}`, owner, { [viewer]: "viewer" }, plan)
+  return { system, owner, viewer, token: bootstrapped.api_key.token }
 }
 
 /** axe-core's serious and critical violations on the current page. */
@@ -90,22 +53,6 @@ const axe = async (page: Page) => {
   return result.filter((v) => v.impact === "serious" || v.impact === "critical")
 }
 
-/** Waits until the page's map has drawn its data (`window.canopyMapStats.done`) and is idle. */
-const mapDrawn = async (page: Page, timeout = 60_000) => {
-  await page.waitForFunction(() => {
-    const w = globalThis as unknown as { canopyMapStats?: { done: boolean; firstRenderMs: number | null } }
-    return w.canopyMapStats?.done === true && w.canopyMapStats.firstRenderMs !== null
-  }, undefined, { timeout })
-  await page.evaluate(() =>
-    new Promise<void>((resolve) => {
-      const map =
-        (globalThis as unknown as { canopyMap: { loaded: () => boolean; once: (e: string, f: () => void) => void; triggerRepaint: () => void } }).canopyMap
-      map.once("idle", () => resolve())
-      map.triggerRepaint()
-    })
-  )
-}
-
 const rowNames = (page: Page) => page.$$eval("#projects-table tbody tr td:first-child a", (as) => as.map((a) => a.textContent ?? ""))
 
 describe("the forester's dashboard in headless Chromium", () => {
@@ -113,14 +60,14 @@ describe("the forester's dashboard in headless Chromium", () => {
     const a = await account()
     const species = ["Spruce", "Oak", "Beech", "Pine", "Larch"]
     for (let i = 0; i < 27; i++) {
-      const p = await server.canopy.projects.create(a.system, {
+      const p = await site.server.canopy.projects.create(a.system, {
         name: `${species[i % 5]} stand ${String(i).padStart(2, "0")}`,
         geometry: square(10 + i * 0.01, 50, 5 + i),
         ...(i % 9 === 0 ? { status: "draft" } : {})
       })
-      if (i % 7 === 3) await server.canopy.projects.archive(a.system, p.id)
+      if (i % 7 === 3) await site.server.canopy.projects.archive(a.system, p.id)
     }
-    const { context, page } = await signedIn(a.owner, "owner password!")
+    const { context, page } = await site.signedIn(a.owner, "owner password!")
     await page.click("nav[aria-label=Dashboard] a:has-text('Projects')")
     await page.waitForSelector("#projects-table")
     assert.include(await page.textContent("#count"), "27 projects")
@@ -162,24 +109,24 @@ describe("the forester's dashboard in headless Chromium", () => {
     assert.lengthOf(second, 7)
     assert.strictEqual(new Set([...first, ...second]).size, 27, "no project twice, none missed")
     // the API agrees on the order
-    const api = await client(server.url, a.token).get("/v1/projects?sort=area_hectares&order=desc&per_page=100")
+    const api = await client(site.server.url, a.token).get("/v1/projects?sort=area_hectares&order=desc&per_page=100")
     assert.deepStrictEqual([...first, ...second], api.body.data.map((p: { name: string }) => p.name))
     await context.close()
   })
 
   it("a project page draws its boundary and assets on the map, with the API's area; a viewer gets no write forms; axe finds no serious violations", async () => {
     const a = await account()
-    const p = await server.canopy.projects.create(a.system, { name: "Grove </script><script>window.pwned=1</script>", description: "Mixed broadleaf",
+    const p = await site.server.canopy.projects.create(a.system, { name: "Grove </script><script>window.pwned=1</script>", description: "Mixed broadleaf",
       geometry: square(-3.5, 56.2, 123.0907) })
     const spots: Array<[number, number]> = [[-3.499, 56.2005], [-3.497, 56.201], [-3.4955, 56.2012]]
     for (const [i, at] of spots.entries()) {
-      await server.canopy.assets.create(a.system, p.id, { name: `Sensor ${i + 1}`, type: "sensor", location: { type: "Point", coordinates: at } })
+      await site.server.canopy.assets.create(a.system, p.id, { name: `Sensor ${i + 1}`, type: "sensor", location: { type: "Point", coordinates: at } })
     }
-    await server.canopy.assets.create(a.system, p.id, { name: "Unplaced", type: "other" })
-    const apiArea = (await client(server.url, a.token).get(`/v1/projects/${p.id}`)).body.data.area_hectares as number
+    await site.server.canopy.assets.create(a.system, p.id, { name: "Unplaced", type: "other" })
+    const apiArea = (await client(site.server.url, a.token).get(`/v1/projects/${p.id}`)).body.data.area_hectares as number
 
-    const { context, errors, page } = await signedIn(a.owner, "owner password!")
-    await page.goto(`${server.url}/dashboard/project?id=${p.id}`)
+    const { context, errors, page } = await site.signedIn(a.owner, "owner password!")
+    await page.goto(`${site.server.url}/dashboard/project?id=${p.id}`)
     await mapDrawn(page)
     assert.strictEqual(await page.textContent("h1"), "Grove </script><script>window.pwned=1</script>", "the name is text, not markup")
     assert.isUndefined(await page.evaluate(() => (globalThis as unknown as { pwned?: number }).pwned))
@@ -211,16 +158,16 @@ describe("the forester's dashboard in headless Chromium", () => {
     await page.screenshot({ path: join(shots, "project-page.png"), fullPage: true })
     assert.deepStrictEqual(await axe(page), [], "project page")
     for (const path of ["/dashboard", "/dashboard/projects"]) {
-      await page.goto(`${server.url}${path}`)
+      await page.goto(`${site.server.url}${path}`)
       assert.deepStrictEqual(await axe(page), [], path)
     }
     assert.deepStrictEqual(errors.filter((e) => /Content Security Policy|Refused/i.test(e)), [], "nothing refused by the CSP")
     await context.close()
 
     // the viewer: the same pages, not one write form (signing out is the only form that posts)
-    const v = await signedIn(a.viewer, "viewer password!")
+    const v = await site.signedIn(a.viewer, "viewer password!")
     for (const path of ["/dashboard", "/dashboard/projects", `/dashboard/project?id=${p.id}`]) {
-      await v.page.goto(`${server.url}${path}`)
+      await v.page.goto(`${site.server.url}${path}`)
       const actions = await v.page.$$eval("form[method=post]", (fs) =>
         fs.map((f) => (f.querySelector("input[name=action]") as unknown as { value: string } | null)?.value ?? "?"))
       assert.deepStrictEqual(actions, ["sign_out"], `${path}: only the sign-out form`)
@@ -230,13 +177,13 @@ describe("the forester's dashboard in headless Chromium", () => {
     assert.include(await v.page.textContent("#assets-table"), "Sensor 1", "a viewer still sees the assets")
     await v.page.screenshot({ path: join(shots, "project-page-viewer.png"), fullPage: true })
     assert.deepStrictEqual(await axe(v.page), [], "viewer's project page")
-    await v.page.goto(`${server.url}/dashboard`)
+    await v.page.goto(`${site.server.url}/dashboard`)
     assert.include(await v.page.textContent("#api-keys"), "Your role does not include this")
     await v.context.close()
 
     // the sign-in page too
-    const anon = await browser.newPage()
-    await anon.goto(`${server.url}/dashboard`)
+    const anon = await site.browser.newPage()
+    await anon.goto(`${site.server.url}/dashboard`)
     assert.deepStrictEqual(await axe(anon), [], "sign-in page")
     // axe does find what it should: an unlabelled field is reported
     await anon.evaluate("document.querySelector('main').append(document.createElement('input'))")
@@ -246,12 +193,12 @@ describe("the forester's dashboard in headless Chromium", () => {
 
   it("actions redirect to a page that shows the outcome once: a reload re-submits nothing; destructive actions are confirmed; errors are sentences with field paths", async () => {
     const a = await account()
-    const { context, page } = await signedIn(a.owner, "owner password!")
-    const actionPosts = () => server.logs.filter((l) => l.method === "POST" && l.path === "/dashboard/action").length
-    const api = client(server.url, a.token)
+    const { context, page } = await site.signedIn(a.owner, "owner password!")
+    const actionPosts = () => site.server.logs.filter((l) => l.method === "POST" && l.path === "/dashboard/action").length
+    const api = client(site.server.url, a.token)
 
     // create a project from the list page, with a boundary typed in
-    await page.goto(`${server.url}/dashboard/projects`)
+    await page.goto(`${site.server.url}/dashboard/projects`)
     await page.fill("#np-name", "Hillside")
     await page.fill("#np-geometry", JSON.stringify(square(24.9, 60.2, 42.5)))
     const before = actionPosts()
@@ -325,17 +272,17 @@ describe("the forester's dashboard in headless Chromium", () => {
     await page.screenshot({ path: join(shots, "after-delete.png"), fullPage: true })
 
     // an unknown project: a sentence, not a stack
-    await page.goto(`${server.url}/dashboard/project?id=${id}`)
+    await page.goto(`${site.server.url}/dashboard/project?id=${id}`)
     assert.include(await page.textContent("[role=alert]"), "does not exist any more")
     await context.close()
   })
 
   it("a boundary uploaded as KML or as a zipped Shapefile (UTM, reprojected) replaces the project's, with the file's hectares; a broken one shows the validator's path and saves nothing", async () => {
     const a = await account()
-    const p = await server.canopy.projects.create(a.system, { name: "Upload target", geometry: square(8, 48, 1) })
-    const api = client(server.url, a.token)
-    const { context, errors, page } = await signedIn(a.owner, "owner password!")
-    await page.goto(`${server.url}/dashboard/project?id=${p.id}`)
+    const p = await site.server.canopy.projects.create(a.system, { name: "Upload target", geometry: square(8, 48, 1) })
+    const api = client(site.server.url, a.token)
+    const { context, errors, page } = await site.signedIn(a.owner, "owner password!")
+    await page.goto(`${site.server.url}/dashboard/project?id=${p.id}`)
     const area = async () => (await api.get(`/v1/projects/${p.id}`)).body.data.area_hectares as number
 
     // KML from a GPS / Google Earth: two stands
@@ -372,26 +319,26 @@ describe("the forester's dashboard in headless Chromium", () => {
     await context.close()
 
     // the viewer gets no upload form, and a forged upload without the session's CSRF token changes nothing
-    const v = await signedIn(a.viewer, "viewer password!")
-    await v.page.goto(`${server.url}/dashboard/project?id=${p.id}`)
+    const v = await site.signedIn(a.viewer, "viewer password!")
+    await v.page.goto(`${site.server.url}/dashboard/project?id=${p.id}`)
     assert.strictEqual(await v.page.locator("#upload-boundary").count(), 0)
     await v.context.close()
     const forged = new FormData()
     forged.set("id", p.id)
     forged.set("csrf", "forged")
     forged.set("file", new Blob([JSON.stringify(square(0, 0, 5))]), "x.geojson")
-    const res = await fetch(`${server.url}/dashboard/upload`, { method: "POST", body: forged, redirect: "manual" })
+    const res = await fetch(`${site.server.url}/dashboard/upload`, { method: "POST", body: forged, redirect: "manual" })
     assert.strictEqual(res.status, 303)
     assert.strictEqual(await area(), before)
   })
 
   it("an overlap is reported with the right hectares after a create; an owner switches the account to refuse overlaps, and the next one is refused", async () => {
     const a = await account()
-    const api = client(server.url, a.token)
+    const api = client(site.server.url, a.token)
     const rect = (w: number, so: number, e: number, n: number) => ({ type: "Polygon", coordinates: [[[w, so], [e, so], [e, n], [w, n], [w, so]]] })
     const first = (await api.post("/v1/projects", { name: "Old growth", geometry: rect(14, 47, 14.01, 47.01) })).body.data
-    const { context, page, errors } = await signedIn(a.owner, "owner password!")
-    await page.goto(`${server.url}/dashboard/projects`)
+    const { context, page, errors } = await site.signedIn(a.owner, "owner password!")
+    await page.goto(`${site.server.url}/dashboard/projects`)
     await page.fill("#np-name", "Regrowth")
     await page.fill("#np-geometry", JSON.stringify(rect(14.006, 47.004, 14.02, 47.02)))
     await submit(page, "#new-project button")
@@ -406,7 +353,7 @@ describe("the forester's dashboard in headless Chromium", () => {
     await page.screenshot({ path: join(shots, "overlap-reported.png"), fullPage: true })
 
     // the list's spatial filters: a point in the shared part finds both, one in Old growth's own part one
-    await page.goto(`${server.url}/dashboard/projects`)
+    await page.goto(`${site.server.url}/dashboard/projects`)
     await page.fill("#f-point", "14.008, 47.008")
     await submit(page, "form[role=search] button")
     assert.deepStrictEqual((await rowNames(page)).sort(), ["Old growth", "Regrowth"])
@@ -422,14 +369,14 @@ describe("the forester's dashboard in headless Chromium", () => {
     assert.include(await page.textContent("[role=alert]"), "west must not exceed east")
 
     // the policy, on the account page: an owner may change it
-    await page.goto(`${server.url}/dashboard`)
+    await page.goto(`${site.server.url}/dashboard`)
     assert.include(await page.textContent("#overlaps"), "is saved, and the overlap is reported")
     await page.selectOption("#overlap-policy", "reject")
     await submit(page, "#overlaps button")
     assert.include(await page.textContent("#notice"), "Overlapping boundaries are now refused")
     assert.strictEqual((await api.get("/v1/account")).body.data.overlap_policy, "reject")
     assert.deepStrictEqual(await axe(page), [])
-    await page.goto(`${server.url}/dashboard/projects`)
+    await page.goto(`${site.server.url}/dashboard/projects`)
     await page.fill("#np-name", "Third")
     await page.fill("#np-geometry", JSON.stringify(rect(14.009, 47.009, 14.03, 47.03)))
     await submit(page, "#new-project button")
@@ -442,7 +389,7 @@ describe("the forester's dashboard in headless Chromium", () => {
     await context.close()
 
     // a viewer sees the policy but no form to change it
-    const v = await signedIn(a.viewer, "viewer password!")
+    const v = await site.signedIn(a.viewer, "viewer password!")
     assert.include(await v.page.textContent("#overlaps"), "is refused")
     assert.strictEqual(await v.page.locator("#overlap-policy").count(), 0)
     await v.context.close()
@@ -454,15 +401,16 @@ describe("the forester's dashboard in headless Chromium", () => {
     // 100 × 100 projects over Central Europe, and one tiny plot far away: not among the largest, so
     // outside the initial view, but counted (and drawn by the tiles when the map goes there)
     for (let i = 0; i < 10_000; i++) {
-      await server.canopy.projects.create(a.system, { name: `Plot ${i}`, geometry: square(5 + (i % 100) * 0.15, 45 + Math.floor(i / 100) * 0.1, 2 + (i % 13)) })
+      await site.server.canopy.projects.create(a.system, { name: `Plot ${i}`,
+        geometry: square(5 + (i % 100) * 0.15, 45 + Math.floor(i / 100) * 0.1, 2 + (i % 13)) })
     }
-    await server.canopy.projects.create(a.system, { name: "Far plot", geometry: square(-60, -10, 0.1) })
+    await site.server.canopy.projects.create(a.system, { name: "Far plot", geometry: square(-60, -10, 0.1) })
     console.log(`seeded 10,001 projects in ${Date.now() - started} ms`)
-    const { context, errors, page } = await signedIn(a.owner, "owner password!")
-    const extentRequests = () => server.logs.filter((l) => l.path === "/dashboard/map/extent.json").length
+    const { context, errors, page } = await site.signedIn(a.owner, "owner password!")
+    const extentRequests = () => site.server.logs.filter((l) => l.path === "/dashboard/map/extent.json").length
     const before = extentRequests()
     const t0 = Date.now()
-    await page.goto(`${server.url}/dashboard/map`)
+    await page.goto(`${site.server.url}/dashboard/map`)
     await mapDrawn(page, 120_000)
     const wall = Date.now() - t0
     const stats = await page.evaluate(() =>
@@ -500,12 +448,12 @@ describe("the forester's dashboard in headless Chromium", () => {
 
     // the answer: the exact count and the box of the largest projects; it needs a session
     const cookies = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ")
-    const answer = await (await fetch(`${server.url}/dashboard/map/extent.json`, { headers: { cookie: cookies } })).json() as { count: number;
+    const answer = await (await fetch(`${site.server.url}/dashboard/map/extent.json`, { headers: { cookie: cookies } })).json() as { count: number;
       extent: Array<number> }
     assert.strictEqual(answer.count, 10_001)
     const [w, s, e, n] = answer.extent
     assert.isTrue(w! >= 5 && w! < 5.01 && s! >= 45 && s! < 45.01 && e! > 19.85 && e! < 19.9 && n! > 54.9 && n! < 55, JSON.stringify(answer.extent))
-    const anon = await fetch(`${server.url}/dashboard/map/extent.json`)
+    const anon = await fetch(`${site.server.url}/dashboard/map/extent.json`)
     assert.strictEqual(anon.status, 401)
     assert.match(((await anon.json()) as { error: string }).error, /sign in/)
     await context.close()
@@ -515,15 +463,15 @@ describe("the forester's dashboard in headless Chromium", () => {
     async () => {
       const a = await account()
       const other = await account()
-      const oak = await server.canopy.projects.create(a.system, { name: "Tile oak", geometry: square(8.5, 47.2, 40) })
-      await server.canopy.projects.create(a.system, { name: "Tile beech", status: "draft", geometry: square(8.52, 47.2, 30) })
-      await server.canopy.projects.create(other.system, { name: "Someone else's", geometry: square(8.51, 47.21, 30) })
-      const { context, errors, page } = await signedIn(a.owner, "owner password!")
+      const oak = await site.server.canopy.projects.create(a.system, { name: "Tile oak", geometry: square(8.5, 47.2, 40) })
+      await site.server.canopy.projects.create(a.system, { name: "Tile beech", status: "draft", geometry: square(8.52, 47.2, 30) })
+      await site.server.canopy.projects.create(other.system, { name: "Someone else's", geometry: square(8.51, 47.21, 30) })
+      const { context, errors, page } = await site.signedIn(a.owner, "owner password!")
       const tileRequests: Array<{ url: string; status: number }> = []
       page.on("response", (r) => {
         if (r.url().includes("/dashboard/map/tile")) tileRequests.push({ url: r.url(), status: r.status() })
       })
-      await page.goto(`${server.url}/dashboard/map`)
+      await page.goto(`${site.server.url}/dashboard/map`)
       await mapDrawn(page)
       const drawn = await page.evaluate(() => {
         const map = (globalThis as any).canopyMap
@@ -559,7 +507,7 @@ describe("the forester's dashboard in headless Chromium", () => {
       const tile = tileRequests.find((t) => t.status === 200)!
       assert.strictEqual((await fetch(tile.url)).status, 401)
       const cookies = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ")
-      const bad = await fetch(`${server.url}/dashboard/map/tile?z=30&x=0&y=0`, { headers: { cookie: cookies } })
+      const bad = await fetch(`${site.server.url}/dashboard/map/tile?z=30&x=0&y=0`, { headers: { cookie: cookies } })
       assert.strictEqual(bad.status, 400)
       const again = await fetch(tile.url, { headers: { cookie: cookies } })
       assert.strictEqual(again.status, 200)
@@ -586,7 +534,7 @@ describe("the forester's dashboard in headless Chromium", () => {
       other = await startTestServer()
       const a = await account(other)
       const p = await other.canopy.projects.create(a.system, { name: "Tiled", geometry: square(2.35, 48.85, 10) })
-      const s = await signedIn(a.owner, "owner password!", other)
+      const s = await site.signedIn(a.owner, "owner password!", other)
       context = s.context
       const res = await s.page.goto(`${other.url}/dashboard/project?id=${p.id}`)
       assert.include(res!.headers()["content-security-policy"], `connect-src 'self' http://127.0.0.1:${port}`)

@@ -9,38 +9,18 @@
  * Also: the file asked again when the server does not hold it, the held files' bounds, and the
  * forms under a hostile client (megabytes of parts or fields) with /health probed meanwhile.
  */
-import { Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import type { ChildProcess } from "node:child_process"
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { Browser, Page } from "playwright-core"
-import { inject } from "vitest"
+import type { Page } from "playwright-core"
 import { MAX_BODY_BYTES } from "../src/http/handler.ts"
-import { serve as serveInProcess } from "../src/index.ts"
 import { HELD_FILES, makeHeldFiles } from "../src/pages/imports.ts"
-import { launchChromium } from "./chromium.ts"
-import { seriousViolations as axe, signedIn as signInAs } from "./dashboardBrowser.ts"
+import { accountWithMembers, pageTests, seriousViolations as axe, shots } from "./dashboardBrowser.ts"
+import { serveWithOwner, type ServeWithOwner } from "./dashboardSession.ts"
 import { BOWTIE, square } from "./gis/fixtures.ts"
-import { client, request, startServeProcess, startTestServer, type TestServer } from "./harness.ts"
+import { client, request } from "./harness.ts"
 import { withoutStall } from "./healthProbe.ts"
 
-const shots = join(process.cwd(), ".test-results", "screenshots")
-
-let server: TestServer
-let browser: Browser
-
-beforeAll(async () => {
-  mkdirSync(shots, { recursive: true })
-  server = await startTestServer()
-  browser = await launchChromium(inject("chromiumPath"))
-}, 60_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const site = pageTests()
 
 /**
  * `n` small stands apart from one another, named `${prefix} n`, the second a bow-tie named
@@ -80,27 +60,22 @@ const progressBar = (page: Page) =>
 
 /** Uploads `text` as `name` with the upload form, for a preview. */
 const upload = async (page: Page, name: string, text: string) => {
-  await page.goto(`${server.url}/dashboard/imports`)
+  await page.goto(`${site.server.url}/dashboard/imports`)
   await page.setInputFiles("#im-file", { name, mimeType: "application/geo+json", buffer: Buffer.from(text) })
   await Promise.all([page.waitForEvent("load"), page.click("#upload-form button[type=submit]")])
 }
 
 describe("the dashboard's bulk import in headless Chromium", () => {
   it("uploads, previews with the refused feature's problem, imports with a live progress bar, links the projects; cancels; a viewer only reads", async () => {
-    const b = await server.canopy.bootstrap({ account_name: "Import Forestry", email: "im-owner@example.com", plan: "enterprise" })
-    await server.canopy.members.accept(b.password_token, { name: "Owner", password: "owner password!" })
-    const system = Principal.system(b.account.id)
-    for (const role of ["editor", "viewer"] as const) {
-      const inv = await server.canopy.members.invite(system, { email: `im-${role}@example.com`, role })
-      await server.canopy.members.accept(inv.invitation.token, { name: role, password: `${role} password!` })
-    }
-    const api = client(server.url, b.api_key.token)
+    const { bootstrapped: b } = await accountWithMembers(site.server, "Import Forestry", "im-owner@example.com", { "im-editor@example.com": "editor",
+      "im-viewer@example.com": "viewer" })
+    const api = client(site.server.url, b.api_key.token)
     const N = 800 // enough that the import runs for a few seconds: its progress is seen, and it can be cancelled
 
     // The upload form.
-    const { context, errors, page } = await signInAs(browser, server.url, "im-editor@example.com", "editor password!")
+    const { context, errors, page } = await site.signedIn("im-editor@example.com", "editor password!")
     page.on("dialog", (d) => void d.accept()) // a cancel is confirmed
-    await page.goto(`${server.url}/dashboard/imports`)
+    await page.goto(`${site.server.url}/dashboard/imports`)
     assert.strictEqual(await page.getAttribute("nav a[aria-current=page]", "href"), "/dashboard/imports")
     assert.strictEqual(await page.locator("#upload-form").count(), 1)
     await page.screenshot({ path: join(shots, "imports-upload.png"), fullPage: true })
@@ -157,11 +132,11 @@ describe("the dashboard's bulk import in headless Chromium", () => {
     assert.isTrue(await page.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded === true), "the page was not reloaded")
     assert.deepStrictEqual(await progressBar(page), { value: N, max: N })
     assert.isAbove(seen.length, 1, `the bar moved while the page was shown (${seen.join(", ")})`)
-    assert.isTrue(server.logs.some((l) => l.path === "/dashboard/imports/status.json" && l.status === 200), "the page polled the import's status")
+    assert.isTrue(site.server.logs.some((l) => l.path === "/dashboard/imports/status.json" && l.status === 200), "the page polled the import's status")
     assert.strictEqual((await page.textContent("#count-created"))!.trim(), String(N - 1))
     assert.strictEqual((await page.textContent("#count-refused"))!.trim(), "1")
     assert.include(await page.textContent("#import-announce"), "completed")
-    const ms = (path: string) => server.logs.filter((l) => l.path === path).map((l) => l.duration_ms).sort((a, b) => a - b)
+    const ms = (path: string) => site.server.logs.filter((l) => l.path === path).map((l) => l.duration_ms).sort((a, b) => a - b)
     const polls = ms("/dashboard/imports/status.json")
     console.log(
       `[sqlite] dashboard import of ${N} features: preview POST ${ms("/dashboard/imports/preview")[0]} ms, confirm POST ${
@@ -192,7 +167,7 @@ describe("the dashboard's bulk import in headless Chromium", () => {
     await page.screenshot({ path: join(shots, "imports-result.png"), fullPage: true })
     assert.deepStrictEqual(await axe(page), [], "result page")
     // (The project page's HTML, without drawing its map: on a starved CPU the map can hold the renderer.)
-    const linked = await page.request.get(`${server.url}${created[0]!.href}`)
+    const linked = await page.request.get(`${site.server.url}${created[0]!.href}`)
     assert.strictEqual(linked.status(), 200)
     assert.include(await linked.text(), "<h1>&lt;b&gt;Stand&lt;/b&gt; &amp; co</h1>", "the link opens the project")
 
@@ -209,15 +184,15 @@ describe("the dashboard's bulk import in headless Chromium", () => {
     await context.close()
 
     // A viewer: no upload or confirm form, the import's results readable, a POST refused.
-    const viewer = await signInAs(browser, server.url, "im-viewer@example.com", "viewer password!")
-    await viewer.page.goto(`${server.url}/dashboard/imports`)
+    const viewer = await site.signedIn("im-viewer@example.com", "viewer password!")
+    await viewer.page.goto(`${site.server.url}/dashboard/imports`)
     assert.strictEqual(await viewer.page.locator("#upload-form").count(), 0)
     assert.strictEqual(await viewer.page.locator("#no-upload").count(), 1)
     assert.deepStrictEqual(await axe(viewer.page), [], "viewer's imports page")
-    await viewer.page.goto(`${server.url}/dashboard/imports?id=${previewId}`)
+    await viewer.page.goto(`${site.server.url}/dashboard/imports?id=${previewId}`)
     assert.lengthOf(await rows(viewer.page), 100)
     assert.strictEqual(await viewer.page.locator("#confirm-form").count(), 0)
-    await viewer.page.goto(`${server.url}/dashboard/imports?id=${importId}`)
+    await viewer.page.goto(`${site.server.url}/dashboard/imports?id=${importId}`)
     assert.strictEqual((await rows(viewer.page)).filter((r) => r.outcome === "created").length, 99)
     assert.strictEqual(await viewer.page.locator("#cancel-form").count(), 0)
     await viewer.page.screenshot({ path: join(shots, "imports-viewer.png"), fullPage: true })
@@ -225,21 +200,21 @@ describe("the dashboard's bulk import in headless Chromium", () => {
     const csrf = await viewer.page.getAttribute("header form input[name=csrf]", "value")
     const before = (await api.get("/v1/projects")).body.meta.total
     const file = { name: "forged.geojson", mimeType: "application/geo+json", buffer: Buffer.from(standsFile(3, "Forged", 45)) }
-    const forged = await viewer.page.request.post(`${server.url}/dashboard/imports/preview`, { multipart: { csrf: csrf!, file }, maxRedirects: 0 })
+    const forged = await viewer.page.request.post(`${site.server.url}/dashboard/imports/preview`, { multipart: { csrf: csrf!, file }, maxRedirects: 0 })
     assert.strictEqual(forged.status(), 403)
     assert.include(await forged.text(), "does not allow importing")
-    const forgedConfirm = await viewer.page.request.post(`${server.url}/dashboard/imports/confirm`, { multipart: { csrf: csrf!, preview: previewId, file },
+    const forgedConfirm = await viewer.page.request.post(`${site.server.url}/dashboard/imports/confirm`, { multipart: { csrf: csrf!, preview: previewId, file },
       maxRedirects: 0 })
     assert.strictEqual(forgedConfirm.status(), 403)
-    const forgedCancel = await viewer.page.request.post(`${server.url}/dashboard/imports/cancel`, { form: { csrf: csrf!, id: importId }, maxRedirects: 0 })
+    const forgedCancel = await viewer.page.request.post(`${site.server.url}/dashboard/imports/cancel`, { form: { csrf: csrf!, id: importId }, maxRedirects: 0 })
     assert.strictEqual(forgedCancel.status(), 403)
     assert.strictEqual((await api.get("/v1/projects")).body.meta.total, before, "nothing was stored")
-    const status = await viewer.page.request.get(`${server.url}/dashboard/imports/status.json?id=${importId}`)
+    const status = await viewer.page.request.get(`${site.server.url}/dashboard/imports/status.json?id=${importId}`)
     assert.strictEqual(status.status(), 200, "a viewer may follow an import")
     assert.strictEqual((await status.json()).status, "completed")
-    assert.strictEqual((await viewer.page.goto(`${server.url}/dashboard/imports?id=imp_nothere`))?.status(), 404)
+    assert.strictEqual((await viewer.page.goto(`${site.server.url}/dashboard/imports?id=imp_nothere`))?.status(), 404)
     assert.include(await viewer.page.textContent("main .error"), "does not exist")
-    const missing = await viewer.page.request.get(`${server.url}/dashboard/imports/status.json?id=imp_nothere`)
+    const missing = await viewer.page.request.get(`${site.server.url}/dashboard/imports/status.json?id=imp_nothere`)
     assert.strictEqual(missing.status(), 404)
     assert.strictEqual((await missing.json()).error.code, "NOT_FOUND")
     await viewer.context.close()
@@ -247,21 +222,17 @@ describe("the dashboard's bulk import in headless Chromium", () => {
 
   it("asks for the file again when this server does not hold it; refuses a bad form, a file it cannot read and a second import at once, storing nothing",
     async () => {
-      const b = await server.canopy.bootstrap({ account_name: "Import Edges", email: "ie-owner@example.com", plan: "enterprise" })
-      await server.canopy.members.accept(b.password_token, { name: "Owner", password: "owner password!" })
-      const system = Principal.system(b.account.id)
-      const inv = await server.canopy.members.invite(system, { email: "ie-editor@example.com", role: "editor" })
-      await server.canopy.members.accept(inv.invitation.token, { name: "Editor", password: "editor password!" })
-      const api = client(server.url, b.api_key.token)
+      const { bootstrapped: b } = await accountWithMembers(site.server, "Import Edges", "ie-owner@example.com", { "ie-editor@example.com": "editor" })
+      const api = client(site.server.url, b.api_key.token)
       const total = async () => (await api.get("/v1/projects")).body.meta.total as number
       const M = 1_500 // enough that the owner's import still runs when the editor confirms
       const text = standsFile(M, "Edge", 45)
 
       // The editor previews; the owner, who did not upload it, is asked for the file with the confirmation.
-      const editor = await signInAs(browser, server.url, "ie-editor@example.com", "editor password!")
+      const editor = await site.signedIn("ie-editor@example.com", "editor password!")
       await upload(editor.page, "edges.geojson", text)
       const previewUrl = editor.page.url()
-      const owner = await signInAs(browser, server.url, "ie-owner@example.com", "owner password!")
+      const owner = await site.signedIn("ie-owner@example.com", "owner password!")
       await owner.page.goto(previewUrl)
       assert.strictEqual(await owner.page.getAttribute("#confirm-form", "enctype"), "multipart/form-data")
       assert.strictEqual(await owner.page.locator("#cf-file").count(), 1)
@@ -269,7 +240,7 @@ describe("the dashboard's bulk import in headless Chromium", () => {
       // Without the file the browser refuses to send; a confirmation sent without it changes nothing.
       const csrf = (await owner.page.getAttribute("#confirm-form input[name=csrf]", "value"))!
       const previewId = new URL(previewUrl).searchParams.get("id")!
-      const bare = await owner.page.request.post(`${server.url}/dashboard/imports/confirm`, { form: { csrf, preview: previewId }, maxRedirects: 0 })
+      const bare = await owner.page.request.post(`${site.server.url}/dashboard/imports/confirm`, { form: { csrf, preview: previewId }, maxRedirects: 0 })
       assert.strictEqual(bare.status(), 303)
       assert.strictEqual(await total(), 0)
       await owner.page.setInputFiles("#cf-file", { name: "edges.geojson", mimeType: "application/geo+json", buffer: Buffer.from(text) })
@@ -286,20 +257,20 @@ describe("the dashboard's bulk import in headless Chromium", () => {
       assert.strictEqual(await total(), M - 1)
 
       // A form with another session's token: 403, nothing stored.
-      const forged = await editor.page.request.post(`${server.url}/dashboard/imports/preview`, {
+      const forged = await editor.page.request.post(`${site.server.url}/dashboard/imports/preview`, {
         multipart: { csrf, file: { name: "x.geojson", mimeType: "application/geo+json", buffer: Buffer.from(standsFile(3, "Forged", 44)) } },
         maxRedirects: 0
       })
       assert.strictEqual(forged.status(), 403)
       // No session: back to the sign-in, nothing read.
-      const anonymous = await fetch(`${server.url}/dashboard/imports/preview`, { method: "POST", body: new FormData(), redirect: "manual" })
+      const anonymous = await fetch(`${site.server.url}/dashboard/imports/preview`, { method: "POST", body: new FormData(), redirect: "manual" })
       assert.strictEqual(anonymous.status, 303)
-      assert.strictEqual((await fetch(`${server.url}/dashboard/imports/status.json?id=${running}`)).status, 401)
+      assert.strictEqual((await fetch(`${site.server.url}/dashboard/imports/status.json?id=${running}`)).status, 401)
 
       // A file that is not a set of boundaries, and an attribute no feature has: the problems shown, nothing stored.
       await upload(editor.page, "notes.geojson", "{\"type\": \"Feature\"")
       assert.include(await editor.page.textContent("#notice"), "cannot be imported")
-      await editor.page.goto(`${server.url}/dashboard/imports`)
+      await editor.page.goto(`${site.server.url}/dashboard/imports`)
       await editor.page.fill("#im-name-field", "compartment")
       await editor.page.setInputFiles("#im-file", { name: "more.geojson", mimeType: "application/geo+json", buffer: Buffer.from(standsFile(3, "More", 44)) })
       await Promise.all([editor.page.waitForEvent("load"), editor.page.click("#upload-form button[type=submit]")])
@@ -341,42 +312,14 @@ describe("the dashboard's bulk import in headless Chromium", () => {
 
 // The server as a process of its own: the client's sending of megabytes must not count as its time.
 describe("the import forms under a hostile client", () => {
-  let dir: string
-  let proc: { child: ChildProcess; url: string }
-  let apiToken: string
-  let session: { cookie: string; csrf: string }
-  const cookieOf = (headers: Headers, name: string) => {
-    for (const c of headers.getSetCookie()) if (c.startsWith(`${name}=`)) return decodeURIComponent(c.split(";")[0]!.slice(name.length + 1))
-    return undefined
-  }
+  let proc: ServeWithOwner
   const post = (path: string, body: string, headers: Record<string, string>) =>
     fetch(`${proc.url}${path}`, { method: "POST", body, redirect: "manual", headers })
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "canopy-import-forms-"))
-    const db = join(dir, "canopy.db")
-    const maker = await serveInProcess({ port: 0, host: "127.0.0.1", db, dispatcher: false })
-    const b = await maker.canopy.bootstrap({ account_name: "Hostile Imports", email: "hi@example.com", plan: "pro" })
-    apiToken = b.api_key.token
-    await maker.canopy.members.accept(b.password_token, { name: "Hi", password: "a long enough password" })
-    await maker.close()
-    proc = await startServeProcess(["--db", db])
-    const signInPage = await request(proc.url, "GET", "/dashboard")
-    const pre = cookieOf(signInPage.headers, "canopy_csrf")!
-    const signed = await fetch(`${proc.url}/dashboard/sign-in`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { cookie: `canopy_csrf=${encodeURIComponent(pre)}` },
-      body: new URLSearchParams({ csrf: pre, email: "hi@example.com", password: "a long enough password" })
-    })
-    const cookie = `canopy_session=${encodeURIComponent(cookieOf(signed.headers, "canopy_session")!)}`
-    const page = await request(proc.url, "GET", "/dashboard/imports", { headers: { cookie } })
-    session = { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(page.text)![1]! }
+    proc = await serveWithOwner({ name: "Hostile Imports", email: "hi@example.com", password: "a long enough password" }, "/dashboard/imports")
   }, 60_000)
-  afterAll(() => {
-    proc?.child.kill()
-    if (dir) rmSync(dir, { recursive: true, force: true })
-  })
+  afterAll(() => proc?.close())
 
   it(
     "4 MB of empty multipart parts and 5 MB of urlencoded fields, with and without a session: refused within the forms' caps, /health answers promptly, nothing stored",
@@ -390,22 +333,22 @@ describe("the import forms under a hostile client", () => {
         fields.push(`k${i}=&`)
         size += `k${i}=&`.length
       }
-      const fieldBomb = `csrf=${encodeURIComponent(session.csrf)}&preview=imp_x&${fields.join("")}`.slice(0, MAX_BODY_BYTES - 64)
+      const fieldBomb = `csrf=${encodeURIComponent(proc.session.csrf)}&preview=imp_x&${fields.join("")}`.slice(0, MAX_BODY_BYTES - 64)
       const urlencoded = { "content-type": "application/x-www-form-urlencoded" }
       for (const path of ["/dashboard/imports/preview", "/dashboard/imports/confirm"]) {
         for (const a of await withoutStall(proc.url, () => post(path, manyParts, multipart))) assert.strictEqual(a.status, 303, "no session: to the sign-in")
-        for (const a of await withoutStall(proc.url, () => post(path, manyParts, { ...multipart, cookie: session.cookie }))) {
+        for (const a of await withoutStall(proc.url, () => post(path, manyParts, { ...multipart, cookie: proc.session.cookie }))) {
           assert.strictEqual(a.status, 303, "back to the form with the problem")
           assert.match(a.headers.get("location") ?? "", /\/dashboard\/imports$/)
         }
       }
       for (const path of ["/dashboard/imports/confirm", "/dashboard/imports/cancel"]) {
-        for (const a of await withoutStall(proc.url, () => post(path, fieldBomb, { ...urlencoded, cookie: session.cookie }))) {
+        for (const a of await withoutStall(proc.url, () => post(path, fieldBomb, { ...urlencoded, cookie: proc.session.cookie }))) {
           assert.strictEqual(a.status, 413, "the form refused by its caps")
           assert.include(a.text, "Nothing was changed")
         }
       }
-      assert.strictEqual((await request(proc.url, "GET", "/v1/projects", { token: apiToken })).body.meta.total, 0)
+      assert.strictEqual((await request(proc.url, "GET", "/v1/projects", { token: proc.apiToken })).body.meta.total, 0)
     },
     180_000
   )

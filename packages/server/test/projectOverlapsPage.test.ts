@@ -5,37 +5,16 @@
  * out; a viewer sees the same; nothing refused by the CSP; axe-core finds no serious violations.
  * Screenshots go to .test-results/screenshots/.
  */
-import { Principal } from "@canopy/core"
-import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { mkdirSync } from "node:fs"
+import { assert, describe, it } from "@effect/vitest"
 import { join } from "node:path"
-import type { Browser, Page } from "playwright-core"
-import { inject } from "vitest"
-import { launchChromium } from "./chromium.ts"
-import { mapDrawn, seriousViolations as axe, signedIn as signInAs } from "./dashboardBrowser.ts"
-import { client, startTestServer, type TestServer } from "./harness.ts"
-
-const shots = join(process.cwd(), ".test-results", "screenshots")
+import type { Page } from "playwright-core"
+import { accountWithMembers, mapDrawn, pageTests, seriousViolations as axe, shots } from "./dashboardBrowser.ts"
+import { client } from "./harness.ts"
 
 /** A rectangle from (w, s) to (e, n). */
 const rect = (w: number, s: number, e: number, n: number) => ({ type: "Polygon", coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] })
 
-let server: TestServer
-let browser: Browser
-
-beforeAll(async () => {
-  mkdirSync(shots, { recursive: true })
-  server = await startTestServer()
-  browser = await launchChromium(inject("chromiumPath"))
-}, 60_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
-
-/** A browser page signed in as `email`; console errors (CSP refusals among them) are collected. */
-const signedIn = (email: string, password: string) => signInAs(browser, server.url, email, password)
+const site = pageTests()
 
 /** The overlap table's rows as shown: name, link, hectares. */
 const listed = (page: Page) =>
@@ -56,31 +35,27 @@ const drawnIds = (page: Page) =>
 
 describe("a project page's overlaps in headless Chromium", () => {
   it("lists the overlapping projects with the API's hectares, links them, draws them on the map, pages with the cursor; a viewer sees them too", async () => {
-    const b = await server.canopy.bootstrap({ account_name: "Overlap Forestry", email: "ov-owner@example.com", plan: "enterprise" })
-    await server.canopy.members.accept(b.password_token, { name: "Owner", password: "owner password!" })
-    const system = Principal.system(b.account.id)
-    const inv = await server.canopy.members.invite(system, { email: "ov-viewer@example.com", role: "viewer" })
-    await server.canopy.members.accept(inv.invitation.token, { name: "Viewer", password: "viewer password!" })
-    const centre = await server.canopy.projects.create(system, { name: "Centre stand", geometry: rect(8, 47, 8.02, 47.01) })
+    const { bootstrapped: b, system } = await accountWithMembers(site.server, "Overlap Forestry", "ov-owner@example.com", { "ov-viewer@example.com": "viewer" })
+    const centre = await site.server.canopy.projects.create(system, { name: "Centre stand", geometry: rect(8, 47, 8.02, 47.01) })
     // 21 neighbours along the centre's south edge, each crossing it; the first named with markup.
     const neighbours: Array<string> = []
     for (let i = 0; i < 21; i++) {
       const w = 8 + i * 0.00095
       const name = i === 0 ? "<b>Alder</b> & co" : `Neighbour ${String(i).padStart(2, "0")}`
-      neighbours.push((await server.canopy.projects.create(system, { name, geometry: rect(w, 46.999, w + 0.0008, 47.002 + i * 0.0001) })).id)
+      neighbours.push((await site.server.canopy.projects.create(system, { name, geometry: rect(w, 46.999, w + 0.0008, 47.002 + i * 0.0001) })).id)
     }
-    const archived = await server.canopy.projects.create(system, { name: "Archived over it", geometry: rect(8.005, 47.004, 8.015, 47.008) })
-    await server.canopy.projects.archive(system, archived.id)
-    await server.canopy.projects.create(system, { name: "Far away", geometry: rect(9, 47, 9.01, 47.01) })
+    const archived = await site.server.canopy.projects.create(system, { name: "Archived over it", geometry: rect(8.005, 47.004, 8.015, 47.008) })
+    await site.server.canopy.projects.archive(system, archived.id)
+    await site.server.canopy.projects.create(system, { name: "Far away", geometry: rect(9, 47, 9.01, 47.01) })
 
-    const api = client(server.url, b.api_key.token)
+    const api = client(site.server.url, b.api_key.token)
     const first = (await api.get(`/v1/projects/${centre.id}/overlaps`)).body
     const second = (await api.get(`/v1/projects/${centre.id}/overlaps?cursor=${first.meta.next_cursor}`)).body
     assert.lengthOf(first.data, 20)
     assert.lengthOf(second.data, 1)
 
-    const { context, errors, page } = await signedIn("ov-owner@example.com", "owner password!")
-    await page.goto(`${server.url}/dashboard/project?id=${centre.id}`)
+    const { context, errors, page } = await site.signedIn("ov-owner@example.com", "owner password!")
+    await page.goto(`${site.server.url}/dashboard/project?id=${centre.id}`)
     await mapDrawn(page)
     const shown = await listed(page)
     assert.deepStrictEqual(shown.map((r) => ({ project_id: r.id, name: r.name, overlap_hectares: r.hectares })), first.data, "the API's first page, as text")
@@ -101,15 +76,15 @@ describe("a project page's overlaps in headless Chromium", () => {
     assert.strictEqual(await page.locator("#more-overlaps").count(), 0)
 
     // A neighbour's page lists the centre; an archived project's page says it overlaps nothing.
-    await page.goto(`${server.url}/dashboard/project?id=${neighbours[0]}`)
+    await page.goto(`${site.server.url}/dashboard/project?id=${neighbours[0]}`)
     assert.include((await listed(page)).map((r) => r.name), "Centre stand")
-    await page.goto(`${server.url}/dashboard/project?id=${archived.id}`)
+    await page.goto(`${site.server.url}/dashboard/project?id=${archived.id}`)
     assert.include(await page.textContent("#overlaps"), "overlaps nothing")
     assert.deepStrictEqual(errors.filter((e) => /Content Security Policy|Refused/i.test(e)), [], "nothing refused by the CSP")
     await context.close()
 
-    const viewer = await signedIn("ov-viewer@example.com", "viewer password!")
-    await viewer.page.goto(`${server.url}/dashboard/project?id=${centre.id}`)
+    const viewer = await site.signedIn("ov-viewer@example.com", "viewer password!")
+    await viewer.page.goto(`${site.server.url}/dashboard/project?id=${centre.id}`)
     await mapDrawn(viewer.page)
     assert.lengthOf(await listed(viewer.page), 20)
     assert.lengthOf(await drawnIds(viewer.page), 20)
