@@ -27,7 +27,7 @@ export const removeSqlite = (file: string) => {
 export const seedSqlite = async (file: string, count: number, progress: (line: string) => void, then?: (base: Base) => Promise<void>): Promise<Base> => {
   const base = await seedBase(sqliteStorage({ filename: file }), count, progress)
   await then?.(base)
-  const db = new Database(file, { readonly: false })
+  const db = new Database(file)
   db.exec("analyze")
   db.pragma("wal_checkpoint(TRUNCATE)")
   db.close()
