@@ -4,58 +4,35 @@
  * GeoPackage (built whole in an export worker, gis/exportOffload.ts), each list within its caps
  * and saying whether it holds the whole list and where the rest starts.
  */
-import { type Canopy, type Errors, type Principal, Projects, RawJson, Schemas, type Storage } from "@canopy/core"
+import { type Canopy, type Errors, type Principal, ProjectExports, Projects, RawJson, Schemas, type Storage } from "@canopy/core"
 import { Effect, Schema, Struct } from "effect"
 // The export writers and the formats' names only: the readers (and their parsers) load on first
 // use, so the server's heap — and its garbage collections — stay small.
-import { type ExportEnd, type ExportProject, exportProperties, featureChunk, featureCollectionChunks, featureCollectionHead, featureCollectionTail,
-  GEOJSON_MEDIA_TYPE, KML_MEDIA_TYPE, kmlChunks, kmlHead, kmlPlacemark, kmlTail } from "../gis/export.ts"
+import { type ExportEnd, exportProperties, featureChunk, featureCollectionChunks, featureCollectionHead, featureCollectionTail, GEOJSON_MEDIA_TYPE,
+  KML_MEDIA_TYPE, kmlChunks, kmlHead, kmlPlacemark, kmlTail } from "../gis/export.ts"
 import { exportPool } from "../gis/exportOffload.ts"
 import type { BinaryExportFormat } from "../gis/exportWorker.ts"
 import { MEDIA_TYPES } from "../gis/types.ts"
-import { BadRequest } from "../http/input.ts"
 import type { FileAnswer, RunEffect } from "../http/files.ts"
 
 /** Media types an export answers. */
 export const EXPORT_MEDIA_TYPES: ReadonlyArray<string> = [GEOJSON_MEDIA_TYPE, KML_MEDIA_TYPE, MEDIA_TYPES.shapefile, MEDIA_TYPES.geopackage]
 
-/** Most projects one list export holds. */
-export const MAX_EXPORT_PROJECTS = 10_000
-
-/**
- * Most bytes one list export writes (256 MiB): the export stops before the project that would
- * pass it and says so at the end of the file. `CANOPY_EXPORT_MAX_BYTES` (a positive integer)
- * overrides it, read at each export.
- */
-export const MAX_EXPORT_BYTES = 256 * 1024 * 1024
-
-/** The environment variable overriding `MAX_EXPORT_BYTES`. */
-export const EXPORT_MAX_BYTES_ENV = "CANOPY_EXPORT_MAX_BYTES"
-
-/**
- * Most bytes of the projects (their attributes and boundaries as JSON text) one zipped Shapefile
- * or GeoPackage list export is built from (64 MiB, or `CANOPY_EXPORT_MAX_BYTES` when smaller):
- * the file is built whole in a worker, so what it is made of is held until it is sent. The file
- * is smaller than its text (8 bytes per coordinate, then deflated for the Shapefile).
- */
-export const MAX_BINARY_EXPORT_BYTES = 64 * 1024 * 1024
-
-/** Projects a list export reads per storage call (the list's largest page). */
-export const EXPORT_PAGE_SIZE = Schemas.limits.perPage
+/** The list export's caps and page size (core's `ProjectExports`), for the routes' descriptions and the tests. */
+export const { EXPORT_MAX_BYTES_ENV, EXPORT_PAGE_SIZE, MAX_BINARY_EXPORT_BYTES, MAX_EXPORT_BYTES, MAX_EXPORT_PROJECTS } = ProjectExports
 
 /** Bytes kept free for the file's tail (its `truncated` and `next_cursor`, a cursor is at most 600 characters). */
 const TAIL_RESERVE = 1024
-
-const exportMaxBytes = (): number => {
-  const v = Number(process.env[EXPORT_MAX_BYTES_ENV])
-  return Number.isSafeInteger(v) && v > 0 ? v : MAX_EXPORT_BYTES
-}
 
 /** What the list exports of this process have done: pages read from storage, and exports still being written. */
 const activity = { pagesRead: 0, streamsOpen: 0 }
 
 /** A snapshot of the list exports' activity (for tests and diagnostics). */
 export const exportActivity = (): { readonly pagesRead: number; readonly streamsOpen: number } => ({ ...activity })
+
+const countPage = () => {
+  activity.pagesRead++
+}
 
 const Format = Schema.Literals(["geojson", "kml", "shapefile", "geopackage"]).annotate({
   description: "`geojson` (a FeatureCollection, `application/geo+json`), `kml` (KML 2.2), `shapefile` (a zipped Shapefile in WGS84 with " +
@@ -106,7 +83,7 @@ const isBinary = (format: ExportFormat): format is BinaryExportFormat => format 
 const encoder = new TextEncoder()
 
 /** A project as the export worker reads it: its attributes and boundary as one UTF-8 JSON text (the stored boundary spliced in). */
-const exportRecord = (p: ExportProject): Uint8Array => encoder.encode(RawJson.stringify({ ...exportProperties(p), geometry: p.geometry ?? null }))
+const exportRecord = (p: Schemas.Project): Uint8Array => encoder.encode(RawJson.stringify({ ...exportProperties(p), geometry: p.geometry ?? null }))
 
 /** A binary file built by the export workers, as an answer. */
 const binaryAnswer = (
@@ -129,8 +106,8 @@ export const exportProject = (principal: Principal.Principal, id: string, query:
 /** One project (as read, or with another boundary of it) as a file of the format `query` asks for, named from `stem`. */
 export const exportOne = (principal: Principal.Principal, p: Schemas.Project, query: Readonly<Record<string, string>>, stem = p.slug): Run<FileAnswer> => {
   const format = formatOf(query)
-  if (isBinary(format)) return binaryAnswer(principal, format, stem, [exportRecord(p as ExportProject)])
-  const one = [p as ExportProject]
+  if (isBinary(format)) return binaryAnswer(principal, format, stem, [exportRecord(p)])
+  const one = [p]
   return Effect.succeed({
     contentType: mediaTypeOf(format),
     filename: fileName(stem, format),
@@ -139,191 +116,88 @@ export const exportOne = (principal: Principal.Principal, p: Schemas.Project, qu
   })
 }
 
-/** What an export needs of a list page. */
-interface ProjectPage {
-  readonly data: ReadonlyArray<unknown>
-  readonly meta: { readonly total: number; readonly next_cursor: string | null }
-}
-
 /**
- * The filtered list as one file, streamed: the first page is read before the answer (its
- * failures are the answer; `X-Total-Count` is its total), the others as the client reads, one
- * storage call of `EXPORT_PAGE_SIZE` projects each. It stops before the project that would pass
- * `MAX_EXPORT_PROJECTS` or the byte cap (`MAX_EXPORT_BYTES`), and says at the end of the file
- * whether it did and where to resume (`truncated`, `next_cursor`: GeoJSON foreign members, KML
- * `ExtendedData`). A failure after the headers cuts the response (the adapter destroys it): a
- * file without its tail is not a complete one.
+ * The filtered list as one file (`ProjectExports.walkExport`: its pages, caps, stop and resume
+ * cursor). The first page is read before the answer (its failures are the answer; `X-Total-Count`
+ * is its total). GeoJSON and KML are streamed, the other pages read as the client reads; the end
+ * of the file says whether it holds the whole list and where to resume (`truncated`,
+ * `next_cursor`: GeoJSON foreign members, KML `ExtendedData`). A failure after the headers cuts
+ * the response (the adapter destroys it): a file without its tail is not a complete one.
  */
-export const exportProjects = (principal: Principal.Principal, query: Readonly<Record<string, string>>): Run<FileAnswer, Failure | BadRequest> =>
-  Effect.gen(function*() {
-    // The export is walked with `cursor` (the file's `next_cursor`): a page number would skip rows
-    // yet end as a complete file.
-    if (query.page !== undefined) {
-      return yield* Effect.fail(new BadRequest("Invalid query parameters", [
-        { field: "query.page", message: "is not accepted by the export: resume a truncated export with cursor=<next_cursor>" }
-      ]))
-    }
-    const projects = yield* Projects
-    const { cursor, format: _format, ...filters } = query
+export const exportProjects = (principal: Principal.Principal, query: Readonly<Record<string, string>>): Run<FileAnswer, Failure | Errors.BadRequest> =>
+  Effect.suspend(() => {
+    const { format: _format, ...listQuery } = query
     const format = formatOf(query)
-    const listPage = (after: string | undefined, perPage: number) =>
-      projects.list(principal, { ...filters, per_page: String(perPage), ...(after !== undefined ? { cursor: after } : {}) }) as Effect.Effect<ProjectPage,
-        Failure>
-    const first = yield* listPage(cursor, EXPORT_PAGE_SIZE)
-    activity.pagesRead++
-    const maxBytes = exportMaxBytes()
+    const override = process.env[EXPORT_MAX_BYTES_ENV]
     if (isBinary(format)) {
-      return yield* binaryListExport(principal, format, {
-        first,
-        start: cursor,
-        listPage,
-        maxBytes: Math.min(maxBytes, MAX_BINARY_EXPORT_BYTES),
-        maxProjects: MAX_EXPORT_PROJECTS
+      return Effect.flatMap(
+        ProjectExports.walkExport(principal, listQuery, { caps: ProjectExports.exportCaps("built", override), encode: exportRecord, size: byteLength,
+          onPageRead: countPage }),
+        (walk) => binaryListExport(principal, format, walk)
+      )
+    }
+    const head = format === "kml" ? kmlHead() : featureCollectionHead
+    return Effect.map(
+      ProjectExports.walkExport(principal, listQuery, {
+        caps: ProjectExports.exportCaps("streamed", override),
+        reservedBytes: Buffer.byteLength(head) + TAIL_RESERVE,
+        encode: format === "kml" ? kmlPlacemark : (p, taken) => featureChunk(p, taken === 0),
+        size: (chunk) => Buffer.byteLength(chunk),
+        onPageRead: countPage
+      }),
+      (walk) => ({
+        contentType: mediaTypeOf(format),
+        filename: fileName("projects", format),
+        headers: { "x-total-count": String(walk.total) },
+        stream: (run) => exportStream(run, head, format === "kml" ? kmlTail : featureCollectionTail, walk)
       })
-    }
-    return {
-      contentType: mediaTypeOf(format),
-      filename: fileName("projects", format),
-      headers: { "x-total-count": String(first.meta.total) },
-      stream: (run) => exportStream(run, { format, first, start: cursor, listPage, maxBytes, maxProjects: MAX_EXPORT_PROJECTS })
-    }
+    )
   })
 
-type ListPage = (after: string | undefined, perPage: number) => Effect.Effect<ProjectPage, Failure, Canopy.Services>
-
-/** Where a list export stopped: the cursor of the page it stopped in, and how many of that page's projects it holds. */
-interface ExportStop {
-  readonly from: string | undefined
-  readonly taken: number
-}
-
-/**
- * The cursor after the last project written: the page's own when none of it was, else the list's
- * cursor after the first `taken` projects from the page's cursor (one more storage call; more
- * when a spatial filter answers pages shorter than asked).
- */
-const cursorAfter = (stop: ExportStop, listPage: ListPage): Effect.Effect<string | null, Failure, Canopy.Services> =>
-  Effect.gen(function*() {
-    let after = stop.from ?? null
-    for (let need = stop.taken; need > 0;) {
-      const part = yield* listPage(after ?? undefined, need)
-      need -= part.data.length
-      after = part.meta.next_cursor
-      if (!after) break
-    }
-    return after
-  })
+const byteLength = (record: Uint8Array) => record.length
 
 /** Bytes of project text encoded between two turns of the event loop (~1 ms per 100 KB). */
 const ENCODE_SLICE_BYTES = 1024 * 1024
 
 /**
- * The filtered list as a zipped Shapefile or a GeoPackage: its pages read one storage call after
- * another, each project encoded for the export worker (the loop turns every few MiB), up to
- * `maxProjects` projects and `maxBytes` of their text; the worker then builds the file. Whether
- * it holds the whole list is in the file (`canopy_export.txt`, the `canopy_export` table) and in
- * the `X-Canopy-Truncated` and `X-Canopy-Next-Cursor` headers.
+ * The walk as a zipped Shapefile or a GeoPackage: each project encoded for the export worker (the
+ * loop turns every few MiB, and between a page's read and its encoding); the worker then builds
+ * the file. Whether it holds the whole list is in the file (`canopy_export.txt`, the
+ * `canopy_export` table) and in the `X-Canopy-Truncated` and `X-Canopy-Next-Cursor` headers.
  */
-const binaryListExport = (principal: Principal.Principal, format: BinaryExportFormat, o: {
-  readonly first: ProjectPage
-  readonly start: string | undefined
-  readonly listPage: ListPage
-  readonly maxBytes: number
-  readonly maxProjects: number
-}): Run<FileAnswer> =>
+const binaryListExport = (principal: Principal.Principal, format: BinaryExportFormat, walk: ProjectExports.ExportWalk<Uint8Array>): Run<FileAnswer> =>
   Effect.gen(function*() {
     const records: Array<Uint8Array> = []
-    let bytes = 0
-    let sinceTurn = 0
-    let page = o.first
-    let from = o.start
-    let stop: ExportStop | undefined
-    walk: for (;;) {
-      for (let i = 0; i < page.data.length; i++) {
-        if (records.length >= o.maxProjects) {
-          stop = { from, taken: i }
-          break walk
-        }
-        const record = exportRecord(page.data[i] as ExportProject)
-        if (bytes + record.length > o.maxBytes) {
-          stop = { from, taken: i }
-          break walk
-        }
+    for (let page = yield* walk.nextPage, pages = 1; page; page = yield* walk.nextPage, pages++) {
+      if (pages > 1) yield* Effect.yieldNow // the page's read and its encoding in two turns
+      let sinceTurn = 0
+      for (const record of page) {
         records.push(record)
-        bytes += record.length
         sinceTurn += record.length
         if (sinceTurn > ENCODE_SLICE_BYTES) {
           sinceTurn = 0
           yield* Effect.yieldNow
         }
       }
-      const next = page.meta.next_cursor
-      if (!next) break
-      if (records.length >= o.maxProjects) {
-        stop = { from: next, taken: 0 }
-        break
-      }
-      page = yield* o.listPage(next, EXPORT_PAGE_SIZE)
-      activity.pagesRead++
-      from = next
-      sinceTurn = 0
-      yield* Effect.yieldNow // the page's read and its encoding in two turns
     }
-    const end: ExportEnd = stop ? { truncated: true, next_cursor: yield* cursorAfter(stop, o.listPage) } : { truncated: false, next_cursor: null }
+    const end = yield* walk.end
     return yield* binaryAnswer(principal, format, "projects", records, {
       end,
       headers: {
-        "x-total-count": String(o.first.meta.total),
+        "x-total-count": String(walk.total),
         "x-canopy-truncated": String(end.truncated),
         ...(end.next_cursor !== null ? { "x-canopy-next-cursor": end.next_cursor } : {})
       }
     })
   })
 
-async function* exportStream(run: RunEffect, o: {
-  readonly format: "geojson" | "kml"
-  readonly first: ProjectPage
-  /** The cursor the first page was read from (undefined: the list's start). */
-  readonly start: string | undefined
-  readonly listPage: ListPage
-  readonly maxBytes: number
-  readonly maxProjects: number
-}): AsyncGenerator<string> {
+/** The walk as a GeoJSON or KML file: its head, one chunk per project as the client reads, its tail. */
+async function* exportStream(run: RunEffect, head: string, tail: (end: ExportEnd) => string, walk: ProjectExports.ExportWalk<string>): AsyncGenerator<string> {
   activity.streamsOpen++
   try {
-    const head = o.format === "kml" ? kmlHead() : featureCollectionHead
-    let written = Buffer.byteLength(head)
     yield head
-    let page = o.first
-    let from = o.start
-    let count = 0
-    /** Where the file stopped: the page's cursor and how many of its projects it holds. */
-    let stop: ExportStop | undefined
-    walk: for (;;) {
-      for (let i = 0; i < page.data.length; i++) {
-        const chunk = o.format === "kml" ? kmlPlacemark(page.data[i] as ExportProject) : featureChunk(page.data[i] as ExportProject, count === 0)
-        const size = Buffer.byteLength(chunk)
-        if (count >= o.maxProjects || written + size + TAIL_RESERVE > o.maxBytes) {
-          stop = { from, taken: i }
-          break walk
-        }
-        written += size
-        count++
-        yield chunk
-      }
-      // (a spatially filtered page may hold fewer projects than asked, even none, and still have a next one)
-      const next = page.meta.next_cursor
-      if (!next) break
-      if (count >= o.maxProjects) {
-        stop = { from: next, taken: 0 }
-        break
-      }
-      page = await run(o.listPage(next, EXPORT_PAGE_SIZE))
-      activity.pagesRead++
-      from = next
-    }
-    const end: ExportEnd = stop ? { truncated: true, next_cursor: await run(cursorAfter(stop, o.listPage)) } : { truncated: false, next_cursor: null }
-    yield o.format === "kml" ? kmlTail(end) : featureCollectionTail(end)
+    for (let page = await run(walk.nextPage); page; page = await run(walk.nextPage)) yield* page
+    yield tail(await run(walk.end))
   } finally {
     activity.streamsOpen--
   }

@@ -10,28 +10,27 @@
  * for streaming a long list — or as their pieces (head, one project, tail) for a writer that stops
  * at a cap and says so in the tail — and as one string.
  */
-import { RawJson } from "@canopy/core"
+import { type ProjectExports, RawJson, type Schemas } from "@canopy/core"
 import type { Geometry } from "@canopy/core"
 
-/** What an export needs of a project: a `ProjectRow` or an API `Project` both fit. */
-export interface ExportProject {
-  readonly id: string
-  readonly name: string
-  readonly slug: string
-  readonly status: string
-  readonly area_hectares: number
-  readonly description?: string | null
-  readonly created_at?: string
-  readonly updated_at?: string
-  /** The boundary as stored (`RawJson`) or as a value; null when the project has none. */
-  readonly geometry: RawJson.RawJson | Geometry.Boundary | null
-}
+/**
+ * A project with its boundary as a value or as stored: the Project schema's attributes (its times
+ * optional), any status text, and the boundary as `RawJson` or a `Geometry.Boundary`, null when
+ * the project has none.
+ */
+export type ExportProject =
+  & Pick<Schemas.Project, "id" | "name" | "slug" | "area_hectares">
+  & Partial<Pick<Schemas.Project, "description" | "created_at" | "updated_at">>
+  & { readonly status: string; readonly geometry: RawJson.RawJson | Geometry.Boundary | null }
+
+/** What the writers take: a `Schemas.Project` as the services answer it (its boundary is `RawJson`), or an `ExportProject`. */
+export type WritableProject = Schemas.Project | ExportProject
 
 export const GEOJSON_MEDIA_TYPE = "application/geo+json"
 export const KML_MEDIA_TYPE = "application/vnd.google-earth.kml+xml"
 
 /** A project's exported attributes (GeoJSON properties; the binary formats' columns). */
-export const exportProperties = (p: ExportProject) => ({
+export const exportProperties = (p: WritableProject) => ({
   id: p.id,
   name: p.name,
   slug: p.slug,
@@ -46,20 +45,13 @@ export const exportProperties = (p: ExportProject) => ({
 export const featureCollectionHead = "{\"type\":\"FeatureCollection\",\"features\":["
 
 /** One project as a Feature, with the comma before it unless it is the first. */
-export const featureChunk = (p: ExportProject, first: boolean): string => {
+export const featureChunk = (p: WritableProject, first: boolean): string => {
   const feature = RawJson.stringify({ type: "Feature", id: p.id, geometry: p.geometry ?? null, properties: exportProperties(p) })
   return first ? feature : `,${feature}`
 }
 
-/**
- * Whether a streamed export holds the whole list, and where to resume when it does not: written
- * at the end of the file, so a client learns it only once the file is complete.
- */
-export interface ExportEnd {
-  readonly truncated: boolean
-  /** Pass as `cursor` (with the same filters and order) for the rest; null when complete. */
-  readonly next_cursor: string | null
-}
+/** Whether a list export holds the whole list, and where to resume when it does not (written at the end of the file). */
+export type ExportEnd = ProjectExports.ExportEnd
 
 /**
  * The tail of a FeatureCollection; with `end`, the foreign members `truncated` and `next_cursor`
@@ -69,7 +61,7 @@ export const featureCollectionTail = (end?: ExportEnd): string =>
   end ? `],"truncated":${end.truncated},"next_cursor":${JSON.stringify(end.next_cursor)}}` : "]}"
 
 /** The FeatureCollection as chunks: its head, one Feature per project (comma-separated), its tail. */
-export function* featureCollectionChunks(projects: Iterable<ExportProject>): Generator<string> {
+export function* featureCollectionChunks(projects: Iterable<WritableProject>): Generator<string> {
   yield featureCollectionHead
   let first = true
   for (const p of projects) {
@@ -80,7 +72,7 @@ export function* featureCollectionChunks(projects: Iterable<ExportProject>): Gen
 }
 
 /** The projects as one GeoJSON FeatureCollection (RFC 7946) text. */
-export const toFeatureCollection = (projects: Iterable<ExportProject>): string => [...featureCollectionChunks(projects)].join("")
+export const toFeatureCollection = (projects: Iterable<WritableProject>): string => [...featureCollectionChunks(projects)].join("")
 
 // ---------------------------------------------------------------------------------------------
 // KML
@@ -107,7 +99,7 @@ const polygon = (rings: ReadonlyArray<Geometry.Ring>): string =>
     rings.slice(1).map((r) => `<innerBoundaryIs>${ring(r)}</innerBoundaryIs>`).join("")
   }</Polygon>`
 
-const kmlGeometry = (geometry: ExportProject["geometry"]): string => {
+const kmlGeometry = (geometry: WritableProject["geometry"]): string => {
   if (geometry === null) return ""
   const g = (geometry instanceof RawJson.RawJson ? geometry.value() : geometry) as Geometry.Boundary
   if (g.type === "Polygon") return polygon(g.coordinates)
@@ -122,7 +114,7 @@ export const kmlHead = (options?: { readonly name?: string }): string =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>${escapeXml(options?.name ?? "Canopy projects")}</name>`
 
 /** One project as a Placemark (its description as HTML-escaped text, see above). */
-export const kmlPlacemark = (p: ExportProject): string => {
+export const kmlPlacemark = (p: WritableProject): string => {
   const description = p.description ? `<description><![CDATA[${escapeXml(p.description)}]]></description>` : ""
   return `<Placemark id="${escapeXml(p.id)}"><name>${escapeXml(p.name)}</name>${description}<ExtendedData>${data("id", p.id)}${data("slug", p.slug)}${
     data("status", p.status)
@@ -139,11 +131,11 @@ export const kmlTail = (end?: ExportEnd): string =>
   `${end ? `<ExtendedData>${data("truncated", String(end.truncated))}${data("next_cursor", end.next_cursor ?? "")}</ExtendedData>` : ""}</Document></kml>\n`
 
 /** The KML document as chunks: its head, one Placemark per project, its tail. */
-export function* kmlChunks(projects: Iterable<ExportProject>, options?: { readonly name?: string }): Generator<string> {
+export function* kmlChunks(projects: Iterable<WritableProject>, options?: { readonly name?: string }): Generator<string> {
   yield kmlHead(options)
   for (const p of projects) yield kmlPlacemark(p)
   yield kmlTail()
 }
 
 /** The projects as one KML document text. */
-export const toKml = (projects: Iterable<ExportProject>, options?: { readonly name?: string }): string => [...kmlChunks(projects, options)].join("")
+export const toKml = (projects: Iterable<WritableProject>, options?: { readonly name?: string }): string => [...kmlChunks(projects, options)].join("")
