@@ -9,8 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { BrowserContext } from "playwright-core"
-import { acceptInvitation, authorizeUrl, browserWithCallback, registerApplication, signIn, submit,
-  tokenRequest } from "../../../packages/server/test/browserFlows.ts"
+import { acceptInvitation, authorizeUrl, browserWithCallback, registerApplication, signIn, submit, tokenRequest } from "@canopy/server/testing/browser"
 import { BASE_PATH, startApp } from "../src/app.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "canopy-mounted-"))

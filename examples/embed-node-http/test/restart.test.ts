@@ -12,7 +12,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { canopyBin } from "../../../packages/server/test/harness.ts"
+import { canopyBin } from "@canopy/server/testing"
 
 const example = join(import.meta.dirname, "..")
 const dir = mkdtempSync(join(tmpdir(), "canopy-embed-restart-"))

@@ -14,7 +14,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { request, startServeProcess } from "../../server/test/harness.ts"
+import { request, startServeProcess } from "@canopy/server/testing"
 import { sqliteStorage } from "../src/index.ts"
 import { checkAfterCrash, ring, sampleWal } from "./fixtures/walLoad.ts"
 

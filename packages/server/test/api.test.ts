@@ -1,5 +1,5 @@
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { client, isErrorBody, square, startTestServer, type TestServer } from "./harness.ts"
+import { client, isErrorBody, square, startTestServer, type TestServer } from "@canopy/server/testing"
 
 let server: TestServer
 let api: ReturnType<typeof client>

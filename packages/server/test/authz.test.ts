@@ -1,7 +1,7 @@
 import { Permissions, Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { routes } from "../src/index.ts"
-import { client, isErrorBody, request, square, startTestServer, type TestServer } from "./harness.ts"
+import { client, isErrorBody, request, square, startTestServer, type TestServer } from "@canopy/server/testing"
 
 let server: TestServer
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { nodeHandler, type RunningServer, serve } from "../src/index.ts"
 import { makeSite, parseBasePath } from "../src/pages/site.ts"
-import { startServeProcess } from "./harness.ts"
+import { startServeProcess } from "@canopy/server/testing"
 
 const dir = mkdtempSync(join(tmpdir(), "canopy-base-path-"))
 const PUBLIC = "https://canopy.example.com/tools/canopy"

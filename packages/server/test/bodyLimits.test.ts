@@ -14,7 +14,7 @@ import { join } from "node:path"
 import { fetch as undiciFetch } from "undici"
 import { MAX_BODY_BYTES } from "../src/http/handler.ts"
 import { MAX_HEADER_BYTES } from "../src/http/node.ts"
-import { client, isErrorBody, request, square, startServeProcess, startTestServer, type TestServer } from "./harness.ts"
+import { client, isErrorBody, request, square, startServeProcess, startTestServer, type TestServer } from "@canopy/server/testing"
 
 let server: TestServer
 let token: string

@@ -5,7 +5,7 @@
  * server to the test, and stops it whatever the test found.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { canopyBin, startServeProcess } from "./harness.ts"
+import { canopyBin, startServeProcess } from "@canopy/server/testing"
 
 /** Resolves once `child` has exited (at once if it already has). */
 const exited = (child: ChildProcess) => new Promise<void>((resolve) => child.exitCode !== null ? resolve() : child.on("exit", () => resolve()))

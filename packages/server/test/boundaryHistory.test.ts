@@ -9,7 +9,7 @@
 import { Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import type { RunningServer } from "../src/index.ts"
-import { client, isErrorBody, request } from "./harness.ts"
+import { client, isErrorBody, request } from "@canopy/server/testing"
 import { serverOnEachStore, type StoreServer } from "./stores.ts"
 
 /** A square with its south-west corner at (lon, lat), `side` degrees wide. */

@@ -6,7 +6,7 @@
  */
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import type { RunningServer } from "../src/index.ts"
-import { client } from "./harness.ts"
+import { client } from "@canopy/server/testing"
 import { withoutStall } from "./healthProbe.ts"
 import { serverOnEachStore, type StoreServer } from "./stores.ts"
 

@@ -2,8 +2,8 @@ import { Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { acceptInvitation, authorizeUrl, browserWithCallback, registerApplication, signIn, submit, tokenRequest } from "./browserFlows.ts"
-import { client, startTestServer, type TestServer } from "./harness.ts"
+import { acceptInvitation, authorizeUrl, browserWithCallback, registerApplication, signIn, submit, tokenRequest } from "@canopy/server/testing/browser"
+import { client, startTestServer, type TestServer } from "@canopy/server/testing"
 
 let server: TestServer
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { request as httpRequest } from "node:http"
 import { createServer as createTcpServer, type AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { canopyBin as bin, startServeProcess } from "./harness.ts"
+import { canopyBin as bin, startServeProcess } from "@canopy/server/testing"
 
 const dir = mkdtempSync(join(tmpdir(), "canopy-cli-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

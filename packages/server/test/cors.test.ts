@@ -15,8 +15,8 @@ import { join } from "node:path"
 import type { Browser } from "playwright-core"
 import { inject } from "vitest"
 import { type RunningServer, serve } from "../src/index.ts"
-import { launchChromium } from "./chromium.ts"
-import { isErrorBody, request, startServeProcess } from "./harness.ts"
+import { launchChromium } from "@canopy/server/testing/browser"
+import { isErrorBody, request, startServeProcess } from "@canopy/server/testing"
 
 const dir = mkdtempSync(join(tmpdir(), "canopy-cors-"))
 let api: RunningServer

@@ -4,8 +4,7 @@ import { spawnSync } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { canopyBin as bin, startServeProcess } from "./harness.ts"
-import { startReceiver } from "./receiver.ts"
+import { canopyBin as bin, startServeProcess, startReceiver } from "@canopy/server/testing"
 
 const startServe = (db: string) =>
   startServeProcess(["--db", db], { CANOPY_ALLOW_INSECURE_WEBHOOKS: "1", CANOPY_DELIVERY_LEASE_MS: "2000", CANOPY_DELIVERY_TIMEOUT_MS: "1000" })

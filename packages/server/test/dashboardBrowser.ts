@@ -11,9 +11,8 @@ import { createRequire } from "node:module"
 import { join } from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { inject } from "vitest"
-import { signIn } from "./browserFlows.ts"
-import { launchChromium } from "./chromium.ts"
-import { startTestServer, type TestServer } from "./harness.ts"
+import { signIn, launchChromium } from "@canopy/server/testing/browser"
+import { startTestServer, type TestServer } from "@canopy/server/testing"
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
 

@@ -11,10 +11,10 @@ import { createServer, type Server } from "node:http"
 import { createRequire } from "node:module"
 import { join } from "node:path"
 import type { BrowserContext, Page } from "playwright-core"
-import { submit } from "./browserFlows.ts"
+import { submit } from "@canopy/server/testing/browser"
 import { accountWithMembers, mapDrawn, pageTests, shots } from "./dashboardBrowser.ts"
 import { BOWTIE, hectares, kml, NORTH, shapefileZip, SOUTH, toUtm32n, UTM32N_PRJ } from "./gis/fixtures.ts"
-import { client, startTestServer, type TestServer } from "./harness.ts"
+import { client, startTestServer, type TestServer } from "@canopy/server/testing"
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
 

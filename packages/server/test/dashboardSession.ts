@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { serve } from "../src/index.ts"
-import { startServeProcess } from "./harness.ts"
+import { startServeProcess } from "@canopy/server/testing"
 
 /** A signed-in member: the session cookie (`canopy_session=…`) and the CSRF token of its forms. */
 export interface DashboardSession {

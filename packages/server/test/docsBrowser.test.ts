@@ -11,8 +11,8 @@ import { join } from "node:path"
 import type { Browser } from "playwright-core"
 import { inject } from "vitest"
 import { nodeHandler } from "../src/index.ts"
-import { launchChromium } from "./chromium.ts"
-import { startTestServer, type TestServer } from "./harness.ts"
+import { launchChromium } from "@canopy/server/testing/browser"
+import { startTestServer, type TestServer } from "@canopy/server/testing"
 
 /** Test output (not committed): what the reference looks like. */
 const SCREENSHOTS = join(import.meta.dirname, "../../../.test-results/screenshots")

@@ -2,7 +2,7 @@ import { MemoryStorage, Storage } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { serve } from "../src/index.ts"
-import { client, isErrorBody, request, square, startTestServer, type TestServer } from "./harness.ts"
+import { client, isErrorBody, request, square, startTestServer, type TestServer } from "@canopy/server/testing"
 
 let server: TestServer
 let token: string

@@ -9,7 +9,7 @@ import { Geometry } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import type { RunningServer } from "../src/index.ts"
 import { estateGrid } from "./estateGrid.ts"
-import { client, isErrorBody } from "./harness.ts"
+import { client, isErrorBody } from "@canopy/server/testing"
 import { serverOnEachStore, type StoreServer } from "./stores.ts"
 
 const SIDE = 8

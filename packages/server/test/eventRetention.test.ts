@@ -7,8 +7,7 @@
 import { Deliveries, Delivery, Time } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { client } from "./harness.ts"
-import { startReceiver } from "./receiver.ts"
+import { client, startReceiver } from "@canopy/server/testing"
 import { serverOnEachStore, type StoreServer, type StoreServerOptions } from "./stores.ts"
 
 const DAY = 86_400_000

@@ -9,7 +9,7 @@ import { TOKEN_FORM } from "../src/http/oauth.ts"
 import { ACTION_FORM, SMALL_FORM } from "../src/pages/html.ts"
 import { FORM_LIMITS } from "../src/gis/multipart.ts"
 import { serveWithOwner, type ServeWithOwner } from "./dashboardSession.ts"
-import { isErrorBody, request, square } from "./harness.ts"
+import { isErrorBody, request, square } from "@canopy/server/testing"
 import { withoutStall } from "./healthProbe.ts"
 
 // The server runs as a process of its own: the client's sending of 20 MB at once must not count

@@ -15,7 +15,7 @@ import { type ChildProcess, execFileSync, spawnSync } from "node:child_process"
 import { closeSync, fstatSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { canopyBin, isErrorBody, request, square, startServeProcess } from "./harness.ts"
+import { canopyBin, isErrorBody, request, square, startServeProcess } from "@canopy/server/testing"
 
 /**
  * A small filesystem at `dir` that can be filled and emptied, by the best means the host

@@ -11,7 +11,7 @@ import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Plans } from "@canopy/core"
 import * as fc from "fast-check"
 import { MAX_BODY_BYTES } from "../src/http/handler.ts"
-import { request, square, startTestServer, type TestServer } from "./harness.ts"
+import { request, square, startTestServer, type TestServer } from "@canopy/server/testing"
 
 const SEED = 20_261_125
 const RUNS_PER_OPERATION = 40

@@ -15,7 +15,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks"
 import { setTimeout as sleep } from "node:timers/promises"
 import { type GeometryPoolOptions, makeGeometryPool } from "../src/geometry/pool.ts"
 import { type RunningServer, serve } from "../src/index.ts"
-import { client, isErrorBody, request, square } from "./harness.ts"
+import { client, isErrorBody, request, square } from "@canopy/server/testing"
 import { startHealthProbe } from "./healthProbe.ts"
 
 type Position = [number, number] | [number, number, number]

@@ -9,7 +9,7 @@ import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { MAX_EXPORT_PROJECTS } from "../src/api/gis.ts"
 import { importPool } from "../src/gis/offload.ts"
 import { BOWTIE, hectares, HOLED, kml, kmz, NORTH, shapefileZip, SOUTH, toUtm32n, UTM32N_PRJ, utf8 } from "./gis/fixtures.ts"
-import { isErrorBody, request, startTestServer, type TestServer } from "./harness.ts"
+import { isErrorBody, request, startTestServer, type TestServer } from "@canopy/server/testing"
 
 let server: TestServer
 let token: string

@@ -10,7 +10,7 @@ import Database from "better-sqlite3"
 import { request as httpRequest, type IncomingMessage } from "node:http"
 import { EXPORT_MAX_BYTES_ENV, EXPORT_PAGE_SIZE, exportActivity } from "../src/api/gis.ts"
 import { hectares, HOLED, kml, NORTH, shapefileZip, SOUTH, square, squareWithHole, toUtm32n, UTM32N_PRJ, utf8 } from "./gis/fixtures.ts"
-import { isErrorBody, request, startTestServer, type TestServer } from "./harness.ts"
+import { isErrorBody, request, startTestServer, type TestServer } from "@canopy/server/testing"
 
 let server: TestServer
 let token: string

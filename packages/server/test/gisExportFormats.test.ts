@@ -18,7 +18,7 @@ import { importBoundary } from "../src/gis/index.ts"
 import { type ExportRecord, toShapefileZip } from "../src/gis/shapefileWriter.ts"
 import { type RunningServer, serve } from "../src/index.ts"
 import { HOLED, NORTH, SOUTH, squareWithHole } from "./gis/fixtures.ts"
-import { isErrorBody, request } from "./harness.ts"
+import { isErrorBody, request } from "@canopy/server/testing"
 import { serverOnEachStore, type StoreServer } from "./stores.ts"
 
 const FORMATS = {

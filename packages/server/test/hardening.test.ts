@@ -13,8 +13,8 @@ import type { Browser } from "playwright-core"
 import { inject } from "vitest"
 import { type AccessLogLine, guardedLookup, makeSender, nodeHandler, openCanopy, serve } from "../src/index.ts"
 import { MAX_HEADER_BYTES } from "../src/http/node.ts"
-import { launchChromium } from "./chromium.ts"
-import { client, isErrorBody, request, startTestServer, type TestServer } from "./harness.ts"
+import { launchChromium } from "@canopy/server/testing/browser"
+import { client, isErrorBody, request, startTestServer, type TestServer } from "@canopy/server/testing"
 
 let server: TestServer
 let token: string

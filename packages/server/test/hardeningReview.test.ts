@@ -17,7 +17,7 @@ import { join } from "node:path"
 import { MAX_BODY_BYTES } from "../src/http/handler.ts"
 import { serve as serveInProcess } from "../src/index.ts"
 import { kml, square as kmlSquare, utf8 } from "./gis/fixtures.ts"
-import { isErrorBody, request, square, startServeProcess } from "./harness.ts"
+import { isErrorBody, request, square, startServeProcess } from "@canopy/server/testing"
 import { withoutStall } from "./healthProbe.ts"
 
 let dir: string

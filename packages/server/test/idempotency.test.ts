@@ -12,7 +12,7 @@ import { Effect, Exit, Scope } from "effect"
 import type { ChildProcess } from "node:child_process"
 import { inject } from "vitest"
 import { freshDatabase } from "../../adapter-postgres/test/database.ts"
-import { type Reply, request, square, startServeProcess, startTestServer, type TestServer } from "./harness.ts"
+import { type Reply, request, square, startServeProcess, startTestServer, type TestServer } from "@canopy/server/testing"
 
 /** A POST with a JSON body and an optional Idempotency-Key. */
 const post = (base: string, token: string, path: string, json: unknown, key?: string) =>

@@ -13,7 +13,7 @@ import { importPool, makeImportPool, replaceImportPool } from "../src/gis/offloa
 import { kml, kmz, square, utf8 } from "./gis/fixtures.ts"
 import { dashboardSession } from "./dashboardSession.ts"
 import { hostileFiles } from "./gis/hostileCorpus.ts"
-import { isErrorBody, type Reply, request, startTestServer, type TestServer } from "./harness.ts"
+import { isErrorBody, type Reply, request, startTestServer, type TestServer } from "@canopy/server/testing"
 import { serverOnEachStore, type StoreServer } from "./stores.ts"
 
 const KML_TYPE = "application/vnd.google-earth.kml+xml"

@@ -22,7 +22,7 @@ import { type ExportRecord, toShapefileZip } from "../src/gis/shapefileWriter.ts
 import { importPool } from "../src/gis/offload.ts"
 import { oracleHectares } from "../../core/test/geodesyCorpus.ts"
 import { UTM32N, UTM32N_PRJ } from "./gis/fixtures.ts"
-import { client, type Reply, request } from "./harness.ts"
+import { client, type Reply, request } from "@canopy/server/testing"
 import { startHealthProbe } from "./healthProbe.ts"
 import { serverOnEachStore, type StoreServer } from "./stores.ts"
 

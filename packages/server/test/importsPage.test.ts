@@ -17,7 +17,7 @@ import { HELD_FILES, makeHeldFiles } from "../src/pages/imports.ts"
 import { accountWithMembers, pageTests, seriousViolations as axe, shots } from "./dashboardBrowser.ts"
 import { serveWithOwner, type ServeWithOwner } from "./dashboardSession.ts"
 import { BOWTIE, square } from "./gis/fixtures.ts"
-import { client, request } from "./harness.ts"
+import { client, request } from "@canopy/server/testing"
 import { withoutStall } from "./healthProbe.ts"
 
 const site = pageTests()

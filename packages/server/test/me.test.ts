@@ -6,7 +6,7 @@
 import { OAuth, OAuthServer, Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { client, isErrorBody, request, startTestServer, type TestServer } from "./harness.ts"
+import { client, isErrorBody, request, startTestServer, type TestServer } from "@canopy/server/testing"
 
 let server: TestServer
 beforeAll(async () => {

@@ -11,8 +11,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import parsePrometheusTextFormat from "parse-prometheus-text-format"
 import { serve } from "../src/index.ts"
-import { client, request, square } from "./harness.ts"
-import { startReceiver } from "./receiver.ts"
+import { client, request, square, startReceiver } from "@canopy/server/testing"
 
 interface Family {
   readonly name: string

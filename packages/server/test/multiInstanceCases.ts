@@ -11,8 +11,7 @@ import { Effect, Exit, Scope } from "effect"
 import type { ChildProcess } from "node:child_process"
 import { inject } from "vitest"
 import { freshDatabase } from "../../adapter-postgres/test/database.ts"
-import { client, request, startServeProcess } from "./harness.ts"
-import { startReceiver } from "./receiver.ts"
+import { client, request, startServeProcess, startReceiver } from "@canopy/server/testing"
 
 /** How the instances reach the database: the URL they are given for it, their environment, and a stop. */
 export interface Connections {

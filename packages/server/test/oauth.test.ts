@@ -1,7 +1,7 @@
 import { OAuth, OAuthServer, Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { client, request, startTestServer, type TestServer } from "./harness.ts"
+import { client, request, startTestServer, type TestServer } from "@canopy/server/testing"
 
 const VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
 let server: TestServer

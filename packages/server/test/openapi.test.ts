@@ -14,9 +14,8 @@ import { promisify } from "node:util"
 import openapiTS, { astToString } from "openapi-typescript"
 import { routes } from "../src/api/routes.ts"
 import { BOWTIE, kml, NORTH, shapefileZip, square as squareAt, utf8 } from "./gis/fixtures.ts"
-import { type Reply, request, square, type TestServer } from "./harness.ts"
+import { type Reply, request, square, type TestServer, type startReceiver } from "@canopy/server/testing"
 import { useOpenApiFixture } from "./openapiFixture.ts"
-import type { startReceiver } from "./receiver.ts"
 
 const run = promisify(execFile)
 const redocly = join(import.meta.dirname, "../../../node_modules/.bin/redocly")

@@ -5,8 +5,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { afterAll, beforeAll } from "vitest"
 import addFormats from "ajv-formats"
-import { request, startTestServer, type TestServer } from "./harness.ts"
-import { startReceiver } from "./receiver.ts"
+import { request, startTestServer, type TestServer, startReceiver } from "@canopy/server/testing"
 
 /** The running pieces, and `stop`. */
 export interface OpenApiFixture {

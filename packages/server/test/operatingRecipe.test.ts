@@ -16,7 +16,7 @@ import { request as httpsRequest } from "node:https"
 import { connect, createServer, type AddressInfo } from "node:net"
 import { tmpdir, userInfo } from "node:os"
 import { join } from "node:path"
-import { canopyBin, startServeProcess } from "./harness.ts"
+import { canopyBin, startServeProcess } from "@canopy/server/testing"
 
 const doc = readFileSync(join(import.meta.dirname, "../../../docs/operating.md"), "utf8")
 const dir = mkdtempSync(join(tmpdir(), "canopy-recipe-"))

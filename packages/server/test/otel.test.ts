@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { canopyBin, request, square, startServeProcess } from "./harness.ts"
+import { canopyBin, request, square, startServeProcess } from "@canopy/server/testing"
 
 interface Received {
   readonly path: string

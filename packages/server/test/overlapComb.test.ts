@@ -10,7 +10,7 @@ import type { Geometry } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { setTimeout as sleep } from "node:timers/promises"
 import type { RunningServer } from "../src/index.ts"
-import { client, request } from "./harness.ts"
+import { client, request } from "@canopy/server/testing"
 import { serverOnEachStore, type StoreServer } from "./stores.ts"
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6

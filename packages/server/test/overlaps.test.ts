@@ -7,7 +7,7 @@
  */
 import { Geometry } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { client, isErrorBody, startTestServer, type TestServer } from "./harness.ts"
+import { client, isErrorBody, startTestServer, type TestServer } from "@canopy/server/testing"
 
 const rect = (w: number, s: number, e: number, n: number): Geometry.Polygon => ({ type: "Polygon", coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] })
 

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { inject } from "vitest"
 import { freshDatabase } from "../../adapter-postgres/test/database.ts"
-import { canopyBin } from "./harness.ts"
+import { canopyBin } from "@canopy/server/testing"
 
 const dir = mkdtempSync(join(tmpdir(), "canopy-owner-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

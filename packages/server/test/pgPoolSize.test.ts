@@ -10,7 +10,7 @@ import { type ChildProcess, spawnSync } from "node:child_process"
 import pg from "pg"
 import { inject } from "vitest"
 import { freshDatabase } from "../../adapter-postgres/test/database.ts"
-import { canopyBin, startServeProcess } from "./harness.ts"
+import { canopyBin, startServeProcess } from "@canopy/server/testing"
 
 const canopy = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}) => {
   const r = spawnSync(process.execPath, [canopyBin, ...args], { encoding: "utf8", env: { ...process.env, CANOPY_DB: "", ...env }, timeout: 60_000 })

@@ -9,7 +9,7 @@
 import { Geometry, Overlap, Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import type { RunningServer } from "../src/index.ts"
-import { client, isErrorBody } from "./harness.ts"
+import { client, isErrorBody } from "@canopy/server/testing"
 import { serverOnEachStore, type StoreServer } from "./stores.ts"
 
 /** A rectangle from (w, s) to (e, n). */

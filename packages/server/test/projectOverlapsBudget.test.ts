@@ -16,7 +16,7 @@ import { join } from "node:path"
 import { inject } from "vitest"
 import { freshDatabase } from "../../adapter-postgres/test/database.ts"
 import { type RunningServer, serve } from "../src/index.ts"
-import { client } from "./harness.ts"
+import { client } from "@canopy/server/testing"
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6
 

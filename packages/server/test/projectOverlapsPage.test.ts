@@ -9,7 +9,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { join } from "node:path"
 import type { Page } from "playwright-core"
 import { accountWithMembers, mapDrawn, pageTests, seriousViolations as axe, shots } from "./dashboardBrowser.ts"
-import { client } from "./harness.ts"
+import { client } from "@canopy/server/testing"
 
 /** A rectangle from (w, s) to (e, n). */
 const rect = (w: number, s: number, e: number, n: number) => ({ type: "Polygon", coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] })

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type RunningServer, serve, startDispatcher } from "../src/index.ts"
-import { request } from "./harness.ts"
+import { request } from "@canopy/server/testing"
 
 const dir = mkdtempSync(join(tmpdir(), "canopy-sign-in-"))
 let server: RunningServer

@@ -9,7 +9,7 @@ import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { PbfReader } from "pbf"
 import { MAX_BOUNDARIES, MAX_BOUNDARY_TEXT } from "../src/api/tiles.ts"
 import type { RunningServer } from "../src/index.ts"
-import { client, isErrorBody, request } from "./harness.ts"
+import { client, isErrorBody, request } from "@canopy/server/testing"
 import { serverOnEachStore, type StoreServer } from "./stores.ts"
 
 const rect = (w: number, s: number, e: number, n: number) => ({ type: "Polygon", coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] })

@@ -21,7 +21,7 @@ import { inject } from "vitest"
 import { freshDatabase } from "../../adapter-postgres/test/database.ts"
 import { MAX_POINTS } from "../src/api/tiles.ts"
 import { type RunningServer, serve } from "../src/index.ts"
-import { client } from "./harness.ts"
+import { client } from "@canopy/server/testing"
 
 /** A project row as the tests write it: a small square around a centre. */
 interface Seed {

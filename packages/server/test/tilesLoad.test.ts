@@ -7,7 +7,7 @@ import { Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import { MAX_BOUNDARIES, MAX_BOUNDARY_TEXT, tile } from "../src/api/tiles.ts"
-import { startTestServer, type TestServer } from "./harness.ts"
+import { startTestServer, type TestServer } from "@canopy/server/testing"
 
 /** A ring of `n` positions around a centre (radii in degrees). */
 const circle = (n: number, lon: number, lat: number, r: number) => {

@@ -7,9 +7,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js"
-import { client, request, square, type TestServer } from "./harness.ts"
+import { client, request, square, type TestServer, type startReceiver } from "@canopy/server/testing"
 import { useOpenApiFixture } from "./openapiFixture.ts"
-import type { startReceiver } from "./receiver.ts"
 
 let server: TestServer
 let receiver: Awaited<ReturnType<typeof startReceiver>>

@@ -6,8 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { guardedLookup, makeSender } from "../src/index.ts"
-import { client, startTestServer, type TestServer } from "./harness.ts"
-import { startReceiver } from "./receiver.ts"
+import { client, startTestServer, type TestServer, startReceiver } from "@canopy/server/testing"
 
 let server: TestServer
 let receiver: Awaited<ReturnType<typeof startReceiver>>

@@ -1,13 +1,14 @@
 /**
- * Test harness: a real server on a loopback port over a temporary SQLite file, and a small client.
+ * A real Canopy for tests: the server on a loopback port over a temporary SQLite file (in this
+ * process, or as a `canopy serve` process of its own), and a small HTTP client for it.
  */
 import type { Settings } from "@canopy/core"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type RunningServer, serve } from "../src/index.ts"
-import type { AccessLogLine } from "../src/http/handler.ts"
+import { type RunningServer, serve } from "../index.ts"
+import type { AccessLogLine } from "../http/handler.ts"
 
 /** A started server, its access log, and a cleanup. */
 export interface TestServer extends RunningServer {
@@ -97,7 +98,7 @@ export const isErrorBody = (r: Reply, code: string) => {
 }
 
 /** The `canopy` command of this package. */
-export const canopyBin = join(import.meta.dirname, "../bin/canopy.js")
+export const canopyBin = join(import.meta.dirname, "../../bin/canopy.js")
 
 /**
  * Starts `canopy serve --port 0 …args` as a process of its own and resolves once it prints the URL

@@ -3,13 +3,17 @@
  * a prefix in a host application): one browser and a third-party application's OAuth callback for
  * a test file, submitting a form, signing in, accepting an invitation (the server judging a short
  * password first), registering an OAuth application in the dashboard, and the authorization-code
- * flow's URL and token requests.
+ * flow's URL and token requests. The browser is the npm registry's Chromium (`@sparticuz/chromium`)
+ * driven by `playwright-core`, found once per run by `resolveChromium` in a Vitest global setup
+ * that provides it as `chromiumPath`.
  */
 import { OAuth } from "@canopy/core"
 import { afterAll, assert, beforeAll } from "@effect/vitest"
 import type { Browser, Page } from "playwright-core"
 import { inject } from "vitest"
 import { type CallbackReceiver, launchChromium, startCallbackReceiver } from "./chromium.ts"
+
+export { type CallbackReceiver, launchChromium, resolveChromium, startCallbackReceiver } from "./chromium.ts"
 
 /** A test file's browser and OAuth callback receiver, there once its tests start. */
 export interface BrowserWithCallback {
