@@ -6,8 +6,7 @@
  */
 import { Geometry } from "@canopy/core"
 import { assemble } from "./assemble.ts"
-import { detectFormat } from "./detect.ts"
-import { read } from "./index.ts"
+import { readFile } from "./index.ts"
 import { DEFAULT_LIMITS, FileProblem, type GisFormat, type ImportFailure, type ImportHint, type ImportLimits, type ImportOptions, type ImportProblem,
   type SourceFeature } from "./types.ts"
 
@@ -78,22 +77,12 @@ export const importFeatures = async (
 ): Promise<FeaturesResult> => {
   const limits: ImportLimits = { ...DEFAULT_LIMITS, ...options.limits }
   const fields = options.fields ?? {}
-  let format: GisFormat | undefined
-  try {
-    if (bytes.length === 0) throw new FileProblem("the file is empty")
-    if (bytes.length > limits.maxBytes) throw new FileProblem(`the file has ${bytes.length} bytes; at most ${limits.maxBytes} are allowed`)
-    format = detectFormat(bytes, hint, limits.maxZipEntries)
-    const result = await read(format, bytes, limits)
+  return readFile(bytes, hint, limits, (format, result): FeaturesResult => {
     if (result.features.length === 0) throw new FileProblem("the file holds no feature")
     const features = result.features.map((f) => featureOf(f, fields, result.sourceCrs))
     const missingFields = [fields.nameField, fields.descriptionField].filter((field): field is string =>
       field !== undefined && !result.features.some((f) => attribute(f.properties, field).found)
     )
     return { ok: true, format, sourceCrs: result.sourceCrs, warnings: result.warnings, features, missingFields }
-  } catch (e) {
-    const problems = e instanceof FileProblem
-      ? e.problems
-      : [{ field: "file", message: `could not read the file (${e instanceof Error ? e.message : String(e)})` }]
-    return format ? { ok: false, format, problems } : { ok: false, problems }
-  }
+  })
 }

@@ -18,7 +18,7 @@ import { readGeoJson } from "./readers/geojson.ts"
 import { readGeoPackage } from "./readers/geopackage.ts"
 import { decodeText, readKml, readKmz } from "./readers/kml.ts"
 import { readShapefileZip } from "./readers/shapefile.ts"
-import { DEFAULT_LIMITS, FileProblem, type GisFormat, type ImportHint, type ImportLimits, type ImportOptions, type ImportResult,
+import { DEFAULT_LIMITS, FileProblem, type GisFormat, type ImportFailure, type ImportHint, type ImportLimits, type ImportOptions, type ImportResult,
   type ReadResult } from "./types.ts"
 
 export { type ExportProject, escapeXml, featureCollectionChunks, GEOJSON_MEDIA_TYPE, KML_MEDIA_TYPE, kmlChunks, toFeatureCollection, toKml } from "./export.ts"
@@ -42,6 +42,31 @@ export const read = (format: GisFormat, bytes: Uint8Array, limits: ImportLimits)
 }
 
 /**
+ * A file checked (not empty, within `limits.maxBytes`), its format found and its features read,
+ * then given to `use`; a problem of the file (thrown by any of these steps or by `use`) is an
+ * `{ ok: false, problems }` answer naming the format when it was recognised, never an exception.
+ */
+export const readFile = async <A>(
+  bytes: Uint8Array,
+  hint: ImportHint,
+  limits: ImportLimits,
+  use: (format: GisFormat, result: ReadResult) => A
+): Promise<A | ImportFailure> => {
+  let format: GisFormat | undefined
+  try {
+    if (bytes.length === 0) throw new FileProblem("the file is empty")
+    if (bytes.length > limits.maxBytes) throw new FileProblem(`the file has ${bytes.length} bytes; at most ${limits.maxBytes} are allowed`)
+    format = detectFormat(bytes, hint, limits.maxZipEntries)
+    return use(format, await read(format, bytes, limits))
+  } catch (e) {
+    const problems = e instanceof FileProblem
+      ? e.problems
+      : [{ field: "file", message: `could not read the file (${e instanceof Error ? e.message : String(e)})` }]
+    return format ? { ok: false, format, problems } : { ok: false, problems }
+  }
+}
+
+/**
  * Reads a boundary from an uploaded file. Every failure, whatever the bytes, is an
  * `{ ok: false, problems }` answer, never an exception.
  */
@@ -51,12 +76,7 @@ export const importBoundary = async (
   options?: ImportOptions
 ): Promise<ImportResult> => {
   const limits: ImportLimits = { ...DEFAULT_LIMITS, ...options?.limits }
-  let format: GisFormat | undefined
-  try {
-    if (bytes.length === 0) throw new FileProblem("the file is empty")
-    if (bytes.length > limits.maxBytes) throw new FileProblem(`the file has ${bytes.length} bytes; at most ${limits.maxBytes} are allowed`)
-    format = detectFormat(bytes, hint, limits.maxZipEntries)
-    const result = await read(format, bytes, limits)
+  return readFile(bytes, hint, limits, (format, result): ImportResult => {
     const assembled = assemble(result)
     if (!assembled.ok) return { ok: false, format, problems: assembled.problems }
     return {
@@ -68,10 +88,5 @@ export const importBoundary = async (
       sourceCrs: result.sourceCrs,
       warnings: assembled.warnings
     }
-  } catch (e) {
-    const problems = e instanceof FileProblem
-      ? e.problems
-      : [{ field: "file", message: `could not read the file (${e instanceof Error ? e.message : String(e)})` }]
-    return format ? { ok: false, format, problems } : { ok: false, problems }
-  }
+  })
 }
