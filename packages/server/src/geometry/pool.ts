@@ -19,10 +19,12 @@
  *   measure), ~0.4 s each, mostly loading `effect`;
  *   the budget starts when a ready worker gets the job. Idle workers do not keep the process alive.
  */
-import { type Errors, Geometry, GeometryCheck, Overlap, RawJson } from "@canopy/core"
+import { type Errors, Geometry, GeometryCheck, RawJson } from "@canopy/core"
 import { Effect } from "effect"
 import { availableParallelism } from "node:os"
 import { Worker } from "node:worker_threads"
+import { makeWorkerSlots, workerModule, type WorkerSlot } from "../workerPool.ts"
+import { COVERS_INLINE_CHARS, measuredInline, warmInline } from "./inline.ts"
 import { type Answer, type BodyAnswer, bodyTransfer, pack, type Ready, type Request, sizeOf } from "./transfer.ts"
 
 /** Options of the pool. */
@@ -83,94 +85,12 @@ interface Job {
   readonly done: (outcome: Answer | "timeout" | Error) => void
 }
 
-interface Slot {
-  readonly worker: Worker
-  ready: boolean
-  job: Job | undefined
-  timer: ReturnType<typeof setTimeout> | undefined
-}
+type Slot = WorkerSlot<Job>
 
-// From the TypeScript sources (Node strips types), the worker needs the `source` condition to
-// resolve @canopy/core to its sources too; a built package runs worker.js as is. The process's own
-// flags are not passed on: heap sizes and other per-process V8 flags make a Worker refuse to start.
-const fromSources = import.meta.url.endsWith(".ts")
-const workerUrl = new URL(fromSources ? "./worker.ts" : "./worker.js", import.meta.url)
-const execArgv = fromSources ? ["--conditions=source", "--disable-warning=ExperimentalWarning"] : []
+const workerEntry = workerModule(import.meta.url, "worker")
 
 /** Bytes of JSON per position, to count a body's positions in the queue before it is parsed. */
 const BYTES_PER_POSITION = 20
-
-/**
- * Two boundaries are compared inline only when their texts are short (parsing one is linear: under
- * a millisecond for 64,000 characters, and a write's own boundary is parsed once for all its
- * comparisons) and the measure fits a budget of work counted as it goes
- * (`Overlap.sharedHectaresPrepared`' `limit`: the larger boundary, usually the write's own, is
- * prepared once for all its neighbours: pairs of edges examined, edges tested, pieces — the
- * crossings it finds are counted by the sweep that finds them): 12,000 units, 1–2 ms in any shape
- * once compiled. A process's first measures run in the interpreter (~10 µs a unit), so until 500
- * have run the budget is 2,000 units (~20 ms at worst). Past it the measure stops and a worker
- * starts over under a time budget: two crossing 80-tooth combs (25,600 crossings, ~150,000 units)
- * and two nearly coinciding 1,000-vertex rings (~28,000) go there; a 1,000-vertex ring nearly
- * coinciding with a 64-vertex one (~3,400 with the ring prepared, ~11,000 pair by pair) and a stand beside its neighbours or inside its
- * estate's outline (a few dozen) stay.
- */
-const SHARED_INLINE_CHARS = 64_000
-const SHARED_INLINE_WORK = 12_000
-const SHARED_INLINE_WORK_COLD = 2_000
-const SHARED_INLINE_WARM_AFTER = 500
-let inlineMeasures = 0
-/** A stored boundary under this many characters is tested for a point inline (parse and test are linear). */
-const COVERS_INLINE_CHARS = 200_000
-
-/** Boundaries parsed for inline measures, by their text's object (a write's own is compared with each neighbour). */
-const parsedTexts = new WeakMap<RawJson.RawJson, Geometry.Boundary>()
-const parsed = (r: RawJson.RawJson): Geometry.Boundary => {
-  let g = parsedTexts.get(r)
-  if (!g) parsedTexts.set(r, g = JSON.parse(r.text) as Geometry.Boundary)
-  return g
-}
-
-/**
- * The area two small boundaries share, measured on the loop when its work stays within the inline
- * budget and its pieces of edges close; undefined otherwise (a worker then measures it, with the
- * clipper as fallback, under a time budget).
- */
-export const measuredInline = (a: RawJson.RawJson, b: RawJson.RawJson): number | undefined => {
-  if (a.text.length >= SHARED_INLINE_CHARS || b.text.length >= SHARED_INLINE_CHARS) return undefined
-  try {
-    const limit = ++inlineMeasures > SHARED_INLINE_WARM_AFTER ? SHARED_INLINE_WORK : SHARED_INLINE_WORK_COLD
-    return Overlap.sharedHectaresPrepared(parsed(a), parsed(b), limit)
-  } catch {
-    return undefined
-  }
-}
-
-/** Validations of a synthetic ring run at start, a few per turn of the loop, before real boundaries come. */
-const WARM_CHECKS = 200
-
-/**
- * Runs the inline measure's first `SHARED_INLINE_WARM_AFTER` measures on two small synthetic rings
- * (a 200-gon and a 24-gon on one circle), five per turn of the loop (a few ms at first), so that a prewarmed
- * server's first real comparisons run compiled, with the full inline budget; and as many inline
- * validations of the 200-gon (the first, interpreted, cost ~50 ms for 1,000 positions; compiled, ~0.5 ms).
- */
-const warmInline = () => {
-  const ring = (vertices: number, turn: number) => {
-    const positions = Array.from({ length: vertices },
-      (_, i) => [Math.cos(turn + (2 * Math.PI * i) / vertices) / 1000, Math.sin(turn + (2 * Math.PI * i) / vertices) / 1000])
-    return RawJson.RawJson.of({ type: "Polygon", coordinates: [[...positions, positions[0]]] })
-  }
-  const outline = ring(200, 0)
-  const stand = ring(24, 0.1)
-  const outlineValue = outline.value()
-  let checks = 0
-  const step = () => {
-    for (let k = 0; k < 5 && inlineMeasures < SHARED_INLINE_WARM_AFTER; k++) measuredInline(outline, stand)
-    for (let k = 0; k < 5 && checks < WARM_CHECKS; k++, checks++) GeometryCheck.evaluate(outlineValue)
-    if (inlineMeasures < SHARED_INLINE_WARM_AFTER || checks < WARM_CHECKS) setImmediate(step).unref()
-  }
-  setImmediate(step).unref()
-}
 
 /** The default number of workers: one core is the event loop's. */
 export const defaultWorkers = () => Math.max(1, availableParallelism() - 1)
@@ -187,7 +107,7 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
   let prewarm = options.prewarm ?? false
 
   const sharedBudgetMs = Math.max(0, or(options.sharedBudgetMs, budgetMs * 2))
-  const slots: Array<Slot> = []
+  const slots = makeWorkerSlots<Slot>()
   const queue: Array<Job> = []
   let seq = 0
   let abandoned = 0
@@ -195,24 +115,9 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
   let measures = 0
   let closed = false
 
-  const remove = (slot: Slot) => {
-    const i = slots.indexOf(slot)
-    if (i >= 0) slots.splice(i, 1)
-    if (slot.timer) clearTimeout(slot.timer)
-    slot.timer = undefined
-  }
-
-  // Workers hold the process open only while they have work (a job, or jobs waiting for them).
-  const reference = () => {
-    for (const s of slots) {
-      if (s.job || (!s.ready && queue.length > 0)) s.worker.ref()
-      else s.worker.unref()
-    }
-  }
-
   const failed = (slot: Slot, error: Error) => {
-    if (!slots.includes(slot)) return // terminated by us
-    remove(slot)
+    if (!slots.has(slot)) return // terminated by us
+    slots.remove(slot)
     const job = slot.job
     slot.job = undefined
     job?.done(error)
@@ -226,9 +131,9 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
   }
 
   const spawn = () => {
-    const worker = new Worker(workerUrl, { execArgv, workerData: { niceness } })
+    const worker = new Worker(workerEntry.url, { execArgv: workerEntry.execArgv, workerData: { niceness } })
     const slot: Slot = { worker, ready: false, job: undefined, timer: undefined }
-    slots.push(slot)
+    slots.add(slot)
     worker.on("message", (message: Answer | Ready) => {
       if ("ready" in message) {
         slot.ready = true
@@ -249,7 +154,7 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
 
   const abandon = (slot: Slot) => {
     const job = slot.job
-    remove(slot)
+    slots.remove(slot)
     slot.job = undefined
     abandoned++
     if (job && ("shared" in job.request || "covers" in job.request)) measures++
@@ -272,17 +177,18 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
     if (closed) return
     for (;;) {
       const job = queue[0]
-      const idle = job && slots.find((s) => s.ready && !s.job)
+      const idle = job && slots.idle()
       if (!job || !idle) break
       queue.shift()
       // Its caller's limit passed while it waited: answered without running.
       if (job.deadline <= performance.now()) job.done("timeout")
       else dispatch(idle, job)
     }
-    const starting = slots.filter((s) => !s.ready).length
-    const wanted = prewarm ? size : Math.min(size, slots.length - starting + Math.max(starting, queue.length))
-    while (slots.length < wanted) spawn()
-    reference()
+    const starting = slots.starting()
+    const wanted = prewarm ? size : Math.min(size, slots.count() - starting + Math.max(starting, queue.length))
+    while (slots.count() < wanted) spawn()
+    // Workers hold the process open only while they have work (a job, or jobs waiting for them).
+    slots.reference(queue.length)
   }
 
   const toVerdict = (answer: Exclude<Answer, BodyAnswer | { readonly sharedHectares: number } | { readonly covered: boolean }>,
@@ -321,7 +227,7 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
     limitMs = Infinity
   ) =>
     Effect.suspend(() => {
-      const waits = !slots.some((s) => s.ready && !s.job)
+      const waits = !slots.idle()
       if (closed || (waits && queue.length > 0 && queuedPositions() + positions > maxQueued)) return Effect.fail(GeometryCheck.busy())
       return Effect.callback<A>((resume) => {
         const job: Job = { positions, budgetMs: jobBudgetMs, deadline: performance.now() + limitMs, request: request(++seq),
@@ -399,13 +305,13 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
     parseBody,
     shared,
     covers,
-    stats: () => ({ workers: slots.length, running: slots.filter((s) => s.job).length, queued: queue.length, completed, abandoned, measures }),
+    stats: () => ({ workers: slots.count(), running: slots.running(), queued: queue.length, completed, abandoned, measures }),
     close: async () => {
       if (closed) return
       closed = true
       const error = new Error("the geometry pool is closed")
       for (const job of queue.splice(0)) job.done(error)
-      const all = slots.splice(0)
+      const all = slots.takeAll()
       for (const s of all) {
         if (s.timer) clearTimeout(s.timer)
         s.job?.done(error)
