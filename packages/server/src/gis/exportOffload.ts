@@ -16,6 +16,7 @@
 import { Errors } from "@canopy/core"
 import { Effect } from "effect"
 import { Worker } from "node:worker_threads"
+import { makeShares, processWide, queueOwned, terminateInTurn, workerModule } from "../workerPool.ts"
 import type { ExportEnd } from "./export.ts"
 import type { BinaryExportFormat, ExportAnswer, ExportJob } from "./exportWorker.ts"
 
@@ -47,9 +48,7 @@ interface Slot {
   timer: ReturnType<typeof setTimeout> | undefined
 }
 
-const fromSources = import.meta.url.endsWith(".ts")
-const workerUrl = new URL(fromSources ? "./exportWorker.ts" : "./exportWorker.js", import.meta.url)
-const execArgv = fromSources ? ["--conditions=source", "--disable-warning=ExperimentalWarning"] : []
+const workerEntry = workerModule(import.meta.url, "exportWorker")
 
 const busy = () => new Errors.RateLimited({ message: "Too many export files are being built right now; retry after 1 s", retryAfter: 1 })
 
@@ -58,7 +57,7 @@ export const makeExportPool = (options: Partial<Record<keyof typeof EXPORT_BUDGE
   const budgets = { ...EXPORT_BUDGETS, ...options }
   const slots: Array<Slot> = []
   const queue: Array<Pending> = []
-  const held = new Map<string, number>()
+  const held = makeShares()
   const counts = { jobs: 0, recycled: 0, failed: 0 }
   let seq = 0
 
@@ -77,7 +76,7 @@ export const makeExportPool = (options: Partial<Record<keyof typeof EXPORT_BUDGE
     job?.done(result)
   }
   const spawn = (): Slot => {
-    const worker = new Worker(workerUrl, { execArgv, resourceLimits: { maxOldGenerationSizeMb: budgets.heapMb } })
+    const worker = new Worker(workerEntry.url, { execArgv: workerEntry.execArgv, resourceLimits: { maxOldGenerationSizeMb: budgets.heapMb } })
     const slot: Slot = { worker, job: undefined, timer: undefined }
     slots.push(slot)
     worker.on("message", (m: ExportAnswer) => {
@@ -133,45 +132,14 @@ export const makeExportPool = (options: Partial<Record<keyof typeof EXPORT_BUDGE
     Effect.suspend(() => {
       const owner = options.owner ?? ""
       const free = slots.some((s) => !s.job) || slots.length < budgets.workers
-      if ((!free && queue.length >= budgets.queued) || (held.get(owner) ?? 0) >= budgets.perAccount) return Effect.fail(busy())
-      return Effect.callback<Uint8Array>((resume) => {
-        held.set(owner, (held.get(owner) ?? 0) + 1)
-        counts.jobs++
-        let settled = false
-        const release = () => {
-          const n = (held.get(owner) ?? 1) - 1
-          if (n > 0) held.set(owner, n)
-          else held.delete(owner)
-        }
-        const pending: Pending = {
-          job: { id: ++seq, format, baseName: options.baseName, records, end: options.end },
-          owner,
-          done: (r) => {
-            if (settled) return
-            settled = true
-            release()
-            resume(r instanceof Error ? Effect.die(r) : Effect.succeed(r))
-          }
-        }
-        queue.push(pending)
-        pump()
-        return Effect.sync(() => {
-          const i = queue.indexOf(pending)
-          if (i >= 0) queue.splice(i, 1)
-          if (!settled) {
-            settled = true
-            release()
-          }
-        })
-      })
+      if ((!free && queue.length >= budgets.queued) || held.of(owner) >= budgets.perAccount) return Effect.fail(busy())
+      counts.jobs++
+      return queueOwned(queue, held, owner,
+        (done): Pending => ({ job: { id: ++seq, format, baseName: options.baseName, records, end: options.end }, owner, done }),
+        (r: Uint8Array | Error) => r instanceof Error ? Effect.die(r) : Effect.succeed(r), pump)
     })
 
-  const close = async () => {
-    for (const s of slots.splice(0)) {
-      if (s.timer) clearTimeout(s.timer)
-      await s.worker.terminate()
-    }
-  }
+  const close = () => terminateInTurn(slots.splice(0))
   /** Workers, files building and waiting now, and counts since the pool began. */
   const stats = () => ({ workers: slots.length, running: slots.filter((s) => s.job).length, queued: queue.length, ...counts })
   return { build, close, stats }
@@ -180,14 +148,10 @@ export const makeExportPool = (options: Partial<Record<keyof typeof EXPORT_BUDGE
 /** A pool of export workers. */
 export type ExportPool = ReturnType<typeof makeExportPool>
 
-let shared: ExportPool | undefined
+const processPool = processWide(() => makeExportPool())
 
 /** The process's export pool (`EXPORT_BUDGETS`), started on first use. */
-export const exportPool = (): ExportPool => (shared ??= makeExportPool())
+export const exportPool: () => ExportPool = processPool.get
 
 /** Replaces the process's export pool (other budgets, e.g. in a test); resolves once the previous one is closed. */
-export const replaceExportPool = async (pool: ExportPool): Promise<void> => {
-  const previous = shared
-  shared = pool
-  await previous?.close()
-}
+export const replaceExportPool: (pool: ExportPool) => Promise<void> = processPool.replace

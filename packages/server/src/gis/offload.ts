@@ -20,6 +20,7 @@
 import { Errors } from "@canopy/core"
 import { Effect } from "effect"
 import { Worker } from "node:worker_threads"
+import { makeShares, makeWorkerSlots, processWide, queueOwned, terminateInTurn, workerModule, type WorkerSlot } from "../workerPool.ts"
 import type { FeatureFields, FeaturesResult } from "./features.ts"
 import type { ImportAnswer, ImportJob, WorkerReady } from "./importWorker.ts"
 import type { ImportFailure, ImportHint, ImportLimits, ImportResult } from "./types.ts"
@@ -67,13 +68,9 @@ export interface ImportPoolOptions {
   readonly recycleGrowthMb?: number
 }
 
-interface Slot {
-  readonly worker: Worker
-  ready: boolean
+interface Slot extends WorkerSlot<Pending> {
   /** The worker's memory once started (bytes). */
   baseline: number
-  job: Pending | undefined
-  timer: ReturnType<typeof setTimeout> | undefined
 }
 
 interface Pending {
@@ -82,9 +79,7 @@ interface Pending {
   readonly done: (r: PoolResult | FeaturesResult | Error) => void
 }
 
-const fromSources = import.meta.url.endsWith(".ts")
-const workerUrl = new URL(fromSources ? "./importWorker.ts" : "./importWorker.js", import.meta.url)
-const execArgv = fromSources ? ["--conditions=source", "--disable-warning=ExperimentalWarning"] : []
+const workerEntry = workerModule(import.meta.url, "importWorker")
 
 const MB = 1024 * 1024
 
@@ -100,25 +95,13 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
   const budgetMs = options.budgetMs ?? IMPORT_BUDGETS.timeMs
   const heapMb = options.heapMb ?? IMPORT_BUDGETS.heapMb
   const recycleGrowth = (options.recycleGrowthMb ?? IMPORT_BUDGETS.recycleGrowthMb) * MB
-  const slots: Array<Slot> = []
+  const slots = makeWorkerSlots<Slot>()
   const queue: Array<Pending> = []
   /** Jobs running or waiting, per owner. */
-  const held = new Map<string, number>()
+  const held = makeShares()
   const counts = { jobs: 0, recycled: 0, outOfMemory: 0, timedOut: 0 }
   let seq = 0
 
-  const remove = (slot: Slot) => {
-    const i = slots.indexOf(slot)
-    if (i >= 0) slots.splice(i, 1)
-    if (slot.timer) clearTimeout(slot.timer)
-    slot.timer = undefined
-  }
-  const reference = () => {
-    for (const s of slots) {
-      if (s.job || (!s.ready && queue.length > 0)) s.worker.ref()
-      else s.worker.unref()
-    }
-  }
   /** The slot's job ends with `result`: the job is answered, and the slot is free (or gone). */
   const finish = (slot: Slot, result: PoolResult | FeaturesResult | Error) => {
     const job = slot.job
@@ -128,8 +111,8 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
     job?.done(result)
   }
   const died = (slot: Slot, error: Error) => {
-    if (!slots.includes(slot)) return
-    remove(slot)
+    if (!slots.has(slot)) return
+    slots.remove(slot)
     if (slot.job) {
       const oom = (error as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY"
       if (oom) counts.outOfMemory++
@@ -152,12 +135,12 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
     pump()
   }
   const spawn = () => {
-    const worker = new Worker(workerUrl, {
-      execArgv,
+    const worker = new Worker(workerEntry.url, {
+      execArgv: workerEntry.execArgv,
       resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: IMPORT_BUDGETS.youngMb }
     })
     const slot: Slot = { worker, ready: false, baseline: 0, job: undefined, timer: undefined }
-    slots.push(slot)
+    slots.add(slot)
     worker.on("message", (m: ImportAnswer | WorkerReady) => {
       if ("ready" in m) {
         slot.ready = true
@@ -166,7 +149,7 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
         finish(slot, m.result)
         if (m.memoryBytes - slot.baseline > recycleGrowth) {
           counts.recycled++
-          remove(slot)
+          slots.remove(slot)
           void worker.terminate()
           spawn() // its replacement starts now, not when the next file comes
         }
@@ -179,27 +162,22 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
   function pump() {
     for (;;) {
       const next = queue[0]
-      const idle = next && slots.find((s) => s.ready && !s.job)
+      const idle = next && slots.idle()
       if (!next || !idle) break
       queue.shift()
       idle.job = next
       idle.timer = setTimeout(() => {
         counts.timedOut++
-        remove(idle)
+        slots.remove(idle)
         void idle.worker.terminate()
         finish(idle, overBudget("time", `the file took longer than ${budgetMs / 1000} s to read`))
         pump()
       }, budgetMs)
       idle.worker.postMessage(next.job)
     }
-    const starting = slots.filter((s) => !s.ready).length
-    while (slots.length < Math.min(size, slots.length - starting + Math.max(starting, queue.length))) spawn()
-    reference()
-  }
-  const release = (owner: string) => {
-    const n = (held.get(owner) ?? 1) - 1
-    if (n > 0) held.set(owner, n)
-    else held.delete(owner)
+    const starting = slots.starting()
+    while (slots.count() < Math.min(size, slots.count() - starting + Math.max(starting, queue.length))) spawn()
+    slots.reference(queue.length)
   }
 
   /**
@@ -220,57 +198,26 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
   const submit = <R>(bytes: Uint8Array, hint: ImportHint, owner: string, limits: Partial<ImportLimits>,
     perFeature: FeatureFields | undefined): Effect.Effect<R, Errors.RateLimited> =>
     Effect.suspend(() => {
-      const full = !slots.some((s) => s.ready && !s.job) && queue.length >= maxQueued
-      if (full || (held.get(owner) ?? 0) >= perAccount) return Effect.fail(busy())
-      return Effect.callback<R, Errors.RateLimited>((resume) => {
-        held.set(owner, (held.get(owner) ?? 0) + 1)
-        counts.jobs++
-        let settled = false
-        const pending: Pending = {
-          job: { id: ++seq, bytes, hint, limits, perFeature },
-          owner,
-          done: (r) => {
-            if (settled) return
-            settled = true
-            release(owner)
-            resume(r instanceof Error ? Effect.fail(busy()) : Effect.succeed(r as R))
-          }
-        }
-        queue.push(pending)
-        pump()
-        return Effect.sync(() => {
-          const i = queue.indexOf(pending)
-          if (i >= 0) queue.splice(i, 1)
-          if (!settled) {
-            settled = true
-            release(owner)
-          }
-        })
-      })
+      const full = !slots.idle() && queue.length >= maxQueued
+      if (full || held.of(owner) >= perAccount) return Effect.fail(busy())
+      counts.jobs++
+      return queueOwned(queue, held, owner, (done): Pending => ({ job: { id: ++seq, bytes, hint, limits, perFeature }, owner, done }),
+        (r: PoolResult | FeaturesResult | Error) => r instanceof Error ? Effect.fail(busy()) : Effect.succeed(r as R), pump)
     })
 
-  const close = async () => {
-    for (const s of slots.splice(0)) {
-      if (s.timer) clearTimeout(s.timer)
-      await s.worker.terminate()
-    }
-  }
+  const close = () => terminateInTurn(slots.takeAll())
   /** Workers, jobs running and waiting now, and counts since the pool began. */
-  const stats = () => ({ workers: slots.length, running: slots.filter((s) => s.job).length, queued: queue.length, ...counts })
+  const stats = () => ({ workers: slots.count(), running: slots.running(), queued: queue.length, ...counts })
   return { read, readFeatures, close, stats }
 }
 
 /** A pool of import workers. */
 export type ImportPool = ReturnType<typeof makeImportPool>
 
-let shared: ImportPool | undefined
+const processPool = processWide(() => makeImportPool())
 
 /** The process's pool (`IMPORT_BUDGETS`), started on first use. */
-export const importPool = (): ImportPool => (shared ??= makeImportPool())
+export const importPool: () => ImportPool = processPool.get
 
 /** Replaces the process's pool (other budgets, e.g. in a test); resolves once the previous one is closed. */
-export const replaceImportPool = async (pool: ImportPool): Promise<void> => {
-  const previous = shared
-  shared = pool
-  await previous?.close()
-}
+export const replaceImportPool: (pool: ImportPool) => Promise<void> = processPool.replace
