@@ -1,6 +1,6 @@
 /**
  * The one way a file becomes a boundary, for the API's file routes (api/gis.ts) and the
- * dashboard's upload (pages/projects.ts): the permission, then the project, then the import
+ * dashboard's upload (pages/projectForms.ts): the permission, then the project, then the import
  * workers with their budgets (gis/offload.ts); and the overlap deadline of the write that
  * follows, started once the file is read.
  */
