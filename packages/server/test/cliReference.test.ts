@@ -8,7 +8,7 @@ import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOU
 import { Settings } from "@canopy/core"
 import { afterEach, assert, describe, it, vi } from "@effect/vitest"
 import { readdirSync, readFileSync, statSync } from "node:fs"
-import { join } from "node:path"
+import { join, sep } from "node:path"
 import { MAX_EXPORT_BYTES } from "../src/api/gisExport.ts"
 import { DEFAULT_ACCOUNT_NAME, DEFAULT_OWNER_EMAIL } from "../src/cli/common.ts"
 import { HELP, referenceMarkdown } from "../src/cli/help.ts"
@@ -99,6 +99,7 @@ describe("the CLI reference", () => {
     ])
     const code = ["core", "adapter-sqlite", "adapter-postgres", "server"].flatMap((p) => sources(join(root, "packages", p, "src")))
       .filter((p) => !p.startsWith(cliDir) || !/(reference|help)\.ts$/.test(p))
+      .filter((p) => !p.includes(`${sep}src${sep}testing${sep}`)) // the test kits (`@canopy/*/testing`) are not the CLI's
       .map((p) => readFileSync(p, "utf8")).join("\n")
     const read = new Set([
       ...[...code.matchAll(/\bCANOPY_[A-Z0-9_]+/g)].map((m) => m[0]).filter((n) => !ERROR_CODES.has(n)),
