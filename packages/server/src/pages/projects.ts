@@ -15,7 +15,7 @@
  * The forms these pages post (the project and asset actions, the boundary file upload) are
  * answered in projectForms.ts.
  */
-import { Assets, ProjectOverlaps, Projects, RawJson, type Schemas } from "@canopy/core"
+import { Assets, Lifecycle, ProjectOverlaps, Projects, RawJson, type Schemas } from "@canopy/core"
 import { Effect, Exit, Result } from "effect"
 import { dashboardTile } from "../api/tiles.ts"
 import type { ApiRequest, ApiResponse } from "../http/handler.ts"
@@ -113,7 +113,7 @@ export const projectPages = (shell: Shell, site: Site, options: MapOptions = {})
         values.map(([v, l]) => `<option value="${v}"${(q[name] ?? "") === v ? " selected" : ""}>${l}</option>`).join("")
       }</select></div>`
     const filters = `<form method="get" action="${escape(site.path("/dashboard/projects"))}" class="filters" role="search" aria-label="Filter projects">
-${select("status", "Status", [["", "Any status"], ["active", "Active"], ["draft", "Draft"], ["archived", "Archived"]])}
+${select("status", "Status", [["", "Any status"], ...Lifecycle.statuses.map((s): [string, string] => [s, s[0]!.toUpperCase() + s.slice(1)])])}
 <div><label for="f-search">Search name or description (3 characters or more)</label><input id="f-search" name="search" type="search" value="${
       escape(q.search ?? "")
     }"></div>
@@ -191,11 +191,13 @@ ${select("order", "Order", [["", "Default"], ["asc", "Ascending"], ["desc", "Des
     const f = form(me, back)
     const idField = `<input type="hidden" name="id" value="${escape(p.id)}">`
     const actions: Array<string> = []
-    if (p.status !== "archived" && can(me.principal, "projects.archive")) {
+    /** Whether the lifecycle accepts the command in the project's status. */
+    const allows = (_tag: "Archive" | "Restore" | "Delete") => Result.isSuccess(Lifecycle.transition(p.status, { _tag }))
+    if (allows("Archive") && can(me.principal, "projects.archive")) {
       actions.push(f("archive_project", idField, "Archive", { inline: true, confirm: `Archive “${p.name}”? Its hectares stop counting; it can be restored.` }))
     }
-    if (p.status === "archived" && can(me.principal, "projects.restore")) actions.push(f("restore_project", idField, "Restore", { inline: true }))
-    if (p.status === "archived" && can(me.principal, "projects.delete")) {
+    if (allows("Restore") && can(me.principal, "projects.restore")) actions.push(f("restore_project", idField, "Restore", { inline: true }))
+    if (allows("Delete") && can(me.principal, "projects.delete")) {
       actions.push(
         f("delete_project", `${idField}<input type="hidden" name="name" value="${escape(p.name)}">`, "Delete permanently", { inline: true,
           confirm: `Delete “${p.name}” and its assets permanently? This cannot be undone.` })
@@ -233,7 +235,7 @@ ${select("order", "Order", [["", "Default"], ["asc", "Ascending"], ["desc", "Des
         f("update_project", `${idField}<label for="ep-name">Name</label><input id="ep-name" name="name" required maxlength="200" value="${escape(p.name)}">
 <label for="ep-description">Description</label><input id="ep-description" name="description" value="${escape(p.description ?? "")}">
 <label for="ep-status">Status</label><select id="ep-status" name="status">${
-          ["active", "draft", "archived"].map((s) => `<option value="${s}"${s === p.status ? " selected" : ""}>${s}</option>`).join("")
+          Lifecycle.statuses.map((s) => `<option value="${s}"${s === p.status ? " selected" : ""}>${s}</option>`).join("")
         }</select>
 <label for="ep-geometry">Replace the boundary (GeoJSON Polygon or MultiPolygon; leave empty to keep it)</label><textarea id="ep-geometry" name="geometry" rows="4" spellcheck="false"></textarea>`,
           "Save changes")
