@@ -6,7 +6,6 @@
  * `.shp` and `.dbf` headers are checked against the bytes present first (shapefileChecks.ts):
  * shpjs trusts them.
  */
-/// <reference path="../shpjs.d.ts" />
 import getShapefile from "shpjs"
 import { crsName, isWgs84, toWgs84 } from "../reproject.ts"
 import { featureLabel, FileProblem, type ImportLimits, type ReadResult, type SourceFeature } from "../types.ts"
