@@ -70,6 +70,12 @@ export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("Me
   allowed: Schema.Array(Schema.String)
 }) {}
 
+/** The request line and headers are over the server's header size (Node's parser refused them). */
+export class HeadersTooLarge extends Schema.TaggedError<HeadersTooLarge>()("HeadersTooLarge", { message: Schema.String }) {}
+
+/** The request was not received in time (Node's request timeout). */
+export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("RequestTimeout", { message: Schema.String }) {}
+
 /** The request body is over the size limit (it was not read to the end). */
 export class BodyTooLarge extends Schema.TaggedError<BodyTooLarge>()("BodyTooLarge", {
   message: Schema.String,
@@ -207,6 +213,10 @@ export const table = {
     headers: { Allow: { description: "The path's methods", schema: { type: "string" }, value: (e) => [...new Set(e.allowed)].join(", ") } } }),
   BodyTooLarge: row({ error: BodyTooLarge, code: "VALIDATION_ERROR", status: 413, thrown: ValidationFailedError,
     description: "The request body is over the size limit", example: "The request body exceeds 5242880 bytes" }),
+  HeadersTooLarge: row({ error: HeadersTooLarge, code: "VALIDATION_ERROR", status: 431, thrown: ValidationFailedError,
+    description: "The request line and headers are too large", example: "The request line and headers are too large" }),
+  RequestTimeout: row({ error: RequestTimeout, code: "VALIDATION_ERROR", status: 408, thrown: ValidationFailedError,
+    description: "The request was not received in time", example: "The request was not received in time" }),
   CredentialsMissing: row({ error: CredentialsMissing, code: "UNAUTHORIZED", status: 401, thrown: UnauthorizedError,
     description: "No credential, or not sent as `Authorization: Bearer <token>`", example: "Authentication required: send Authorization: Bearer <token>",
     headers: { "WWW-Authenticate": { ...CHALLENGE, value: (e) => e.malformed ? "Bearer error=\"invalid_request\"" : "Bearer" } } }),

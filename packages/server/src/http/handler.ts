@@ -18,7 +18,7 @@ import { match } from "./router.ts"
 import { type AccessLogLine, type ApiRequest, type ApiResponse, MAX_BODY_BYTES } from "./types.ts"
 
 export { type AccessLogLine, type ApiRequest, type ApiResponse, MAX_BODY_BYTES } from "./types.ts"
-export { errorResponse, refusal, UNAVAILABLE_RETRY_AFTER_S, unavailable, withSecurityHeaders } from "./responses.ts"
+export { refusal, UNAVAILABLE_RETRY_AFTER_S, unavailable, withSecurityHeaders } from "./responses.ts"
 export { READY_TIMEOUT_MS, readinessRoute } from "./readiness.ts"
 
 /** Options of the pipeline. */

@@ -3,11 +3,11 @@
  * an existing Express/Connect app. Reads the body up to the limit, works out the client address
  * (`X-Forwarded-For` only from configured trusted proxies) and writes the response.
  */
-import { Ids, IpAllowlist } from "@canopy/core"
+import { Errors, Ids, IpAllowlist } from "@canopy/core"
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
 import { movableBodies } from "../geometry/transfer.ts"
-import { type AccessLogLine, type ApiRequest, type ApiResponse, errorResponse, MAX_BODY_BYTES, withSecurityHeaders } from "./handler.ts"
+import { type AccessLogLine, type ApiRequest, type ApiResponse, MAX_BODY_BYTES, refusal, withSecurityHeaders } from "./handler.ts"
 
 /** Options of the Node adapter. */
 export interface NodeAdapterOptions {
@@ -232,16 +232,17 @@ const answerOversize = async (res: ServerResponse, r: ApiResponse, drained: Prom
 }
 
 /** What a refusal by Node's HTTP parser answers, by the error's code (as Node's own default does). */
-const refusal = (code: string | undefined): { readonly status: number; readonly message: string } => {
+/** The error of the table a request Node's parser refused answers with, by the parser's code. */
+const parserRefusal = (code: string | undefined): Errors.AnyError => {
   switch (code) {
     case "HPE_HEADER_OVERFLOW":
-      return { status: 431, message: "The request line and headers are too large" }
+      return new Errors.HeadersTooLarge({ message: "The request line and headers are too large" })
     case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
-      return { status: 413, message: "The request's chunk extensions are too large" }
+      return new Errors.BodyTooLarge({ message: "The request's chunk extensions are too large", details: [] })
     case "ERR_HTTP_REQUEST_TIMEOUT":
-      return { status: 408, message: "The request was not received in time" }
+      return new Errors.RequestTimeout({ message: "The request was not received in time" })
     default:
-      return { status: 400, message: "The request is not valid HTTP/1.1" }
+      return new Errors.BadRequest({ message: "The request is not valid HTTP/1.1", details: [] })
   }
 }
 
@@ -279,8 +280,8 @@ export const clientErrorHandler =
       return
     }
     const requestId = Ids.make("request")
-    const { message, status } = refusal(err.code)
-    const res = withSecurityHeaders(errorResponse(status, requestId, "VALIDATION_ERROR", message))
+    const res = withSecurityHeaders(refusal(requestId, parserRefusal(err.code)))
+    const status = res.status
     const body = res.body ?? ""
     const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}`]
     for (const [k, v] of Object.entries(res.headers)) head.push(`${k}: ${v}`)

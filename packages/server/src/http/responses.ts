@@ -43,11 +43,8 @@ export const withSecurityHeaders = (res: ApiResponse): ApiResponse => {
 export const refusal = (requestId: string, error: Errors.AnyError, headers: Record<string, string> = {}): ApiResponse =>
   errorResponse(Errors.statusOf(error), requestId, Errors.codeOf(error), error.message, Errors.detailsOf(error), { ...headers, ...Errors.headersOf(error) })
 
-/**
- * The spec's error body with a status and code given as they are: only for an answer outside the
- * table, a request Node's HTTP parser refused (http/node.ts); everything else answers `refusal`.
- */
-export const errorResponse = (
+/** The spec's error body with a status and code (`refusal` takes them from the error's row). */
+const errorResponse = (
   status: number,
   requestId: string,
   code: Errors.Code,
