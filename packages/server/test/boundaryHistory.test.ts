@@ -9,12 +9,8 @@
 import { Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import type { RunningServer } from "../src/index.ts"
-import { client, isErrorBody, request } from "@canopy/server/testing"
+import { client, isErrorBody, request, squareAt as square } from "@canopy/server/testing"
 import { serverOnEachStore, type StoreServer } from "./stores.ts"
-
-/** A square with its south-west corner at (lon, lat), `side` degrees wide. */
-const square = (lon: number, lat: number, side: number) => ({ type: "Polygon",
-  coordinates: [[[lon, lat], [lon + side, lat], [lon + side, lat + side], [lon, lat + side], [lon, lat]]] })
 
 const suite = (store: string, open: () => Promise<StoreServer>) =>
   describe(`boundary history (${store})`, () => {

@@ -9,11 +9,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { join } from "node:path"
 import type { Page } from "playwright-core"
 import { accountWithMembers, mapDrawn, pageTests, seriousViolations as axe, shots } from "./dashboardBrowser.ts"
-import { client } from "@canopy/server/testing"
-
-/** A square with its south-west corner at (lon, lat), `side` degrees wide. */
-const square = (lon: number, lat: number, side: number) => ({ type: "Polygon",
-  coordinates: [[[lon, lat], [lon + side, lat], [lon + side, lat + side], [lon, lat + side], [lon, lat]]] })
+import { client, squareAt as square } from "@canopy/server/testing"
 
 const site = pageTests()
 

@@ -94,14 +94,29 @@ export const signedIn = async (browser: Browser, baseUrl: string, email: string,
   return { context, page, errors }
 }
 
-/** axe-core's serious and critical violations on the current page. */
+let forestAccounts = 0
+
+/** An account (`Forest Co <n>`) with a signed-up owner and viewer; answers the system principal, the emails and the admin key. */
+export const forestAccount = async (s: TestServer, plan: "free" | "pro" | "enterprise" = "enterprise") => {
+  const n = ++forestAccounts
+  const owner = `map-owner${n}@example.com`
+  const viewer = `map-viewer${n}@example.com`
+  const { bootstrapped, system } = await accountWithMembers(s, `Forest Co ${n}`, owner, { [viewer]: "viewer" }, plan)
+  return { system, owner, viewer, token: bootstrapped.api_key.token }
+}
+
+/** axe-core's serious and critical violations on the current page (with up to three elements each); the lesser ones are logged. */
 export const seriousViolations = async (page: Page) => {
   await page.evaluate(axeSource)
   const found = await page.evaluate(async () => {
-    const r = await (globalThis as unknown as { axe: { run: (o: unknown) => Promise<{ violations: Array<{ id: string; impact: string }> }> } })
+    const r = await (globalThis as unknown as {
+      axe: { run: (o: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> }
+    })
       .axe.run({ resultTypes: ["violations"] })
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact }))
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }))
   })
+  const lesser = found.filter((v) => v.impact !== "serious" && v.impact !== "critical")
+  if (lesser.length) console.log(`axe, ${new URL(page.url()).pathname}: minor/moderate: ${lesser.map((v) => `${v.id} (${v.impact})`).join(", ")}`)
   return found.filter((v) => v.impact === "serious" || v.impact === "critical")
 }
 

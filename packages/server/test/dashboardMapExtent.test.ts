@@ -7,15 +7,8 @@
 import { Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { dashboardSession } from "./dashboardSession.ts"
+import { squareOfHectares as square } from "@canopy/server/testing"
 import { serverOnEachStore, type StoreServer } from "./stores.ts"
-
-/** A square boundary of about `ha` hectares with its south-west corner at (lon, lat). */
-const square = (lon: number, lat: number, ha: number) => {
-  const side = Math.sqrt(ha * 10_000)
-  const dLon = side / (111_320 * Math.cos((lat * Math.PI) / 180))
-  const dLat = side / 110_574
-  return { type: "Polygon" as const, coordinates: [[[lon, lat], [lon + dLon, lat], [lon + dLon, lat + dLat], [lon, lat + dLat], [lon, lat]]] }
-}
 
 for (const [store, start] of serverOnEachStore) {
   describe(`the overview map's count and extent on ${store}`, () => {

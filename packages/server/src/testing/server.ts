@@ -83,12 +83,6 @@ export const client = (base: string, token?: string) => ({
   del: (path: string) => request(base, "DELETE", path, token ? { token } : {})
 })
 
-/** A 1 ha-ish square polygon at a longitude. */
-export const square = (lon = 10, side = 0.001) => ({
-  type: "Polygon",
-  coordinates: [[[lon, 0], [lon + side, 0], [lon + side, side], [lon, side], [lon, 0]]]
-})
-
 /** Checks the spec's error body shape and returns it. */
 export const isErrorBody = (r: Reply, code: string) => {
   const ok = r.body?.error?.code === code && typeof r.body?.error?.message === "string" &&

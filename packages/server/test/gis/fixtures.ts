@@ -10,14 +10,10 @@ import { zipSync } from "fflate"
 import proj4 from "proj4"
 import initSqlJs from "sql.js"
 import wkx from "wkx"
+import { type Polygon, squareAt as square } from "@canopy/server/testing"
 
-export type Polygon = { readonly type: "Polygon"; readonly coordinates: Array<Array<[number, number]>> }
-
-/** A lon/lat "square" (a quadrilateral with geodesic edges) with its SW corner at (lon, lat). */
-export const square = (lon: number, lat: number, side: number): Polygon => ({
-  type: "Polygon",
-  coordinates: [[[lon, lat], [lon + side, lat], [lon + side, lat + side], [lon, lat + side], [lon, lat]]]
-})
+/** The kit's test boundaries, as the GIS tests name them: `square(lon, lat, side)`. */
+export { type Polygon, squareAt as square } from "@canopy/server/testing"
 
 /** A square with a square hole in its middle. */
 export const squareWithHole = (lon: number, lat: number, side: number): Polygon => {
