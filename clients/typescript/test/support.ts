@@ -222,3 +222,10 @@ export class Browser {
     return new URL(location)
   }
 }
+
+/** A fetch that records each request it sends (method, URL, headers) before sending it for real. */
+export const recordingFetch = (log: Array<{ method: string; url: string; headers: Headers }>): typeof fetch => async (input, init) => {
+  const req = new Request(input, init)
+  log.push({ method: req.method, url: req.url, headers: new Headers(req.headers) })
+  return fetch(req)
+}

@@ -4,59 +4,18 @@
  * best of up to three runs; the figures printed), every project's hectares checked against
  * GeographicLib,
  * per-feature results naming the refused features, the plan's limits, one import per account,
- * cancel, the error bodies, tenancy, and an import cut off by a stop of the server.
+ * cancel, the error bodies and tenancy. An import cut off by a stop of the server: importsRestart.test.ts.
  */
-import { postgresStorage } from "@canopy/adapter-postgres"
-import { Geometry, Principal, Storage } from "@canopy/core"
+import { Geometry, Principal } from "@canopy/core"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { Effect, Exit, Scope } from "effect"
-import { unzipSync, zipSync } from "fflate"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import proj4 from "proj4"
-import { inject } from "vitest"
-import { freshDatabase } from "../../adapter-postgres/test/database.ts"
-import { type RunningServer, serve } from "../src/index.ts"
-import { type ExportRecord, toShapefileZip } from "../src/gis/shapefileWriter.ts"
 import { importPool } from "../src/gis/offload.ts"
 import { oracleHectares } from "../../core/test/geodesyCorpus.ts"
-import { UTM32N, UTM32N_PRJ } from "./gis/fixtures.ts"
-import { client, type Reply, request } from "@canopy/server/testing"
+import { UTM32N } from "./gis/fixtures.ts"
+import { client, type Reply } from "@canopy/server/testing"
 import { startHealthProbe } from "./healthProbe.ts"
+import { allResults, post, sleep, standRing, standsZip } from "./importFixtures.ts"
 import { serverOnEachStore, type StoreServer } from "./stores.ts"
-
-/** The UTM 32N ring of stand `i` of `n` (`sideM` metres square, 250 m apart: no two boxes meet); a bow-tie when `broken`. */
-const standRing = (i: number, n: number, sideM = 100, broken = false): Array<[number, number]> => {
-  const cols = Math.ceil(Math.sqrt(n))
-  const x = 480_000 + (i % cols) * 250
-  const y = 5_300_000 + Math.floor(i / cols) * 250
-  return broken
-    ? [[x, y], [x + sideM, y + sideM], [x + sideM, y], [x, y + sideM], [x, y]]
-    : [[x, y], [x + sideM, y], [x + sideM, y + sideM], [x, y + sideM], [x, y]]
-}
-
-/**
- * `n` square stands (`standRing`) as a zipped Shapefile written by the export's writer with a UTM
- * .prj; the stands at `broken` are bow-ties.
- */
-const standsZip = (n: number, options: { readonly sideM?: number; readonly broken?: ReadonlyArray<number> } = {}) => {
-  const records: Array<ExportRecord> = []
-  for (let i = 0; i < n; i++) {
-    records.push({
-      id: `s${i}`,
-      name: `Stand ${i + 1}`,
-      slug: `stand-${i + 1}`,
-      description: `Compartment ${i + 1}`,
-      status: "active",
-      area_hectares: 0,
-      geometry: { type: "Polygon", coordinates: [standRing(i, n, options.sideM, options.broken?.includes(i))] }
-    })
-  }
-  const files = unzipSync(toShapefileZip(records, { baseName: "stands" }))
-  files["stands.prj"] = new TextEncoder().encode(UTM32N_PRJ)
-  return zipSync(files)
-}
 
 /**
  * The goal figures of a 5,000-feature import: done within a minute, and `/health`'s 99th
@@ -68,29 +27,11 @@ const HEALTH_P99_MS = 50
 /** The stands of the 5,000-feature file that are bow-ties. */
 const BROKEN = [17, 2_500, 4_999]
 
-const post = (base: string, token: string, path: string, body: Uint8Array, type = "application/zip") =>
-  request(base, "POST", path, { token, body, headers: { "content-type": type } })
-
 /** The spec's error body: a code, a message, and `details` when given. */
 const assertError = (r: Reply, status: number, code: string) => {
   assert.strictEqual(r.status, status, r.text)
   assert.strictEqual(r.body?.error?.code, code, r.text)
   assert.isString(r.body.error.message)
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** Every result of an import, walking its pages. */
-const allResults = async (api: ReturnType<typeof client>, id: string) => {
-  const out: Array<any> = []
-  let after = -1
-  for (;;) {
-    const r = await api.get(`/v1/imports/${id}?results_after=${after}&results_per_page=1000`)
-    assert.strictEqual(r.status, 200, r.text)
-    out.push(...r.body.data.results)
-    if (r.body.data.next_results_after === null) return out
-    after = r.body.data.next_results_after
-  }
 }
 
 /** Polls an import until it ends; answers its last state and the `done` counts seen while it ran. */
@@ -409,99 +350,6 @@ for (const [store, open] of serverOnEachStore) {
       const events = await api.get("/v1/events?type=import.completed")
       assert.include(events.body.data[0].data, { id, status: "cancelled", created: after.progress.created })
       assertError(await api.post(`/v1/imports/${id}/cancel`), 409, "CONFLICT")
-    })
-  })
-}
-
-/** Each store, opened again on the same database by a new server (a restart). */
-const reopenable: ReadonlyArray<readonly [string, () => Promise<{ start: () => Promise<RunningServer>; drop: () => Promise<void> }>]> = [
-  ["SQLite", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "canopy-imports-"))
-    const db = join(dir, "canopy.db")
-    return { start: () => serve({ port: 0, host: "127.0.0.1", db, log: false, dispatcher: false }),
-      drop: async () => rmSync(dir, { recursive: true, force: true }) }
-  }],
-  ["PostgreSQL", async () => {
-    const scope = await Effect.runPromise(Scope.make())
-    const url = await Effect.runPromise(Scope.provide(freshDatabase(inject("postgresUrl")), scope))
-    return {
-      start: () => serve({ port: 0, host: "127.0.0.1", storage: postgresStorage({ url }), log: false, dispatcher: false }),
-      drop: () => Effect.runPromise(Scope.close(scope, Exit.void))
-    }
-  }]
-]
-
-/** Reads or writes the store under a running server (what no API route does). */
-const withStorage = <A>(server: RunningServer, f: (s: Storage.StorageShape) => Effect.Effect<A, unknown>) =>
-  server.canopy.run(Effect.flatMap(Storage.Storage, f) as never) as Promise<A>
-
-for (const [store, prepare] of reopenable) {
-  describe(`bulk imports across a restart (${store})`, () => {
-    it("an import running when the server stops is failed with the reason, its results kept; one whose runner vanished is failed at the next start", {
-      timeout: 90_000
-    }, async () => {
-      const db = await prepare()
-      try {
-        const first = await db.start()
-        const b = await first.canopy.bootstrap({ account_name: "Estate", email: "owner@estate.example", plan: "enterprise" })
-        const token = b.api_key.token
-        const started = await post(first.url, token, "/v1/imports", standsZip(1_500))
-        assert.strictEqual(started.status, 202, started.text)
-        const id = started.body.data.id
-        for (let i = 0; i < 400; i++) {
-          if ((await client(first.url, token).get(`/v1/imports/${id}?results_per_page=0`)).body.data.progress.done > 0) break
-          await sleep(25)
-        }
-        // A runner that vanished without a word (a crash): its lease ran out a minute ago.
-        const orphan = `imp_${"0".repeat(26)}`
-        await withStorage(first, (s) =>
-          s.imports.insert({
-            id: orphan,
-            account_id: b.account.id,
-            created_by: null,
-            status: "running",
-            mode: "per_feature",
-            dry_run: false,
-            file_name: "lost.zip",
-            format: "shapefile",
-            source_crs: null,
-            features: 10,
-            done: 4,
-            created: 4,
-            refused: 0,
-            hectares: 4,
-            error: null,
-            lease_until: Date.now() - 60_000,
-            created_at: new Date().toISOString(),
-            updated_at: new Date().toISOString(),
-            completed_at: null
-          }))
-        await first.close()
-
-        const second = await db.start()
-        try {
-          // Settled at start-up, before anyone reads it.
-          const settled = await withStorage(second, (s) => s.imports.get(b.account.id, orphan))
-          assert.strictEqual(settled?.status, "failed")
-          assert.include(settled?.error, "the server stopped")
-
-          const api = client(second.url, token)
-          const stopped = (await api.get(`/v1/imports/${id}?results_per_page=1000`)).body.data
-          assert.strictEqual(stopped.status, "failed", JSON.stringify(stopped.progress))
-          assert.include(stopped.error, "the server stopped while the file was being imported")
-          assert.isBelow(stopped.progress.done, 1_500)
-          assert.strictEqual((await allResults(api, id)).length, stopped.progress.done, "every feature done is listed")
-          assert.strictEqual((await api.get("/v1/projects")).body.meta.total, stopped.progress.created)
-          const events = (await api.get("/v1/events?type=import.completed")).body.data.map((e: any) => e.data)
-          assert.sameMembers(events.map((e: any) => `${e.id} ${e.status}`), [`${id} failed`, `${orphan} failed`])
-          // The account may import again.
-          assert.strictEqual((await post(second.url, token, "/v1/imports?dry_run=true", standsZip(2))).status, 202)
-        } finally {
-          await second.close()
-        }
-      } finally {
-        await db.drop()
-      }
     })
   })
 }
