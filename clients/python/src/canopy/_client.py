@@ -8,7 +8,8 @@ import urllib.request
 from typing import Callable, Optional
 
 from ._base import RetryInfo, Transport
-from ._resources import AccountResource, Assets, Auth, Boundaries, Events, Imports, Members, Projects, UsageResource, Webhooks
+from ._account_resources import AccountResource, Auth, Events, Members, UsageResource, Webhooks
+from ._resources import Assets, Boundaries, Imports, Projects
 
 __all__ = ["Canopy", "DEFAULT_BASE_URL"]
 

@@ -1,6 +1,6 @@
-"""Resource namespaces: ``client.projects``, ``client.assets``, ``client.members``, ``client.account``,
-``client.usage``, ``client.webhooks``, ``client.events``, ``client.auth``, ``client.boundaries``,
-``client.imports``.
+"""Project-side resource namespaces: ``client.projects``, ``client.assets``, ``client.boundaries``,
+``client.imports``, and what every namespace shares (``Resource``, the path and query helpers); the
+account side is in ``_account_resources``.
 
 Methods answer the ``data`` of the API's envelope (a ``TypedDict``), a :class:`~canopy.Page` for lists,
 or ``None`` for ``204 No Content``. In ``update`` methods an argument left out is not sent, and
@@ -15,29 +15,22 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from ._base import NOT_GIVEN, NotGiven, Page, Response, Transport
 from ._types import (
-    Account,
     Asset,
     BoundaryVersion,
     BoundaryVersionSummary,
-    DeliveryLog,
-    Event,
     Import,
     ListMeta,
-    Member,
     Project,
     ProjectOverlap,
     QueryValue,
-    TokenInfo,
-    Usage,
-    Webhook,
 )
 
-__all__ = ["Projects", "Assets", "Members", "AccountResource", "UsageResource", "Webhooks", "Events", "Auth", "Boundaries", "Imports"]
+__all__ = ["Projects", "Assets", "Boundaries", "Imports"]
 
 Geometry = Mapping[str, Any]
 
 
-def _seg(value: str) -> str:
+def seg(value: str) -> str:
     if not value:
         raise ValueError("an id is required")
     return urllib.parse.quote(value, safe="")
@@ -67,7 +60,7 @@ def _intersects(value: Optional[Intersects]) -> Optional[str]:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def _clean(fields: Mapping[str, object]) -> Dict[str, Any]:
+def clean(fields: Mapping[str, object]) -> Dict[str, Any]:
     return {k: v for k, v in fields.items() if not isinstance(v, NotGiven)}
 
 
@@ -79,7 +72,7 @@ def _data(resp: Response) -> Any:
     return resp.body
 
 
-class _Resource:
+class Resource:
     def __init__(self, transport: Transport) -> None:
         self._t = transport
 
@@ -111,7 +104,7 @@ class _Resource:
         return Page(data, meta, fetch)
 
 
-class Projects(_Resource):
+class Projects(Resource):
     """Projects: GeoJSON boundaries with a computed area in hectares."""
 
     def list(
@@ -164,7 +157,7 @@ class Projects(_Resource):
         ).auto_paging_iter()
 
     def get(self, project_id: str) -> Project:
-        return cast(Project, self._get(f"/projects/{_seg(project_id)}"))
+        return cast(Project, self._get(f"/projects/{seg(project_id)}"))
 
     def create(
         self,
@@ -181,7 +174,7 @@ class Projects(_Resource):
         With a boundary the answer carries ``overlaps`` (other projects of the account sharing area
         with it); under the account's ``overlap_policy="reject"`` an overlap raises
         :class:`~canopy.ConflictError` and nothing is stored."""
-        body = _clean({
+        body = clean({
             "name": name,
             "description": description if description is not None else NOT_GIVEN,
             "geometry": geometry if geometry is not None else NOT_GIVEN,
@@ -200,14 +193,14 @@ class Projects(_Resource):
         status: Union[str, NotGiven] = NOT_GIVEN,
         slug: Union[str, NotGiven] = NOT_GIVEN,
     ) -> Project:
-        body = _clean({"name": name, "description": description, "geometry": geometry, "status": status, "slug": slug})
-        return cast(Project, self._put(f"/projects/{_seg(project_id)}", body))
+        body = clean({"name": name, "description": description, "geometry": geometry, "status": status, "slug": slug})
+        return cast(Project, self._put(f"/projects/{seg(project_id)}", body))
 
     def archive(self, project_id: str, *, idempotency_key: Optional[str] = None) -> Project:
-        return cast(Project, self._post(f"/projects/{_seg(project_id)}/archive", None, idempotency_key))
+        return cast(Project, self._post(f"/projects/{seg(project_id)}/archive", None, idempotency_key))
 
     def restore(self, project_id: str, *, idempotency_key: Optional[str] = None) -> Project:
-        return cast(Project, self._post(f"/projects/{_seg(project_id)}/restore", None, idempotency_key))
+        return cast(Project, self._post(f"/projects/{seg(project_id)}/restore", None, idempotency_key))
 
     def overlaps(
         self, project_id: str, *, page: Optional[int] = None, per_page: Optional[int] = None, cursor: Optional[str] = None,
@@ -216,7 +209,7 @@ class Projects(_Resource):
         with the shared hectares, by name. A page may hold fewer rows than ``per_page``, even none,
         while ``has_more`` is true: walk it by cursor (``auto_paging_iter``, :meth:`overlaps_all`)."""
         query: Dict[str, QueryValue] = {"page": page, "per_page": per_page, "cursor": cursor}
-        return cast(Page[ProjectOverlap], self._list(f"/projects/{_seg(project_id)}/overlaps", query))
+        return cast(Page[ProjectOverlap], self._list(f"/projects/{seg(project_id)}/overlaps", query))
 
     def overlaps_all(self, project_id: str, *, per_page: Optional[int] = 100) -> Iterator[ProjectOverlap]:
         """Every project sharing area with this one, fetching pages (by cursor) as the iteration goes."""
@@ -224,10 +217,10 @@ class Projects(_Resource):
 
     def delete(self, project_id: str) -> None:
         """Deletes an archived project (an active one is refused with :class:`~canopy.ConflictError`)."""
-        self._delete(f"/projects/{_seg(project_id)}")
+        self._delete(f"/projects/{seg(project_id)}")
 
 
-class Assets(_Resource):
+class Assets(Resource):
     """Assets of a project: equipment, monitoring stations, points of interest..."""
 
     def list(
@@ -244,7 +237,7 @@ class Assets(_Resource):
         query: Dict[str, QueryValue] = {
             "page": page, "per_page": per_page, "cursor": cursor, "type": type, "status": status, "search": search,
         }
-        return cast(Page[Asset], self._list(f"/projects/{_seg(project_id)}/assets", query))
+        return cast(Page[Asset], self._list(f"/projects/{seg(project_id)}/assets", query))
 
     def list_all(
         self,
@@ -258,7 +251,7 @@ class Assets(_Resource):
         return self.list(project_id, per_page=per_page, type=type, status=status, search=search).auto_paging_iter()
 
     def get(self, project_id: str, asset_id: str) -> Asset:
-        return cast(Asset, self._get(f"/projects/{_seg(project_id)}/assets/{_seg(asset_id)}"))
+        return cast(Asset, self._get(f"/projects/{seg(project_id)}/assets/{seg(asset_id)}"))
 
     def create(
         self,
@@ -272,14 +265,14 @@ class Assets(_Resource):
         idempotency_key: Optional[str] = None,
     ) -> Asset:
         """Creates an asset; ``location`` is a GeoJSON Point ``[longitude, latitude]``."""
-        body = _clean({
+        body = clean({
             "name": name,
             "type": type,
             "location": location if location is not None else NOT_GIVEN,
             "status": status if status is not None else NOT_GIVEN,
             "metadata": metadata if metadata is not None else NOT_GIVEN,
         })
-        return cast(Asset, self._post(f"/projects/{_seg(project_id)}/assets", body, idempotency_key))
+        return cast(Asset, self._post(f"/projects/{seg(project_id)}/assets", body, idempotency_key))
 
     def update(
         self,
@@ -292,162 +285,14 @@ class Assets(_Resource):
         status: Union[str, NotGiven] = NOT_GIVEN,
         metadata: Union[Mapping[str, Any], NotGiven] = NOT_GIVEN,
     ) -> Asset:
-        body = _clean({"name": name, "type": type, "location": location, "status": status, "metadata": metadata})
-        return cast(Asset, self._put(f"/projects/{_seg(project_id)}/assets/{_seg(asset_id)}", body))
+        body = clean({"name": name, "type": type, "location": location, "status": status, "metadata": metadata})
+        return cast(Asset, self._put(f"/projects/{seg(project_id)}/assets/{seg(asset_id)}", body))
 
     def delete(self, project_id: str, asset_id: str) -> None:
-        self._delete(f"/projects/{_seg(project_id)}/assets/{_seg(asset_id)}")
+        self._delete(f"/projects/{seg(project_id)}/assets/{seg(asset_id)}")
 
 
-class Members(_Resource):
-    """The account's team members."""
-
-    def list(self) -> Page[Member]:
-        """All members (this list is not paginated; ``meta.total`` counts them)."""
-        return cast(Page[Member], self._list("/account/members", {}))
-
-    def invite(self, email: str, role: str, *, idempotency_key: Optional[str] = None) -> Member:
-        """Invites ``email`` as ``viewer``, ``editor`` or ``admin``."""
-        return cast(Member, self._post("/account/members/invite", {"email": email, "role": role}, idempotency_key))
-
-    def update(self, member_id: str, *, role: str) -> Member:
-        return cast(Member, self._put(f"/account/members/{_seg(member_id)}", {"role": role}))
-
-    def remove(self, member_id: str) -> None:
-        self._delete(f"/account/members/{_seg(member_id)}")
-
-
-class AccountResource(_Resource):
-    """The account behind the token."""
-
-    def get(self) -> Account:
-        return cast(Account, self._get("/account"))
-
-    def update(
-        self,
-        *,
-        name: Union[str, NotGiven] = NOT_GIVEN,
-        overlap_policy: Union[str, NotGiven] = NOT_GIVEN,
-    ) -> Account:
-        """Changes the arguments given: ``name``, ``overlap_policy`` (``"warn"`` or ``"reject"``)."""
-        return cast(Account, self._put("/account", _clean({"name": name, "overlap_policy": overlap_policy})))
-
-    def usage(self) -> Usage:
-        return cast(Usage, self._get("/account/usage"))
-
-
-class UsageResource(_Resource):
-    """Usage statistics of the current billing period (``GET /account/usage``)."""
-
-    def get(self) -> Usage:
-        return cast(Usage, self._get("/account/usage"))
-
-
-class Webhooks(_Resource):
-    """Webhook endpoints and their delivery logs."""
-
-    def list(self) -> Page[Webhook]:
-        return cast(Page[Webhook], self._list("/webhooks", {}))
-
-    def get(self, webhook_id: str) -> Webhook:
-        return cast(Webhook, self._get(f"/webhooks/{_seg(webhook_id)}"))
-
-    def create(
-        self,
-        url: str,
-        events: Sequence[str],
-        *,
-        secret: Optional[str] = None,
-        description: Optional[str] = None,
-        enabled: Optional[bool] = None,
-        idempotency_key: Optional[str] = None,
-    ) -> Webhook:
-        """Registers an endpoint. The answer's ``secret`` (generated when not given) is shown only here."""
-        body = _clean({
-            "url": url,
-            "events": list(events),
-            "secret": secret if secret is not None else NOT_GIVEN,
-            "description": description if description is not None else NOT_GIVEN,
-            "enabled": enabled if enabled is not None else NOT_GIVEN,
-        })
-        return cast(Webhook, self._post("/webhooks", body, idempotency_key))
-
-    def update(
-        self,
-        webhook_id: str,
-        *,
-        url: Union[str, NotGiven] = NOT_GIVEN,
-        events: Union[Sequence[str], NotGiven] = NOT_GIVEN,
-        description: Union[str, None, NotGiven] = NOT_GIVEN,
-        enabled: Union[bool, NotGiven] = NOT_GIVEN,
-    ) -> Webhook:
-        body = _clean({
-            "url": url,
-            "events": events if isinstance(events, NotGiven) else list(events),
-            "description": description,
-            "enabled": enabled,
-        })
-        return cast(Webhook, self._put(f"/webhooks/{_seg(webhook_id)}", body))
-
-    def delete(self, webhook_id: str) -> None:
-        self._delete(f"/webhooks/{_seg(webhook_id)}")
-
-    def test(self, webhook_id: str, *, idempotency_key: Optional[str] = None) -> DeliveryLog:
-        """Sends a test event to the endpoint now; answers the attempt's log entry."""
-        return cast(DeliveryLog, self._post(f"/webhooks/{_seg(webhook_id)}/test", None, idempotency_key))
-
-    def logs(
-        self,
-        webhook_id: str,
-        *,
-        page: Optional[int] = None,
-        per_page: Optional[int] = None,
-        cursor: Optional[str] = None,
-        status: Optional[str] = None,
-        event_type: Optional[str] = None,
-    ) -> Page[DeliveryLog]:
-        """Delivery attempts, newest first."""
-        query: Dict[str, QueryValue] = {
-            "page": page, "per_page": per_page, "cursor": cursor, "status": status, "event_type": event_type,
-        }
-        return cast(Page[DeliveryLog], self._list(f"/webhooks/{_seg(webhook_id)}/logs", query))
-
-    def redeliver(self, webhook_id: str, log_id: str, *, idempotency_key: Optional[str] = None) -> DeliveryLog:
-        """A new attempt of a logged delivery (same event id)."""
-        return cast(DeliveryLog, self._post(f"/webhooks/{_seg(webhook_id)}/logs/{_seg(log_id)}/redeliver", None, idempotency_key))
-
-
-class Events(_Resource):
-    """The account's events (to catch up after an outage)."""
-
-    def list(
-        self,
-        *,
-        type: Optional[str] = None,
-        created_after: Optional[str] = None,
-        created_before: Optional[str] = None,
-        page: Optional[int] = None,
-        per_page: Optional[int] = None,
-        cursor: Optional[str] = None,
-    ) -> Page[Event]:
-        query: Dict[str, QueryValue] = {
-            "type": type, "created_after": created_after, "created_before": created_before,
-            "page": page, "per_page": per_page, "cursor": cursor,
-        }
-        return cast(Page[Event], self._list("/events", query))
-
-    def list_all(
-        self,
-        *,
-        type: Optional[str] = None,
-        created_after: Optional[str] = None,
-        created_before: Optional[str] = None,
-        per_page: Optional[int] = 100,
-    ) -> Iterator[Event]:
-        return self.list(type=type, created_after=created_after, created_before=created_before, per_page=per_page).auto_paging_iter()
-
-
-class Boundaries(_Resource):
+class Boundaries(Resource):
     """A project's boundary history: every change is a numbered version (the newest 50 are kept)."""
 
     def list(
@@ -455,7 +300,7 @@ class Boundaries(_Resource):
     ) -> Page[BoundaryVersionSummary]:
         """One page of versions (who, when, how, hectares before and after), without the boundaries."""
         query: Dict[str, QueryValue] = {"page": page, "per_page": per_page, "cursor": cursor}
-        return cast(Page[BoundaryVersionSummary], self._list(f"/projects/{_seg(project_id)}/boundaries", query))
+        return cast(Page[BoundaryVersionSummary], self._list(f"/projects/{seg(project_id)}/boundaries", query))
 
     def list_all(self, project_id: str, *, per_page: Optional[int] = 100) -> Iterator[BoundaryVersionSummary]:
         """Every version, fetching pages (by cursor) as the iteration goes."""
@@ -463,16 +308,16 @@ class Boundaries(_Resource):
 
     def get(self, project_id: str, version: int) -> BoundaryVersion:
         """One version, with its boundary."""
-        return cast(BoundaryVersion, self._get(f"/projects/{_seg(project_id)}/boundaries/{_seg(str(version))}"))
+        return cast(BoundaryVersion, self._get(f"/projects/{seg(project_id)}/boundaries/{seg(str(version))}"))
 
     def restore(self, project_id: str, version: int, *, idempotency_key: Optional[str] = None) -> Project:
         """Sets the boundary back to a version's (a boundary update: plan limits and overlaps apply,
         and the restore becomes a new version); answers the project."""
-        path = f"/projects/{_seg(project_id)}/boundaries/{_seg(str(version))}/restore"
+        path = f"/projects/{seg(project_id)}/boundaries/{seg(str(version))}/restore"
         return cast(Project, self._post(path, None, idempotency_key))
 
 
-class Imports(_Resource):
+class Imports(Resource):
     """Bulk imports: a GIS file's features become projects, in the background."""
 
     def create(
@@ -503,15 +348,9 @@ class Imports(_Resource):
         """Status, progress, totals and a page of per-feature results (pass ``next_results_after``
         as ``results_after`` for the next page)."""
         query: Dict[str, QueryValue] = {"results_after": results_after, "results_per_page": results_per_page}
-        return cast(Import, self._get(f"/imports/{_seg(import_id)}", query))
+        return cast(Import, self._get(f"/imports/{seg(import_id)}", query))
 
     def cancel(self, import_id: str, *, idempotency_key: Optional[str] = None) -> Import:
         """Stops a running import (the projects created stay); one that has ended raises
         :class:`~canopy.ConflictError`."""
-        return cast(Import, self._post(f"/imports/{_seg(import_id)}/cancel", None, idempotency_key))
-
-
-class Auth(_Resource):
-    def verify(self) -> TokenInfo:
-        """What the token is: type, permissions, account, expiry (``GET /auth/verify``)."""
-        return cast(TokenInfo, self._get("/auth/verify"))
+        return cast(Import, self._post(f"/imports/{seg(import_id)}/cancel", None, idempotency_key))
