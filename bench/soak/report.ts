@@ -49,8 +49,17 @@ export const reportMinute = (k: number, rows: ReadonlyArray<Sample>, m: Scraped,
   return { routes, ...m, ...disk }
 }
 
-/** Prints the last `k` minutes against the first `k`: p99 per route, then RSS and disk. */
-export const reportFlatness = (k: number, samples: ReadonlyArray<ReadonlyArray<Sample>>, perMinute: ReadonlyArray<MinuteFigures>) => {
+/**
+ * Prints the last `k` minutes against the first `k`: p99 per route, then RSS and disk. The disk
+ * holds settled events and delivery logs for `retentionMinutes` before the maintenance purges them,
+ * so it fills for that long by design: it is also compared from the `k` minutes after that window.
+ */
+export const reportFlatness = (
+  k: number,
+  samples: ReadonlyArray<ReadonlyArray<Sample>>,
+  perMinute: ReadonlyArray<MinuteFigures>,
+  retentionMinutes: number
+) => {
   const first = samples.slice(0, k).flat(), last = samples.slice(-k).flat()
   const mean = (xs: ReadonlyArray<number>) => xs.reduce((s, x) => s + x, 0) / xs.length
   console.log(`    last ${k} min ÷ first ${k} min (flag above ${FLAT}×):`)
@@ -63,6 +72,12 @@ export const reportFlatness = (k: number, samples: ReadonlyArray<ReadonlyArray<S
   const firstM = perMinute.slice(0, k), lastM = perMinute.slice(-k)
   for (const [label, f] of [["RSS", (m: MinuteFigures) => m.rss], ["disk (db + wal)", (m: MinuteFigures) => m.db + m.wal]] as const) {
     const a = mean(firstM.map(f)), b = mean(lastM.map(f))
+    console.log(`      ${label.padEnd(38)} ${mb(a).padStart(10)} → ${mb(b).padStart(10)}  ${(b / a).toFixed(2)}×${flag(b / a)}`)
+  }
+  const settled = perMinute.slice(retentionMinutes, retentionMinutes + k)
+  if (settled.length === k && retentionMinutes + k <= perMinute.length - k) {
+    const a = mean(settled.map((m) => m.db + m.wal)), b = mean(lastM.map((m) => m.db + m.wal))
+    const label = `disk, minutes ${retentionMinutes + 1}–${retentionMinutes + k} (retention full)`
     console.log(`      ${label.padEnd(38)} ${mb(a).padStart(10)} → ${mb(b).padStart(10)}  ${(b / a).toFixed(2)}×${flag(b / a)}`)
   }
 }
