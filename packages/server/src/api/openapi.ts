@@ -5,7 +5,7 @@
  * status, with the spec's error body and the row's headers), the headers every answer carries, both security schemes (bearer tokens and
  * OAuth 2.0 authorization code with its scopes), and the `webhooks` Canopy sends (openapiWebhooks.ts).
  */
-import { Errors, Idempotency, Permissions, Plans, Schemas } from "@canopy/core"
+import { Errors, Idempotency, Permissions, Plans, RateLimit, Schemas } from "@canopy/core"
 import { Schema } from "effect"
 import * as Gis from "./gis.ts"
 import { webhookOperations } from "./openapiWebhooks.ts"
@@ -62,9 +62,9 @@ const header = (description: string, schema: JsonSchema = { type: "integer" }) =
 /** Headers on every answer of an authenticated operation. */
 const commonHeaders = {
   "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
-  "X-RateLimit-Limit": { $ref: "#/components/headers/X-RateLimit-Limit" },
-  "X-RateLimit-Remaining": { $ref: "#/components/headers/X-RateLimit-Remaining" },
-  "X-RateLimit-Reset": { $ref: "#/components/headers/X-RateLimit-Reset" }
+  [RateLimit.HEADERS.limit]: { $ref: `#/components/headers/${RateLimit.HEADERS.limit}` },
+  [RateLimit.HEADERS.remaining]: { $ref: `#/components/headers/${RateLimit.HEADERS.remaining}` },
+  [RateLimit.HEADERS.reset]: { $ref: `#/components/headers/${RateLimit.HEADERS.reset}` }
 }
 
 /** Named error responses and their headers, collected while the document is built. */
@@ -287,9 +287,9 @@ export const document = (options: { readonly server?: string | undefined } = {})
       },
       headers: {
         "X-Request-Id": header("The request's id: quote it when reporting a problem", { type: "string" }),
-        "X-RateLimit-Limit": header("Requests allowed per minute on the account's plan"),
-        "X-RateLimit-Remaining": header("Requests left in the current window", { type: "integer", minimum: 0 }),
-        "X-RateLimit-Reset": header("Seconds since the epoch when the window resets"),
+        [RateLimit.HEADERS.limit]: header("Requests allowed per minute on the account's plan"),
+        [RateLimit.HEADERS.remaining]: header("Requests left in the current window", { type: "integer", minimum: 0 }),
+        [RateLimit.HEADERS.reset]: header("Seconds since the epoch when the window resets"),
         ...errors.headers
       },
       responses: errors.responses
