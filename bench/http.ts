@@ -117,7 +117,11 @@ interface Contender {
   readonly urls: ReadonlyArray<string>
   readonly seed: { token: string; projectId: string }
   readonly base?: string
+  /** A second reference its ratio is also shown to. */
+  readonly also?: string
   readonly auth?: boolean
+  /** The scenarios it runs, when not all (`get`, `list`, `post`). */
+  readonly routes?: ReadonlyArray<string>
 }
 
 const line = (label: string, f: Figures, ratio: string) =>
@@ -139,6 +143,7 @@ export const run = async () => {
     copyFileSync(seedFile, join(dir, "canopy.db"))
     copyFileSync(seedFile, join(dir, "floor.db"))
     copyFileSync(seedFile, join(dir, "bare.db"))
+    copyFileSync(seedFile, join(dir, "lookups.db"))
 
     // Each create's 1,000-vertex boundary nearly coincides with one site's seeded 64-vertex one (a
     // re-survey), site after site: it is measured against that neighbour, and its copies at the
@@ -153,7 +158,10 @@ export const run = async () => {
     const contenders: Array<Contender> = process.env.BENCH_SQLITE === "0" ? [] : [
       { label: "bare floor", urls: [await spawnServer("floor.ts", [join(dir, "bare.db"), lite.accountId], { FLOOR_AUTH: "0" })], seed: lite, auth: false },
       { label: "floor", urls: [await spawnServer("floor.ts", [join(dir, "floor.db"), lite.accountId])], seed: lite, base: "bare floor" },
-      { label: "canopy, SQLite", urls: [await spawnServer("canopy.ts", [join(dir, "canopy.db")], { BENCH_DISPATCHER: "0" })], seed: lite, base: "floor" }
+      { label: "floor, no geometry", urls: [await spawnServer("floor.ts", [join(dir, "lookups.db"), lite.accountId], { FLOOR_GEOMETRY: "0" })], seed: lite,
+        routes: ["post"] },
+      { label: "canopy, SQLite", urls: [await spawnServer("canopy.ts", [join(dir, "canopy.db")], { BENCH_DISPATCHER: "0" })], seed: lite, base: "floor",
+        also: "floor, no geometry" }
     ]
     if (postgres) {
       // PostgreSQL: one database per contender, seeded the same way; Canopy by one and by two
@@ -169,11 +177,14 @@ export const run = async () => {
       const canopyDb = await database("canopy_bench")
       await admin.end()
       const floorPg = [await spawnServer("floorPg.ts", [floorDb.url]), await spawnServer("floorPg.ts", [floorDb.url])]
+      const floorPgLookups = await spawnServer("floorPg.ts", [floorDb.url], { FLOOR_GEOMETRY: "0" })
       const onPg = [await spawnServer("canopy.ts", [canopyDb.url], { BENCH_DISPATCHER: "0" }),
         await spawnServer("canopy.ts", [canopyDb.url], { BENCH_DISPATCHER: "0" })]
       contenders.push(
         { label: "floor, PostgreSQL, 1 server", urls: floorPg.slice(0, 1), seed: floorDb.seed },
-        { label: "canopy, PostgreSQL, 1 server", urls: onPg.slice(0, 1), seed: canopyDb.seed, base: "floor, PostgreSQL, 1 server" },
+        { label: "floor, PostgreSQL, no geometry", urls: [floorPgLookups], seed: floorDb.seed, routes: ["post"] },
+        { label: "canopy, PostgreSQL, 1 server", urls: onPg.slice(0, 1), seed: canopyDb.seed, base: "floor, PostgreSQL, 1 server",
+          also: "floor, PostgreSQL, no geometry" },
         { label: "floor, PostgreSQL, 2 servers", urls: floorPg, seed: floorDb.seed },
         { label: "canopy, PostgreSQL, 2 servers", urls: onPg, seed: canopyDb.seed, base: "floor, PostgreSQL, 2 servers" }
       )
@@ -198,20 +209,22 @@ export const run = async () => {
     console.log(`http: ${CONNECTIONS} connections, ${DURATION_S} s each, loopback; ${rounds} rounds taken in turns, the best of each shown`)
     console.log("  floor = bare node:http + better-sqlite3 doing the same lookups (token, rate limit, usage count, rows); ratios are to it")
     console.log("  bare floor = the same server doing the endpoint's rows only (no auth, no rate limit, no usage count)")
+    console.log("  a floor's create also checks and measures the boundary and its neighbours with @canopy/core's pure functions and writes")
+    console.log("  the project, its version and events in one transaction (servers/floorCreate.ts); \"no geometry\" = parse the body, insert a row")
     if (postgres)
       console.log("  floor, PostgreSQL = bare node:http + pg (pool of 10, prepared statements): token, one metering statement, rows; through PgBouncer unnamed")
-    const scenarios: Array<[string, (s: { token: string; projectId: string }) => string, "GET" | "POST"]> = [
-      ["GET /v1/projects/{id}", (s) => `/v1/projects/${s.projectId}`, "GET"],
-      ["GET /v1/projects?per_page=20", () => "/v1/projects?per_page=20", "GET"],
-      ["POST /v1/projects (1,000-vertex polygon)", () => "/v1/projects", "POST"]
+    const scenarios: Array<[string, (s: { token: string; projectId: string }) => string, "GET" | "POST", string]> = [
+      ["GET /v1/projects/{id}", (s) => `/v1/projects/${s.projectId}`, "GET", "get"],
+      ["GET /v1/projects?per_page=20", () => "/v1/projects?per_page=20", "GET", "list"],
+      ["POST /v1/projects (1,000-vertex polygon)", () => "/v1/projects", "POST", "post"]
     ]
     // BENCH_ROUTES=get,list,post: a subset of the scenarios, in this order.
     const routes = (process.env.BENCH_ROUTES ?? "get,list,post").split(",")
-    for (const [name, path, method] of scenarios.filter((_, i) => routes.includes(["get", "list", "post"][i]!))) {
+    for (const [name, path, method, key] of scenarios.filter((s) => routes.includes(s[3]))) {
       const best = new Map<string, Figures>()
       // Rounds in turns: a machine busy for a while slows every contender alike.
       for (let round = 0; round < rounds; round++) {
-        for (const c of contenders) {
+        for (const c of contenders.filter((c) => !c.routes || c.routes.includes(key))) {
           const f = await loadAll(c.urls, path(c.seed), {
             ...(c.auth === false ? {} : { token: c.seed.token }),
             ...(method === "POST" ? { method, body: post(`${c.label.replace(/\W+/g, "-")}-${round}`) } : {})
@@ -221,10 +234,10 @@ export const run = async () => {
         }
       }
       console.log(`  ${name}`)
-      for (const c of contenders) {
+      for (const c of contenders.filter((c) => best.has(c.label))) {
         const f = best.get(c.label)!
-        const base = c.base ? best.get(c.base)! : undefined
-        console.log(line(c.label, f, base ? `${(f.rps / base.rps).toFixed(2)}× ${c.base}` : ""))
+        const ratios = [c.base, c.also].filter((b) => b !== undefined && best.has(b)).map((b) => `${(f.rps / best.get(b!)!.rps).toFixed(2)}× ${b}`)
+        console.log(line(c.label, f, ratios.join(", ")))
       }
     }
   } finally {

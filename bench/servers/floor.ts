@@ -3,12 +3,17 @@
  * same lookups as Canopy's request path — the bearer token's hash looked up in `credentials`, then
  * one `BEGIN IMMEDIATE` transaction reading the plan and the minute bucket, writing the bucket and
  * the month's request counter — and then the endpoint's own reads or write. With `FLOOR_AUTH=0` it
- * does only the endpoint's lookups (no authentication, no rate limit, no usage count).
+ * does only the endpoint's lookups (no authentication, no rate limit, no usage count). A create
+ * does what Canopy's must (`floorCreate.ts`): the boundary checked and measured, then in one
+ * transaction the account's totals (the hectare limit), the neighbours the R*Tree finds, measured,
+ * and the rows — the project (its indexes kept by the schema's triggers), its first boundary
+ * version and its events; the answer with the overlap report.
  * Usage: floor.ts FILE ACCOUNT_ID. Prints its port.
  */
 import Database from "better-sqlite3"
 import { createHash } from "node:crypto"
 import { createServer, type ServerResponse } from "node:http"
+import { check, type Neighbour, report, withGeometry } from "./floorCreate.ts"
 
 const [filename, accountId] = process.argv.slice(2) as [string, string]
 const withAuth = process.env.FLOOR_AUTH !== "0"
@@ -24,7 +29,21 @@ const byId = db.prepare("select * from projects where account_id = ? and id = ?"
 const page = db.prepare("select * from projects where account_id = ? order by created_at desc, id asc limit 20 offset 0")
 const total = db.prepare("select count(*) as n from projects where account_id = ?")
 const insert = db.prepare(`insert into projects (id, account_id, name, slug, description, geometry, area_hectares, bbox, status,
-  created_by, sort_name, search_text, created_at, updated_at) values (?, ?, ?, ?, null, ?, 0, null, 'active', null, ?, ?, ?, ?)`)
+  created_by, sort_name, search_text, created_at, updated_at, boundary_key, zoom_cell)
+  values (?, ?, ?, ?, null, ?, ?, ?, 'active', null, ?, ?, ?, ?, ?, ?)`)
+const totals = db.prepare("select * from account_totals where account_id = ?")
+const neighbours = db.prepare(`select projects.id, name, area_hectares, boundary_key, boundary_key = @key as same,
+    case when boundary_key = @key then null else geometry end as geometry
+  from (select rowid as k from accounts where id = @account) a cross join projects_rtree r cross join projects
+  where r.account_lo <= a.k and r.account_hi >= a.k and r.counted_hi >= 1 and projects.rowid = r.id
+    and r.west <= @east and r.east >= @west and r.south <= @north and r.north >= @south
+    and account_id = @account and status <> 'archived' and bbox is not null
+    and json_extract(bbox, '$[0]') <= @east and json_extract(bbox, '$[2]') >= @west
+    and json_extract(bbox, '$[1]') <= @north and json_extract(bbox, '$[3]') >= @south
+  limit 1001`)
+const version = db.prepare(`insert into boundary_versions (account_id, project_id, version, geometry, bbox, area_hectares_before,
+  area_hectares_after, via, actor_kind, created_at) values (?, ?, 1, null, ?, 0, ?, 'create', 'api_key', ?)`)
+const event = db.prepare("insert into events (id, account_id, type, payload, created_at) values (?, ?, ?, ?, ?)")
 let n = 0
 
 /** A plain token bucket of 10,000,000/min (the benchmark's plan): the same arithmetic, no library. */
@@ -38,10 +57,29 @@ const meter = db.transaction((account: string, now: number) => {
   return { remaining: Math.floor(units / 60_000) }
 })
 
+/** The create's transaction: totals, neighbours measured, the project, its version and events; answers the body. */
+const create = db.transaction((account: string, id: string, name: string, c: Extract<ReturnType<typeof check>, { ok: true }>, now: string) => {
+  totals.get(account)
+  const [west, south, east, north] = c.bbox
+  const near = neighbours.all({ key: c.key, account, west, south, east, north }) as Array<Neighbour>
+  const overlaps = report(c.boundary, near)
+  const bbox = JSON.stringify(c.bbox)
+  insert.run(id, account, name, `floor-${n}`, c.text, c.area_hectares, bbox, name.toLowerCase(), name.toLowerCase(), now, now, c.key, c.zoomCell)
+  version.run(account, id, bbox, c.area_hectares, now)
+  const resource = `{"id":${JSON.stringify(id)},"name":${JSON.stringify(name)},"slug":"floor-${n}","description":null,"geometry":${c.text},`
+    + `"area_hectares":${c.area_hectares},"bbox":${bbox},"status":"active","created_at":"${now}","updated_at":"${now}"}`
+  event.run(`evt_floor${n}`, account, "project.created", `{"type":"project.created","data":${resource}}`, now)
+  if (overlaps.overlaps.length > 0) {
+    event.run(`evt_floor${n}o`, account, "project.overlap_detected",
+      JSON.stringify({ type: "project.overlap_detected", data: { project_id: id, ...overlaps } }), now)
+  }
+  return `{"data":${resource.slice(0, -1)},"overlaps":${JSON.stringify(overlaps)}}}`
+})
+
 const view = (row: Record<string, unknown>) => ({ ...row, geometry: JSON.parse(String(row.geometry ?? "null")), bbox: JSON.parse(String(row.bbox ?? "null")) })
 
 const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-  const text = JSON.stringify(body)
+  const text = typeof body === "string" ? body : JSON.stringify(body)
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers })
   res.end(text)
 }
@@ -81,8 +119,15 @@ const server = createServer((req, res) => {
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { name: string; geometry: unknown }
       const id = `proj_floor${++n}`
       const now = new Date().toISOString()
-      insert.run(id, who.account, body.name, `floor-${n}`, JSON.stringify(body.geometry), body.name.toLowerCase(), body.name.toLowerCase(), now, now)
-      send(res, 201, { data: { id, name: body.name } }, who.headers)
+      if (!withGeometry) {
+        insert.run(id, who.account, body.name, `floor-${n}`, JSON.stringify(body.geometry), 0, null, body.name.toLowerCase(), body.name.toLowerCase(), now, now,
+          null, null)
+        return send(res, 201, { data: { id, name: body.name } }, who.headers)
+      }
+      const checked = check(body.geometry)
+      if (!checked.ok) return send(res, 422, { error: { code: "validation_error", details: checked.problems } })
+      const answer = create.immediate(who.account, id, body.name, checked, now)
+      send(res, 201, answer, who.headers)
     })
     return
   }

@@ -4,12 +4,16 @@
  * looked up in `credentials`, then ONE metering statement (the account's plan read, its bucket
  * refilled, charged and saved, and the month's request counter incremented, in one data-modifying
  * CTE) — and then the endpoint's own reads or write. Every statement is a named prepared one, or
- * with `FLOOR_PREPARED=0` an unnamed one (behind PgBouncer before 1.21). Usage: floorPg.ts URL.
- * Prints its port.
+ * with `FLOOR_PREPARED=0` an unnamed one (behind PgBouncer before 1.21). A create does what
+ * Canopy's must (`floorCreate.ts`): the boundary checked and measured, then in one transaction the
+ * account locked with its totals read (the hectare limit), the neighbours the GiST index finds,
+ * measured, and one statement writing the project, its first boundary version and its events.
+ * Usage: floorPg.ts URL. Prints its port.
  */
 import { createHash } from "node:crypto"
 import { createServer, type ServerResponse } from "node:http"
 import pg from "pg"
+import { check, type Neighbour, report, withGeometry } from "./floorCreate.ts"
 
 const [url] = process.argv.slice(2) as [string]
 const pool = new pg.Pool({ connectionString: url, max: 10 })
@@ -39,6 +43,21 @@ const page = "select * from projects where account_id = $1 order by created_at d
 const total = "select projects_active + projects_archived + projects_draft as n from account_totals where account_id = $1"
 const insert = `insert into projects (id, account_id, name, slug, description, geometry, area_hectares, bbox, status,
   created_by, sort_name, search_text, created_at, updated_at) values ($1, $2, $3, $4, null, $5, 0, null, 'active', null, $6, $7, $8, $9)`
+
+const lockAndTotals = "select t.* from accounts a left join account_totals t on t.account_id = a.id where a.id = $1 for update of a"
+const neighbours = `select id, name, area_hectares, boundary_key, boundary_key = $2 as same,
+    case when boundary_key = $2 then null else geometry end as geometry
+  from projects where account_id = $1 and status <> 'archived' and bbox is not null
+    and projects_box(bbox) && box(point($3, $4), point($5, $6)) limit 1001`
+/** The project, its first boundary version and its events (the second only with overlaps), in one statement. */
+const write = `with p as (insert into projects (id, account_id, name, slug, description, geometry, area_hectares, bbox, status,
+    created_by, sort_name, search_text, created_at, updated_at, boundary_key, zoom_cell)
+    values ($1, $2, $3, $4, null, $5, $6, $7, 'active', null, $8, $8, $9, $9, $10, $11) returning id),
+  v as (insert into boundary_versions (account_id, project_id, version, geometry, bbox, area_hectares_before, area_hectares_after, via,
+    actor_kind, created_at) select $2, id, 1, null, $7, 0, $6, 'create', 'api_key', $9 from p)
+  insert into events (id, account_id, type, payload, created_at)
+    select $12 || e.k, $2, e.type, e.payload, $9 from p, (values ('', 'project.created', $13), ('o', 'project.overlap_detected', $14)) e(k, type, payload)
+    where e.payload is not null`
 
 const named = process.env.FLOOR_PREPARED !== "0"
 const query = async (name: string, text: string, values: Array<unknown>) => (await pool.query(named ? { name, text, values } : { text, values })).rows
@@ -85,11 +104,38 @@ const handle = async (req: import("node:http").IncomingMessage, res: ServerRespo
     return row ? send(res, 200, `{"data":${view(row)}}`, who.headers) : send(res, 404, { error: "not found" })
   }
   const input = JSON.parse(body) as { name: string; geometry: unknown }
-  const id = `proj_floorpg${process.pid}_${++n}`
+  const k = ++n
+  const id = `proj_floorpg${process.pid}_${k}`
   const now = new Date().toISOString()
-  await query("insert", insert, [id, who.account, input.name, `floorpg-${process.pid}-${n}`, JSON.stringify(input.geometry), input.name.toLowerCase(),
-    input.name.toLowerCase(), now, now])
-  send(res, 201, { data: { id, name: input.name } }, who.headers)
+  const slug = `floorpg-${process.pid}-${k}`
+  if (!withGeometry) {
+    await query("insert", insert, [id, who.account, input.name, slug, JSON.stringify(input.geometry), input.name.toLowerCase(), input.name.toLowerCase(), now,
+      now])
+    return send(res, 201, { data: { id, name: input.name } }, who.headers)
+  }
+  const c = check(input.geometry)
+  if (!c.ok) return send(res, 422, { error: { code: "validation_error", details: c.problems } })
+  const bbox = JSON.stringify(c.bbox)
+  const resource = `{"id":${JSON.stringify(id)},"name":${JSON.stringify(input.name)},"slug":"${slug}","description":null,"geometry":${c.text},`
+    + `"area_hectares":${c.area_hectares},"bbox":${bbox},"status":"active","created_at":"${now}","updated_at":"${now}"}`
+  const client = await pool.connect()
+  const q = async (name: string, text: string, values: Array<unknown>) => (await client.query(named ? { name, text, values } : { text, values })).rows
+  try {
+    await client.query("begin")
+    await q("lockAndTotals", lockAndTotals, [who.account])
+    const near = await q("neighbours", neighbours, [who.account, c.key, ...c.bbox]) as Array<Neighbour>
+    const overlaps = report(c.boundary, near)
+    await q("write", write, [id, who.account, input.name, slug, c.text, c.area_hectares, bbox, input.name.toLowerCase(), now, c.key, c.zoomCell,
+      `evt_floorpg${process.pid}_${k}`, `{"type":"project.created","data":${resource}}`,
+      overlaps.overlaps.length > 0 ? JSON.stringify({ type: "project.overlap_detected", data: { project_id: id, ...overlaps } }) : null])
+    await client.query("commit")
+    send(res, 201, `{"data":${resource.slice(0, -1)},"overlaps":${JSON.stringify(overlaps)}}}`, who.headers)
+  } catch (e) {
+    await client.query("rollback")
+    throw e
+  } finally {
+    client.release()
+  }
 }
 
 const server = createServer((req, res) => {

@@ -1,0 +1,57 @@
+/**
+ * What the floors' create does besides its lookups: the work any server must do to answer
+ * `POST /v1/projects` as Canopy does, written plainly with Canopy's own pure functions (no Effect
+ * runtime, no storage layer) — the boundary validated and measured (`GeometryCheck.evaluate`), each
+ * neighbour the spatial index finds measured against it (`Overlap.sharedHectaresPrepared`; copies
+ * of one stored boundary measured once, copies of the posted one taking their own area), and the
+ * overlap report as Canopy rounds and orders it. `FLOOR_GEOMETRY=0` skips it all (the floor then
+ * stores the posted text as it came, area 0, and answers the id and name).
+ */
+import { Geometry, GeometryCheck, Overlap, TileGrid } from "@canopy/core"
+
+/** Whether this floor does the create's geometry (default) or only parses the body and inserts. */
+export const withGeometry = process.env.FLOOR_GEOMETRY !== "0"
+
+/** A neighbour as the candidates' statement reads it: its text only when it is not the posted boundary. */
+export interface Neighbour {
+  readonly id: string
+  readonly name: string
+  readonly area_hectares: number
+  readonly boundary_key: string | null
+  readonly same: boolean | number
+  readonly geometry: string | null
+}
+
+/** A checked create: the row's geometry columns, or the problems a 422 lists. */
+export type Checked =
+  | { readonly ok: true; readonly text: string; readonly boundary: Geometry.Boundary; readonly area_hectares: number; readonly bbox: Geometry.BBox;
+    readonly key: string; readonly zoomCell: number }
+  | { readonly ok: false; readonly problems: ReadonlyArray<Geometry.Problem> }
+
+/** Validates and measures the posted boundary. */
+export const check = (geometry: unknown): Checked => {
+  const v = GeometryCheck.evaluate(geometry)
+  if (v._tag === "Invalid") return { ok: false, problems: v.problems }
+  return { ok: true, text: v.geometry.text, boundary: JSON.parse(v.geometry.text) as Geometry.Boundary, area_hectares: v.area_hectares, bbox: v.bbox,
+    key: Overlap.boundaryKey(v.geometry.text), zoomCell: TileGrid.cellOf(v.bbox) }
+}
+
+/** The overlap report of a checked boundary against its neighbours (all measured: a floor has no deadline). */
+export const report = (mine: Geometry.Boundary, neighbours: ReadonlyArray<Neighbour>) => {
+  const byKey = new Map<string, number>()
+  const overlaps: Array<{ project_id: string; name: string; overlap_hectares: number }> = []
+  for (const n of neighbours) {
+    let hectares: number
+    if (n.same === true || n.same === 1) hectares = n.area_hectares
+    else if (n.boundary_key && byKey.has(n.boundary_key)) hectares = byKey.get(n.boundary_key)!
+    else if (n.geometry === null) continue
+    else {
+      hectares = Overlap.sharedHectaresPrepared(mine, JSON.parse(n.geometry) as Geometry.Boundary)
+      if (n.boundary_key) byKey.set(n.boundary_key, hectares)
+    }
+    const rounded = Geometry.roundHectares(hectares)
+    if (rounded > 0) overlaps.push({ project_id: n.id, name: n.name, overlap_hectares: rounded })
+  }
+  overlaps.sort((a, b) => b.overlap_hectares - a.overlap_hectares || (a.project_id < b.project_id ? -1 : 1))
+  return { overlaps, complete: neighbours.length <= Overlap.MAX_CANDIDATES }
+}
