@@ -70,7 +70,11 @@ export * from "./storage/projects.ts"
  * documentation for the behaviour each operation promises.
  */
 export interface StorageShape extends IdentityShape, ProjectsShape, BoundaryHistoryShape, OutboxShape, CredentialsShape, MeteringShape, ImportsShape {
-  /** Runs `effect` atomically; nested calls join the outer transaction. */
+  /**
+   * Runs `effect` atomically; nested calls join the outer transaction. Inside it every read sees
+   * the transaction's own writes (a store may keep rows it read — the account, its webhooks — for
+   * the rest of the transaction, and must read them anew after writing them).
+   */
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | StorageError, R>
   /** Inside a transaction: waits for, then holds, the account's write lock until commit. */
   readonly lockAccount: (accountId: string) => Fx<void>

@@ -36,6 +36,8 @@ export const check = Effect.fn("UsageGuard.check")(function*(accountId: string, 
 export const alert = Effect.fn("UsageGuard.alert")(function*(accountId: string, metric: LimitedMetric, value: number) {
   const storage = yield* Storage
   const limit = yield* limitOf(accountId, metric)
+  // Below the first threshold there is nothing to fire: the alerts already sent are not read.
+  if (Usage.reached(value, limit, []).length === 0) return
   const period = Usage.periodOf(new Date(yield* Time.nowMillis))
   const fired = yield* storage.usage.alerts(accountId, period.key, metric)
   for (const threshold of Usage.reached(value, limit, fired)) {

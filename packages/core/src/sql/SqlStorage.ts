@@ -16,7 +16,7 @@ import type { Row } from "effect/sql/SqlConnection"
 import * as S from "../Storage.ts"
 import { fromDb, type Table } from "./codec.ts"
 import { boundaryHistory } from "./boundaryHistory.ts"
-import { makeContext, orStorage } from "./common.ts"
+import { makeContext, orStorage, remember } from "./common.ts"
 import { credentials } from "./credentials.ts"
 import { identity } from "./identity.ts"
 import { imports } from "./imports.ts"
@@ -42,7 +42,14 @@ export const make = Effect.gen(function*() {
   const { sql, dialect, transaction } = c
   const storage: S.StorageShape = {
     transaction,
-    lockAccount: (accountId) => dialect === "pg" ? orStorage(Effect.asVoid(sql`select id from accounts where id = ${accountId} for update`)) : Effect.void,
+    // On PostgreSQL the locked row is the account the write then reads (kept for the transaction).
+    lockAccount: (accountId) =>
+      dialect === "pg"
+        ? orStorage(
+          Effect.flatMap(sql`select * from accounts where id = ${accountId} for update`,
+            (rows) => remember(`account:${accountId}`, fromRow("accounts", rows[0])))
+        )
+        : Effect.void,
     ping: orStorage(Effect.asVoid(sql`select 1`)),
     ...identity(c),
     ...projects(c),

@@ -2,7 +2,7 @@
  * What every area of the SQL store shares: the client and its dialect, error mapping, row
  * conversion, transactions, and the list machinery (keyset or offset windows, capped counts).
  */
-import { Effect } from "effect"
+import { Context, Effect } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { Row } from "effect/sql/SqlConnection"
 import type { Statement as SqlStatement } from "effect/sql/Statement"
@@ -25,6 +25,31 @@ export const onUnique =
     Effect.mapError(self, (e) => (isUnique(e) ? new S.Duplicate({ entity, field }) : storageError(e)))
 
 export const orStorage = <A, R>(self: Effect.Effect<A, SqlError.SqlError, R>): Effect.Effect<A, S.StorageError, R> => Effect.mapError(self, storageError)
+
+/**
+ * Rows a transaction read once and reads again from here (the account, its webhooks): a write
+ * asks for its account when it checks its limits, its overlap policy and each event it emits —
+ * on PostgreSQL a round trip each. Absent outside a transaction; each transaction has its own,
+ * gone with it. A write through the store to those rows empties it.
+ */
+const TransactionMemo = Context.Reference<Map<string, unknown> | undefined>("canopy/sql/TransactionMemo", { defaultValue: () => undefined })
+
+/** `read` once per transaction under `key` (every time outside one). */
+export const memo = <A, E, R>(key: string, read: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.flatMap(Effect.service(TransactionMemo), (m) =>
+    m === undefined ? read
+      : m.has(key) ? Effect.succeed(m.get(key) as A)
+      : Effect.map(read, (a) => {
+        m.set(key, a)
+        return a
+      }))
+
+/** Remembers `value` under `key` for the rest of the transaction (nothing outside one). */
+export const remember = (key: string, value: unknown): Effect.Effect<void> => Effect.map(Effect.service(TransactionMemo), (m) => void m?.set(key, value))
+
+/** `write`, after which the transaction's remembered rows are read anew. */
+export const forgetting = <A, E, R>(write: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.ensuring(write, Effect.map(Effect.service(TransactionMemo), (m) => m?.clear()))
 
 /** The helpers the areas are written with, over the `SqlClient` in context. */
 export const makeContext = Effect.gen(function*() {
@@ -125,7 +150,8 @@ export const makeContext = Effect.gen(function*() {
 
   /** Joins the current transaction when there is one (no savepoint), or opens one. */
   const atomically = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-    Effect.flatMap(Effect.serviceOption(sql.transactionService), (current) => current._tag === "Some" ? effect : sql.withTransaction(effect))
+    Effect.flatMap(Effect.serviceOption(sql.transactionService), (current) =>
+      current._tag === "Some" ? effect : sql.withTransaction(Effect.provideService(effect, TransactionMemo, new Map())))
 
   /** `Storage.transaction`: atomically, a driver failure as StorageError. */
   const transaction: S.StorageShape["transaction"] = (effect) =>

@@ -199,4 +199,28 @@ export const contractCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       assert.deepStrictEqual(yield* s.projects.get(a.id, p.id), p)
       assert.strictEqual((yield* s.outbox.getEvent(a.id, event.id))?.payload, event.payload)
     }))
+
+  it.effect("a transaction reads its own writes: the account and its webhooks, read again after they change", () =>
+    Effect.gen(function*() {
+      const s = yield* Storage
+      const a = yield* newAccountRow(s)
+      const w = webhookRow(a.id)
+      yield* s.transaction(Effect.gen(function*() {
+        yield* s.lockAccount(a.id)
+        assert.strictEqual((yield* s.accounts.get(a.id))?.name, a.name)
+        assert.lengthOf(yield* s.webhooks.list(a.id), 0)
+        yield* s.accounts.update(a.id, { name: "Renamed", overlap_policy: "reject" })
+        const after = yield* s.accounts.get(a.id)
+        assert.strictEqual(after?.name, "Renamed")
+        assert.strictEqual(after?.overlap_policy, "reject")
+        yield* s.webhooks.insert(w)
+        assert.deepStrictEqual((yield* s.webhooks.list(a.id)).map((x) => x.id), [w.id])
+        yield* s.webhooks.update(a.id, w.id, { enabled: false })
+        assert.isFalse((yield* s.webhooks.list(a.id))[0]?.enabled)
+        yield* s.webhooks.delete(a.id, w.id)
+        assert.lengthOf(yield* s.webhooks.list(a.id), 0)
+      }))
+      // and after it, another transaction sees what it committed
+      assert.strictEqual((yield* s.transaction(s.accounts.get(a.id)))?.name, "Renamed")
+    }))
 }
