@@ -2,8 +2,11 @@
  * HTTP benchmark (loopback only, stops by itself): Canopy's server with full authentication and
  * rate limiting, against the floor — a bare node:http + better-sqlite3 server doing the same
  * lookups (token, rate limit and usage count, then the endpoint's rows) — on copies of one SQLite
- * database, measured in the same run with autocannon. A second reference, the bare floor, does the
- * endpoint's lookups only. On PostgreSQL the floor is a bare node:http + `pg` server doing the same
+ * database, measured in the same run with autocannon. A floor's create does what Canopy's must
+ * (`servers/floorCreate.ts`: the boundary checked and measured with core's pure functions, its
+ * neighbours found and measured, the project, its version and events written in one transaction);
+ * "no geometry" floors parse the body and insert a row, as a reference. A second reference, the
+ * bare floor, does the endpoint's lookups only. On PostgreSQL the floor is a bare node:http + `pg` server doing the same
  * lookups (`servers/floorPg.ts`), by one and by two processes like Canopy. Every contender runs
  * `BENCH_ROUNDS` rounds (default 2) taken in turns. `BENCH_POSTGRES=0` leaves PostgreSQL out,
  * `BENCH_SQLITE=0` SQLite.
