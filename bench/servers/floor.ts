@@ -18,8 +18,11 @@ import { check, type Neighbour, report, withGeometry } from "./floorCreate.ts"
 const [filename, accountId] = process.argv.slice(2) as [string, string]
 const withAuth = process.env.FLOOR_AUTH !== "0"
 const db = new Database(filename)
+// The connection as Canopy's SQLite adapter opens it.
 db.pragma("journal_mode = WAL")
 db.pragma("synchronous = NORMAL")
+db.pragma("foreign_keys = ON")
+db.pragma("cache_size = -65536")
 const credential = db.prepare("select account_id, permissions, revoked_at from credentials where token_hash = ?")
 const planAndBucket = db.prepare("select plan, (select state from rate_limits where account_id = accounts.id) as state from accounts where id = ?")
 const saveBucket = db.prepare("insert into rate_limits (account_id, state) values (?, ?) on conflict (account_id) do update set state = excluded.state")

@@ -1,13 +1,13 @@
 /**
  * What the floors' create does besides its lookups: the work any server must do to answer
  * `POST /v1/projects` as Canopy does, written plainly with Canopy's own pure functions (no Effect
- * runtime, no storage layer) — the boundary validated and measured (`GeometryCheck.evaluate`), each
+ * runtime, no storage layer) — the boundary validated and measured (as `GeometryCheck.evaluate`), each
  * neighbour the spatial index finds measured against it (`Overlap.sharedHectaresPrepared`; copies
  * of one stored boundary measured once, copies of the posted one taking their own area), and the
  * overlap report as Canopy rounds and orders it. `FLOOR_GEOMETRY=0` skips it all (the floor then
  * stores the posted text as it came, area 0, and answers the id and name).
  */
-import { Geometry, GeometryCheck, Overlap, TileGrid } from "@canopy/core"
+import { Geometry, Overlap, TileGrid } from "@canopy/core"
 
 /** Whether this floor does the create's geometry (default) or only parses the body and inserts. */
 export const withGeometry = process.env.FLOOR_GEOMETRY !== "0"
@@ -28,12 +28,15 @@ export type Checked =
     readonly key: string; readonly zoomCell: number }
   | { readonly ok: false; readonly problems: ReadonlyArray<Geometry.Problem> }
 
-/** Validates and measures the posted boundary. */
+/** Validates and measures the posted boundary (what `GeometryCheck.evaluate` does, keeping the normalised object). */
 export const check = (geometry: unknown): Checked => {
-  const v = GeometryCheck.evaluate(geometry)
-  if (v._tag === "Invalid") return { ok: false, problems: v.problems }
-  return { ok: true, text: v.geometry.text, boundary: JSON.parse(v.geometry.text) as Geometry.Boundary, area_hectares: v.area_hectares, bbox: v.bbox,
-    key: Overlap.boundaryKey(v.geometry.text), zoomCell: TileGrid.cellOf(v.bbox) }
+  const problems = Geometry.problems(geometry)
+  if (problems.length > 0) return { ok: false, problems }
+  const boundary = Geometry.normalize(geometry as Geometry.Boundary)
+  const text = JSON.stringify(boundary)
+  const bbox = Geometry.bbox(boundary)
+  return { ok: true, text, boundary, area_hectares: Geometry.roundHectares(Geometry.areaHectares(boundary)), bbox, key: Overlap.boundaryKey(text),
+    zoomCell: TileGrid.cellOf(bbox) }
 }
 
 /** The overlap report of a checked boundary against its neighbours (all measured: a floor has no deadline). */
