@@ -5,7 +5,7 @@
  * asset writes and deletes, a few file imports — while every event is delivered to a local receiver.
  *
  * Prints per minute: p50/p99 per route, the server's RSS and heap, database and WAL size, the
- * outbox backlog and the event loop's lag p99. At the end: every acknowledged write present as
+ * outbox backlog and the event loop's lag (p99 and max; the client's own max beside it). At the end: every acknowledged write present as
  * acknowledged, every stored event delivered to the receiver exactly once, and the last measured
  * minutes' figures against the first ones (p99 per route, RSS, disk: a ratio above 1.25 is flagged).
  *
@@ -28,6 +28,7 @@ import type { ChildProcess } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { monitorEventLoopDelay } from "node:perf_hooks"
 import pg from "pg"
 import { Agent, request } from "undici"
 import { startEmbeddedPostgres } from "../packages/adapter-postgres/test/embedded.ts"
@@ -88,10 +89,14 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
       rss: value("canopy_process_resident_memory_bytes"),
       heap: value("canopy_nodejs_heap_size_used_bytes"),
       lagP99: value("canopy_nodejs_eventloop_lag_p99_seconds") * 1000,
+      lagMax: value("canopy_nodejs_eventloop_lag_max_seconds") * 1000,
       backlog: value("canopy_outbox_pending_deliveries")
     }
   }
   await scrape() // resets the lag histogram
+  // The client's own loop: a stall here delays the answers it times, and is not the server's.
+  const clientLag = monitorEventLoopDelay({ resolution: 10 })
+  clientLag.enable()
   const perMinute: Array<MinuteFigures> = []
   console.log(
     `soak, ${engine}: ${WARMUP} min of warm-up, then ${MINUTES} min measured, at ${RATE} req/s offered, ${ACCOUNTS} accounts, ${
@@ -125,8 +130,10 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
         minute = []
         samples.push(rows)
         void collectEvents()
+        const clientLagMax = clientLag.max / 1e6
+        clientLag.reset()
         void Promise.all([scrape(), sizes()]).then(([m, disk]) => {
-          perMinute.push(reportMinute(perMinute.length + 1, rows, m, disk, perMinute.length < WARMUP))
+          perMinute.push(reportMinute(perMinute.length + 1, rows, m, disk, clientLagMax, perMinute.length < WARMUP))
           if (perMinute.length === WARMUP + 1 && tableSizes)
             void tableSizes().then((t) => {
               firstTables = t

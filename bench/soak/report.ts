@@ -22,6 +22,8 @@ export interface Scraped {
   readonly rss: number
   readonly heap: number
   readonly lagP99: number
+  /** The server's longest event-loop delay of the minute. */
+  readonly lagMax: number
   readonly backlog: number
 }
 
@@ -33,16 +35,23 @@ export interface MinuteFigures extends Scraped {
 }
 
 /** Computes and prints minute `k`'s figures from its samples, metrics and disk sizes. */
-export const reportMinute = (k: number, rows: ReadonlyArray<Sample>, m: Scraped, disk: { db: number; wal: number }, warmUp = false): MinuteFigures => {
+export const reportMinute = (
+  k: number,
+  rows: ReadonlyArray<Sample>,
+  m: Scraped,
+  disk: { db: number; wal: number },
+  clientLagMax: number,
+  warmUp = false
+): MinuteFigures => {
   const routes = new Map<string, { p50: number; p99: number; n: number }>()
   for (const route of new Set(rows.map((r) => r.route))) {
     const ms = rows.filter((r) => r.route === route).map((r) => r.ms)
     routes.set(route, { p50: percentile(ms, 50), p99: percentile(ms, 99), n: ms.length })
   }
   console.log(
-    `  minute ${k}${warmUp ? " (warm-up)" : ""}: ${rows.length} requests; RSS ${mb(m.rss)}, heap ${mb(m.heap)}, loop lag p99 ${
-      m.lagP99.toFixed(1)
-    } ms, outbox ${m.backlog}, db ${mb(disk.db)}, wal ${mb(disk.wal)}`
+    `  minute ${k}${warmUp ? " (warm-up)" : ""}: ${rows.length} requests; RSS ${mb(m.rss)}, heap ${mb(m.heap)}, loop lag p99 ${m.lagP99.toFixed(1)} ms (max ${
+      m.lagMax.toFixed(0)
+    } ms; the client's max ${clientLagMax.toFixed(0)} ms), outbox ${m.backlog}, db ${mb(disk.db)}, wal ${mb(disk.wal)}`
   )
   for (const [route, f] of [...routes].sort())
     console.log(`    ${route.padEnd(34)} n=${String(f.n).padStart(5)}  p50 ${f.p50.toFixed(1).padStart(7)} ms  p99 ${f.p99.toFixed(1).padStart(7)} ms`)

@@ -8,6 +8,7 @@
  * - `makeShares` and `queueOwned`: jobs running or waiting per owner (an account), for a
  *   per-account share, and a job queued under it.
  * - `processWide`: the process's one pool of a kind, started on first use and replaceable.
+ * - `endWorker` and `mayStartWorker`: no worker starts while another is being terminated.
  */
 import { Effect } from "effect"
 import type { Worker } from "node:worker_threads"
@@ -73,11 +74,48 @@ export const makeWorkerSlots = <S extends WorkerSlot<unknown>>() => {
   }
 }
 
+/** Workers of this process being terminated, and the pumps to run again once none is. */
+let ending = 0
+const afterEnding = new Set<() => void>()
+/** How long a termination may hold the start of other workers back. */
+const ENDING_HOLD_MS = 5_000
+
+/**
+ * Terminates `worker`. Until it has ended, no pool of this process starts a worker: Node can crash
+ * (SIGSEGV) when a worker starts while another is being terminated (nodejs/node#56312). A
+ * termination that takes longer than 5 s stops holding them back.
+ */
+export const endWorker = (worker: Worker): Promise<void> => {
+  ending++
+  let counted = true
+  const ended = () => {
+    if (!counted) return
+    counted = false
+    if (--ending > 0) return
+    const pumps = [...afterEnding]
+    afterEnding.clear()
+    for (const pump of pumps) pump()
+  }
+  const hold = setTimeout(ended, ENDING_HOLD_MS)
+  hold.unref()
+  return worker.terminate().then(() => undefined, () => undefined).finally(() => {
+    clearTimeout(hold)
+    ended()
+  })
+}
+
+/** Whether a worker may start now (none is being terminated); if not, `retry` runs once none is. */
+export const mayStartWorker = (retry: () => void): boolean => {
+  if (ending === 0) return true
+  afterEnding.add(retry)
+  return false
+}
+
 /** Ends the workers of `slots` (taken out of their pool) one after another, their job timers cleared. */
 export const terminateInTurn = async (slots: ReadonlyArray<Pick<WorkerSlot<unknown>, "worker" | "timer">>): Promise<void> => {
   for (const s of slots) {
     if (s.timer) clearTimeout(s.timer)
-    await s.worker.terminate()
+    await endWorker(s.worker)
   }
 }
 

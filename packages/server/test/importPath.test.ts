@@ -292,6 +292,8 @@ describe("the API's file routes read every file in the workers", () => {
       assert.strictEqual(r.status, 422, r.text.slice(0, 300))
       assert.match(r.body.error.details[0].field, /^geometry\.coordinates/)
       assert.strictEqual(importPool().stats().recycled, 1)
+      // Its replacement starts once the old worker has ended (no worker starts while one is terminated).
+      for (const until = Date.now() + 5_000; importPool().stats().workers < 2 && Date.now() < until;) await new Promise((r) => setTimeout(r, 10))
       assert.strictEqual(importPool().stats().workers, 2, "its replacement started")
     } finally {
       await replaceImportPool(makeImportPool())

@@ -16,7 +16,7 @@ import type { Row } from "effect/sql/SqlConnection"
 import * as S from "../Storage.ts"
 import { fromDb, type Table } from "./codec.ts"
 import { boundaryHistory } from "./boundaryHistory.ts"
-import { makeContext, orStorage, remember } from "./common.ts"
+import { makeContext, orStorage, memoKey, remember } from "./common.ts"
 import { credentials } from "./credentials.ts"
 import { identity } from "./identity.ts"
 import { imports } from "./imports.ts"
@@ -47,7 +47,7 @@ export const make = Effect.gen(function*() {
       dialect === "pg"
         ? orStorage(
           Effect.flatMap(sql`select * from accounts where id = ${accountId} for update`,
-            (rows) => remember(`account:${accountId}`, fromRow("accounts", rows[0])))
+            (rows) => remember(memoKey.account(accountId), fromRow("accounts", rows[0])))
         )
         : Effect.void,
     ping: orStorage(Effect.asVoid(sql`select 1`)),

@@ -34,6 +34,12 @@ export const orStorage = <A, R>(self: Effect.Effect<A, SqlError.SqlError, R>): E
  */
 const TransactionMemo = Context.Reference<Map<string, unknown> | undefined>("canopy/sql/TransactionMemo", { defaultValue: () => undefined })
 
+/** The keys rows are remembered under: one spelling for whoever reads or remembers them. */
+export const memoKey = {
+  account: (id: string) => `account:${id}`,
+  webhooksOf: (accountId: string) => `webhooks:${accountId}`
+} as const
+
 /** `read` once per transaction under `key` (every time outside one). */
 export const memo = <A, E, R>(key: string, read: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.flatMap(Effect.service(TransactionMemo), (m) =>

@@ -2,14 +2,14 @@
 import { Effect } from "effect"
 import type * as S from "../Storage.ts"
 import { fromDb } from "./codec.ts"
-import { type Context, forgetting, memo, onUnique, orStorage } from "./common.ts"
+import { type Context, forgetting, memo, memoKey, onUnique, orStorage } from "./common.ts"
 
 export const identity = (c: Context): S.IdentityShape => {
   const { sql, one, all, count, affected, insert, patchRow, totals, skipLocked } = c
   return {
     accounts: {
       insert: (row) => forgetting(onUnique("account", "id")(Effect.asVoid(insert("accounts", row)))),
-      get: (id) => memo(`account:${id}`, one("accounts", sql`select * from accounts where id = ${id}`)),
+      get: (id) => memo(memoKey.account(id), one("accounts", sql`select * from accounts where id = ${id}`)),
       update: (id, patch) => forgetting(one("accounts", patchRow("accounts", patch, sql.and([sql`id = ${id}`])))),
       count: count(sql`select count(*) as n from accounts`),
       list: all("accounts", sql`select * from accounts order by created_at asc, id asc`)

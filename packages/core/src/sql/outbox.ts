@@ -2,7 +2,7 @@
 import { Effect } from "effect"
 import type * as S from "../Storage.ts"
 import { fromDb, numOrNull } from "./codec.ts"
-import { type Context, forgetting, memo, orStorage } from "./common.ts"
+import { type Context, forgetting, memo, memoKey, orStorage } from "./common.ts"
 
 export const outbox = (c: Context): S.OutboxShape => {
   const { sql, dialect, one, all, count, affected, insert, patchRow, page, totals, skipLocked, transaction } = c
@@ -33,7 +33,7 @@ export const outbox = (c: Context): S.OutboxShape => {
       update: (accountId, id, patch) => forgetting(one("webhooks", patchRow("webhooks", patch, sql.and([sql`account_id = ${accountId}`, sql`id = ${id}`])))),
       delete: (accountId, id) => forgetting(affected(sql`delete from webhooks where account_id = ${accountId} and id = ${id} returning id`)),
       list: (accountId) =>
-        memo(`webhooks:${accountId}`, all("webhooks", sql`select * from webhooks where account_id = ${accountId} order by created_at asc, id asc`)),
+        memo(memoKey.webhooksOf(accountId), all("webhooks", sql`select * from webhooks where account_id = ${accountId} order by created_at asc, id asc`)),
       count: (accountId) => Effect.map(totals(accountId), (t) => t.webhooks)
     },
 

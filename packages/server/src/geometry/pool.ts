@@ -23,7 +23,7 @@ import { type Errors, Geometry, GeometryCheck, RawJson } from "@canopy/core"
 import { Effect } from "effect"
 import { availableParallelism } from "node:os"
 import { Worker } from "node:worker_threads"
-import { makeWorkerSlots, workerModule, type WorkerSlot } from "../workerPool.ts"
+import { endWorker, makeWorkerSlots, mayStartWorker, workerModule, type WorkerSlot } from "../workerPool.ts"
 import { COVERS_INLINE_CHARS, measuredInline, warmInline } from "./inline.ts"
 import { type Answer, type BodyAnswer, bodyTransfer, pack, type Ready, type Request, sizeOf } from "./transfer.ts"
 
@@ -158,7 +158,7 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
     slot.job = undefined
     abandoned++
     if (job && ("shared" in job.request || "covers" in job.request)) measures++
-    void slot.worker.terminate()
+    void endWorker(slot.worker)
     job?.done("timeout")
     pump()
   }
@@ -186,7 +186,7 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
     }
     const starting = slots.starting()
     const wanted = prewarm ? size : Math.min(size, slots.count() - starting + Math.max(starting, queue.length))
-    while (slots.count() < wanted) spawn()
+    while (slots.count() < wanted && mayStartWorker(pump)) spawn()
     // Workers hold the process open only while they have work (a job, or jobs waiting for them).
     slots.reference(queue.length)
   }
@@ -316,7 +316,7 @@ export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPoo
         if (s.timer) clearTimeout(s.timer)
         s.job?.done(error)
       }
-      await Promise.all(all.map((s) => s.worker.terminate()))
+      await Promise.all(all.map((s) => endWorker(s.worker)))
     }
   }
 }

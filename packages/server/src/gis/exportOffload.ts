@@ -16,7 +16,7 @@
 import { Errors } from "@canopy/core"
 import { Effect } from "effect"
 import { Worker } from "node:worker_threads"
-import { makeShares, processWide, queueOwned, terminateInTurn, workerModule } from "../workerPool.ts"
+import { endWorker, makeShares, mayStartWorker, processWide, queueOwned, terminateInTurn, workerModule } from "../workerPool.ts"
 import type { ExportEnd } from "./export.ts"
 import type { BinaryExportFormat, ExportAnswer, ExportJob } from "./exportWorker.ts"
 
@@ -65,7 +65,7 @@ export const makeExportPool = (options: Partial<Record<keyof typeof EXPORT_BUDGE
     const i = slots.indexOf(slot)
     if (i >= 0) slots.splice(i, 1)
     if (slot.timer) clearTimeout(slot.timer)
-    void slot.worker.terminate()
+    void endWorker(slot.worker)
   }
   const finish = (slot: Slot, result: Uint8Array | Error) => {
     const job = slot.job
@@ -102,7 +102,7 @@ export const makeExportPool = (options: Partial<Record<keyof typeof EXPORT_BUDGE
     for (;;) {
       const next = queue[0]
       if (!next) break
-      const idle = slots.find((s) => !s.job) ?? (slots.length < budgets.workers ? spawn() : undefined)
+      const idle = slots.find((s) => !s.job) ?? (slots.length < budgets.workers && !closed && mayStartWorker(pump) ? spawn() : undefined)
       if (!idle) break
       queue.shift()
       idle.job = next
@@ -139,7 +139,11 @@ export const makeExportPool = (options: Partial<Record<keyof typeof EXPORT_BUDGE
         (r: Uint8Array | Error) => r instanceof Error ? Effect.die(r) : Effect.succeed(r), pump)
     })
 
-  const close = () => terminateInTurn(slots.splice(0))
+  let closed = false
+  const close = () => {
+    closed = true
+    return terminateInTurn(slots.splice(0))
+  }
   /** Workers, files building and waiting now, and counts since the pool began. */
   const stats = () => ({ workers: slots.length, running: slots.filter((s) => s.job).length, queued: queue.length, ...counts })
   return { build, close, stats }

@@ -20,7 +20,8 @@
 import { Errors } from "@canopy/core"
 import { Effect } from "effect"
 import { Worker } from "node:worker_threads"
-import { makeShares, makeWorkerSlots, processWide, queueOwned, terminateInTurn, workerModule, type WorkerSlot } from "../workerPool.ts"
+import { endWorker, makeShares, makeWorkerSlots, mayStartWorker, processWide, queueOwned, terminateInTurn, workerModule,
+  type WorkerSlot } from "../workerPool.ts"
 import type { FeatureFields, FeaturesResult } from "./features.ts"
 import type { ImportAnswer, ImportJob, WorkerReady } from "./importWorker.ts"
 import type { ImportFailure, ImportHint, ImportLimits, ImportResult } from "./types.ts"
@@ -131,7 +132,7 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
       )
       for (const waiting of queue.splice(0)) waiting.done(error)
     }
-    void slot.worker.terminate()
+    void endWorker(slot.worker)
     pump()
   }
   const spawn = () => {
@@ -150,14 +151,17 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
         if (m.memoryBytes - slot.baseline > recycleGrowth) {
           counts.recycled++
           slots.remove(slot)
-          void worker.terminate()
-          spawn() // its replacement starts now, not when the next file comes
+          void endWorker(worker)
+          replace() // its replacement starts as soon as it has ended, not when the next file comes
         }
       }
       pump()
     })
     worker.on("error", (e) => died(slot, e))
     worker.on("exit", (code) => died(slot, new Error(`GIS import worker exited with code ${code}`)))
+  }
+  function replace() {
+    if (!closed && slots.count() < size && mayStartWorker(replace)) spawn()
   }
   function pump() {
     for (;;) {
@@ -169,14 +173,14 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
       idle.timer = setTimeout(() => {
         counts.timedOut++
         slots.remove(idle)
-        void idle.worker.terminate()
+        void endWorker(idle.worker)
         finish(idle, overBudget("time", `the file took longer than ${budgetMs / 1000} s to read`))
         pump()
       }, budgetMs)
       idle.worker.postMessage(next.job)
     }
     const starting = slots.starting()
-    while (slots.count() < Math.min(size, slots.count() - starting + Math.max(starting, queue.length))) spawn()
+    while (slots.count() < Math.min(size, slots.count() - starting + Math.max(starting, queue.length)) && !closed && mayStartWorker(pump)) spawn()
     slots.reference(queue.length)
   }
 
@@ -205,7 +209,11 @@ export const makeImportPool = (options: ImportPoolOptions = {}) => {
         (r: PoolResult | FeaturesResult | Error) => r instanceof Error ? Effect.fail(busy()) : Effect.succeed(r as R), pump)
     })
 
-  const close = () => terminateInTurn(slots.takeAll())
+  let closed = false
+  const close = () => {
+    closed = true
+    return terminateInTurn(slots.takeAll())
+  }
   /** Workers, jobs running and waiting now, and counts since the pool began. */
   const stats = () => ({ workers: slots.count(), running: slots.running(), queued: queue.length, ...counts })
   return { read, readFeatures, close, stats }
