@@ -16,7 +16,7 @@ import type { Row } from "effect/sql/SqlConnection"
 import * as S from "../Storage.ts"
 import { fromDb, type Table } from "./codec.ts"
 import { boundaryHistory } from "./boundaryHistory.ts"
-import { makeContext, orStorage, memoKey, remember } from "./common.ts"
+import { makeContext, memoKey, orStorage, remember, totalsOf } from "./common.ts"
 import { credentials } from "./credentials.ts"
 import { identity } from "./identity.ts"
 import { imports } from "./imports.ts"
@@ -36,19 +36,34 @@ export type { Table }
 /** A driver row of `table` converted to the storage contract's row (JSON, booleans, numbers). */
 export const fromRow = <A>(table: Table, row: Row | undefined): A | undefined => fromDb<A>(table, row)
 
+/** What `lock_account` answered (JSON, as text or parsed by the driver), remembered for the transaction. */
+const rememberLocked = (accountId: string, answer: unknown) => {
+  const locked = (typeof answer === "string" ? JSON.parse(answer) : answer) as {
+    readonly account: Row
+    readonly totals: Record<string, unknown> | null
+    readonly webhooks: ReadonlyArray<Row>
+  } | null
+  return locked === null
+    ? remember(memoKey.account(accountId), undefined)
+    : Effect.all([
+      remember(memoKey.account(accountId), fromRow("accounts", locked.account)),
+      remember(memoKey.totalsOf(accountId), totalsOf(locked.totals)),
+      remember(memoKey.webhooksOf(accountId), locked.webhooks.map((w) => fromRow("webhooks", w)))
+    ], { discard: true })
+}
+
 /** The storage contract implemented over the `SqlClient` in context. */
 export const make = Effect.gen(function*() {
   const c = yield* makeContext
   const { sql, dialect, transaction } = c
   const storage: S.StorageShape = {
     transaction,
-    // On PostgreSQL the locked row is the account the write then reads (kept for the transaction).
+    // On PostgreSQL one round trip locks the account and reads what the write then reads of it —
+    // the account, its running totals and its webhooks — each kept for the transaction
+    // (`lock_account`, migration 18). SQLite's transactions already hold the one write lock.
     lockAccount: (accountId) =>
       dialect === "pg"
-        ? orStorage(
-          Effect.flatMap(sql`select * from accounts where id = ${accountId} for update`,
-            (rows) => remember(memoKey.account(accountId), fromRow("accounts", rows[0])))
-        )
+        ? orStorage(Effect.flatMap(sql`select lock_account(${accountId}) as locked`, (rows) => rememberLocked(accountId, rows[0]?.locked)))
         : Effect.void,
     ping: orStorage(Effect.asVoid(sql`select 1`)),
     ...identity(c),

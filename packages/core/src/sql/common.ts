@@ -37,7 +37,8 @@ const TransactionMemo = Context.Reference<Map<string, unknown> | undefined>("can
 /** The keys rows are remembered under: one spelling for whoever reads or remembers them. */
 export const memoKey = {
   account: (id: string) => `account:${id}`,
-  webhooksOf: (accountId: string) => `webhooks:${accountId}`
+  webhooksOf: (accountId: string) => `webhooks:${accountId}`,
+  totalsOf: (accountId: string) => `totals:${accountId}`
 } as const
 
 /** `read` once per transaction under `key` (every time outside one). */
@@ -56,6 +57,37 @@ export const remember = (key: string, value: unknown): Effect.Effect<void> => Ef
 /** `write`, after which the transaction's remembered rows are read anew. */
 export const forgetting = <A, E, R>(write: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.ensuring(write, Effect.map(Effect.service(TransactionMemo), (m) => m?.clear()))
+
+/** `write` to a table whose triggers keep the account's running totals, after which they are read anew. */
+export const changingTotals = <A, E, R>(accountId: string, write: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.ensuring(write, Effect.map(Effect.service(TransactionMemo), (m) => void m?.delete(memoKey.totalsOf(accountId))))
+
+/** An account's running totals. */
+export interface Totals {
+  readonly active: number
+  readonly archived: number
+  readonly draft: number
+  readonly areaActive: number
+  readonly areaArchived: number
+  readonly areaDraft: number
+  readonly members: number
+  readonly webhooks: number
+}
+
+/** An `account_totals` row as `Totals` (zeros for an account without a row). */
+export const totalsOf = (row: Record<string, unknown> | null | undefined): Totals => {
+  const n = (k: string) => Number(row?.[k] ?? 0)
+  return {
+    active: n("projects_active"),
+    archived: n("projects_archived"),
+    draft: n("projects_draft"),
+    areaActive: n("area_active"),
+    areaArchived: n("area_archived"),
+    areaDraft: n("area_draft"),
+    members: n("members"),
+    webhooks: n("webhooks")
+  }
+}
 
 /** The helpers the areas are written with, over the `SqlClient` in context. */
 export const makeContext = Effect.gen(function*() {
@@ -78,6 +110,9 @@ export const makeContext = Effect.gen(function*() {
   const prepared = (statement: SqlStatement<Row>): Statement => statement
   /** `insert into table (…) values (…)` of a whole row. */
   const insert = (table: Table, row: object) => sql`insert into ${sql(table)} ${sql.insert(toDb(table, row))}`
+  /** `insert into table (…) values (…), (…)` of whole rows, all with the same fields. */
+  const insertAll = (table: Table, [first, ...rest]: readonly [object, ...Array<object>]) =>
+    sql`insert into ${sql(table)} ${sql.insert([toDb(table, first), ...rest.map((r) => toDb(table, r))])}`
 
   /** A statement written with `?` placeholders (shared with an adapter's own route), in this dialect. */
   const text = (statement: string, params: ReadonlyArray<unknown>) => sql.unsafe<Row>(dialect === "pg" ? numbered(statement) : statement, params)
@@ -137,22 +172,9 @@ export const makeContext = Effect.gen(function*() {
       return { rows: fetched.slice(0, q.limit), hasMore: fetched.length > q.limit, ...counted }
     })
 
-  /** One account's running totals (zeros for an account without a row). */
-  const totals = (accountId: string) =>
-    orStorage(Effect.map(sql`select * from account_totals where account_id = ${accountId}`, (rows) => {
-      const r = (rows[0] ?? {}) as Record<string, unknown>
-      const n = (k: string) => Number(r[k] ?? 0)
-      return {
-        active: n("projects_active"),
-        archived: n("projects_archived"),
-        draft: n("projects_draft"),
-        areaActive: n("area_active"),
-        areaArchived: n("area_archived"),
-        areaDraft: n("area_draft"),
-        members: n("members"),
-        webhooks: n("webhooks")
-      }
-    }))
+  /** One account's running totals (zeros for an account without a row), once per transaction until a write changes them. */
+  const totals = (accountId: string): Effect.Effect<Totals, S.StorageError> =>
+    memo(memoKey.totalsOf(accountId), orStorage(Effect.map(sql`select * from account_totals where account_id = ${accountId}`, (rows) => totalsOf(rows[0]))))
 
   /** Joins the current transaction when there is one (no savepoint), or opens one. */
   const atomically = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -172,6 +194,7 @@ export const makeContext = Effect.gen(function*() {
     affected,
     planned,
     insert,
+    insertAll,
     text,
     skipLocked,
     patchRow,

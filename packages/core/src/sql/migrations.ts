@@ -398,7 +398,24 @@ export const migrations = {
       after = String(rows[rows.length - 1]!.id)
     }
   }),
-  "17_zoom_cells": zoomCells
+  "17_zoom_cells": zoomCells,
+  // PostgreSQL: an account's write lock and what a write then reads of the account, in one round
+  // trip. A function, because each statement of a volatile function sees what committed before it
+  // started: a single statement locking the account and joining its totals would answer the totals
+  // of its own snapshot, taken before it waited for the lock (stale by the previous holder's write).
+  "18_account_lock": ddl((_t, dialect) =>
+    dialect === "sqlite" ? [] : [
+      `create function lock_account(target text) returns json language plpgsql volatile as $body$
+       declare account json; totals json; hooks json;
+       begin
+         select to_json(a) into account from accounts a where a.id = target for update;
+         if account is null then return null; end if;
+         select to_json(t) into totals from account_totals t where t.account_id = target;
+         select coalesce(json_agg(w order by w.created_at, w.id), '[]'::json) into hooks from webhooks w where w.account_id = target;
+         return json_build_object('account', account, 'totals', totals, 'webhooks', hooks);
+       end $body$`
+    ]
+  )
 }
 
 /** Applies pending migrations (under PostgreSQL's table lock, or SQLite's write lock); returns what ran. */

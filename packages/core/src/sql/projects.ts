@@ -6,7 +6,7 @@ import type { RawJson } from "../RawJson.ts"
 import * as S from "../Storage.ts"
 import { cellOf } from "../TileGrid.ts"
 import { fromDb } from "./codec.ts"
-import { type Context, type Fragment, onUnique, orStorage } from "./common.ts"
+import { changingTotals, type Context, type Fragment, onUnique, orStorage } from "./common.ts"
 
 /** A term as an FTS5 phrase: with the trigram tokenizer, a case-insensitive substring match. */
 const ftsPhrase = (term: string) => `"${term.replace(/"/g, "\"\"")}"`
@@ -159,19 +159,20 @@ export const projects = (c: Context): S.ProjectsShape => {
   return {
     projects: {
       insert: (row) =>
-        onUnique("project", "slug")(Effect.asVoid(insert("projects", { ...row, boundary_key: keyOf(row.geometry), zoom_cell: zoomCellOf(row.bbox) }))),
+        changingTotals(row.account_id,
+          onUnique("project", "slug")(Effect.asVoid(insert("projects", { ...row, boundary_key: keyOf(row.geometry), zoom_cell: zoomCellOf(row.bbox) })))),
       get: (accountId, id) => one("projects", sql`select * from projects where account_id = ${accountId} and id = ${id}`),
       update: (accountId, id, patch) =>
-        onUnique("project", "slug")(Effect.map(patchRow("projects", {
+        changingTotals(accountId, onUnique("project", "slug")(Effect.map(patchRow("projects", {
           ...patch,
           ...(patch.geometry === undefined ? {} : { boundary_key: keyOf(patch.geometry) }),
           ...(patch.bbox === undefined ? {} : { zoom_cell: zoomCellOf(patch.bbox) })
-        }, sql.and([sql`account_id = ${accountId}`, sql`id = ${id}`])), (r) => fromDb<S.ProjectRow>("projects", r[0]))),
+        }, sql.and([sql`account_id = ${accountId}`, sql`id = ${id}`])), (r) => fromDb<S.ProjectRow>("projects", r[0])))),
       delete: (accountId, id) =>
-        orStorage(Effect.gen(function*() {
+        changingTotals(accountId, orStorage(Effect.gen(function*() {
           yield* sql`delete from assets where account_id = ${accountId} and project_id = ${id}`
           return (yield* sql`delete from projects where account_id = ${accountId} and id = ${id} returning id`).length > 0
-        })),
+        }))),
       list: (accountId, q) => {
         const clauses = [sql`account_id = ${accountId}`]
         if (q.status !== undefined) clauses.push(sql`status = ${q.status}`)

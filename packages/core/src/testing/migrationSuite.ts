@@ -31,6 +31,13 @@ const migrated = Effect.gen(function*() {
   return { s, account, sql: yield* SqlClient.SqlClient }
 })
 
+/** The database as it was before 18_account_lock (PostgreSQL's function gone, the migration not recorded). */
+const undoAccountLockMigration = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.onDialectOrElse({ pg: () => sql.unsafe(`drop function lock_account(text)`), orElse: () => Effect.void })
+  yield* sql.unsafe(`delete from effect_sql_migrations where name = 'account_lock'`)
+})
+
 /** Registers the migration cases for a store; `client` opens a fresh, empty database each time it is built. */
 export const migrationSuite = (name: string, client: Layer.Layer<SqlClient.SqlClient, unknown>): void => {
   describe(`${name}: migrations over stored projects`, () => {
@@ -42,11 +49,12 @@ export const migrationSuite = (name: string, client: Layer.Layer<SqlClient.SqlCl
           (_, i) => projectRow(account.id, { name: `Stand ${i}`, bbox: [0, 0, 1, 1], geometry: i === 0 ? null : new RawJson(square(1 + (i % 7))) }))
         yield* s.transaction(Effect.forEach(rows, (r) => s.projects.insert(r), { discard: true }))
         // The database as it was before the migration (and the later ones).
+        yield* undoAccountLockMigration
         yield* undoZoomCellsMigration
         yield* sql.unsafe(`alter table projects drop column boundary_key`)
         yield* sql.unsafe(`delete from effect_sql_migrations where name = 'boundary_keys'`)
         const ran = yield* SqlMigrations.run
-        assert.deepStrictEqual(ran.map(([, name]) => name), ["boundary_keys", "zoom_cells"])
+        assert.deepStrictEqual(ran.map(([, name]) => name), ["boundary_keys", "zoom_cells", "account_lock"])
         const found = yield* s.projects.meeting(account.id, [0, 0, 1, 1], { limit: 2_000 })
         assert.lengthOf(found, rows.length)
         const byId = new Map(rows.map((r) => [r.id, r]))
@@ -65,9 +73,10 @@ export const migrationSuite = (name: string, client: Layer.Layer<SqlClient.SqlCl
           return projectRow(account.id, { name: `Stand ${i}`, bbox: i % 50 === 0 ? null : [w, south, w + 0.01, south + 0.01], area_hectares: 1 + (i % 9) })
         })
         yield* s.transaction(Effect.forEach(rows, (r) => s.projects.insert(r), { discard: true }))
+        yield* undoAccountLockMigration
         yield* undoZoomCellsMigration
         const ran = yield* SqlMigrations.run
-        assert.deepStrictEqual(ran.map(([, name]) => name), ["zoom_cells"])
+        assert.deepStrictEqual(ran.map(([, name]) => name), ["zoom_cells", "account_lock"])
         const stored = yield* storedCells(s, account.id)
         LEVELS.forEach((level, i) => assert.deepStrictEqual(stored[i], expectedCells(rows, level), `level ${level}`))
         assert.strictEqual(stored[0]!.reduce((n, c) => n + c.projects, 0), rows.length - 25)

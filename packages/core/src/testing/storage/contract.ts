@@ -1,6 +1,6 @@
 /** The storage contract's cases for rows as written, reachability, tenancy, uniqueness, atomicity (every area). */
 import { assert, type Vitest } from "@effect/vitest"
-import { Effect, Exit } from "effect"
+import { Deferred, Effect, Exit, Fiber } from "effect"
 import * as Ids from "../../Ids.ts"
 import { RawJson } from "../../RawJson.ts"
 import { Storage } from "../../Storage.ts"
@@ -222,5 +222,63 @@ export const contractCases = (it: Vitest.MethodsNonLive<Storage>): void => {
       }))
       // and after it, another transaction sees what it committed
       assert.strictEqual((yield* s.transaction(s.accounts.get(a.id)))?.name, "Renamed")
+    }))
+
+  it.effect("a transaction reads its own writes: the running totals, read again after each project, member and webhook write", () =>
+    Effect.gen(function*() {
+      const s = yield* Storage
+      const a = yield* newAccountRow(s)
+      const p = projectRow(a.id, { area_hectares: 12.5 })
+      const m = memberRow(a.id)
+      yield* s.transaction(Effect.gen(function*() {
+        yield* s.lockAccount(a.id)
+        assert.deepStrictEqual(yield* s.projects.stats(a.id), { active: 0, archived: 0, draft: 0, hectares: 0 })
+        yield* s.projects.insert(p)
+        assert.deepStrictEqual(yield* s.projects.stats(a.id), { active: 1, archived: 0, draft: 0, hectares: 12.5 })
+        yield* s.projects.update(a.id, p.id, { status: "archived" })
+        assert.deepStrictEqual(yield* s.projects.stats(a.id), { active: 0, archived: 1, draft: 0, hectares: 0 })
+        const members = yield* s.members.count(a.id)
+        yield* s.members.insert(m)
+        assert.strictEqual(yield* s.members.count(a.id), members + 1)
+        yield* s.members.delete(a.id, m.id)
+        assert.strictEqual(yield* s.members.count(a.id), members)
+        yield* s.webhooks.insert(webhookRow(a.id))
+        assert.strictEqual(yield* s.webhooks.count(a.id), 1)
+        yield* s.projects.delete(a.id, p.id)
+        assert.deepStrictEqual(yield* s.projects.stats(a.id), { active: 0, archived: 0, draft: 0, hectares: 0 })
+      }))
+    }))
+
+  it.effect("the account's lock: what a write reads after it includes what the previous holder committed", () =>
+    Effect.gen(function*() {
+      const s = yield* Storage
+      const a = yield* newAccountRow(s)
+      const w = webhookRow(a.id, { events: ["project.created"], description: "from the first holder" })
+      yield* s.transaction(Effect.andThen(s.lockAccount(a.id), s.webhooks.list(a.id))) // a first read, remembered nowhere after
+      const locked = yield* Deferred.make<void>()
+      const release = yield* Deferred.make<void>()
+      const first = yield* Effect.forkChild(s.transaction(Effect.gen(function*() {
+        yield* s.lockAccount(a.id)
+        yield* s.projects.insert(projectRow(a.id, { area_hectares: 7 }))
+        yield* s.webhooks.insert(w)
+        yield* s.accounts.update(a.id, { name: "Renamed by the first" })
+        yield* Deferred.succeed(locked, undefined)
+        yield* Deferred.await(release)
+      })))
+      yield* Deferred.await(locked)
+      const second = yield* Effect.forkChild(s.transaction(Effect.gen(function*() {
+        yield* s.lockAccount(a.id) // waits for the first to commit
+        return { stats: yield* s.projects.stats(a.id), webhooks: yield* s.webhooks.list(a.id), account: yield* s.accounts.get(a.id) }
+      })))
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 100))) // the second is waiting for the lock by now
+      yield* Deferred.succeed(release, undefined)
+      yield* Fiber.join(first)
+      const seen = yield* Fiber.join(second)
+      assert.deepStrictEqual(seen.stats, { active: 1, archived: 0, draft: 0, hectares: 7 })
+      assert.deepStrictEqual(seen.webhooks, [w])
+      assert.strictEqual(seen.account?.name, "Renamed by the first")
+      // what the lock remembered is what a read outside any transaction answers
+      assert.deepStrictEqual(seen.webhooks, yield* s.webhooks.list(a.id))
+      assert.deepStrictEqual(seen.account, yield* s.accounts.get(a.id))
     }))
 }
