@@ -82,10 +82,22 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
   let inFlight = 0, issued = 0, skipped = 0, failures = 0
   const { one, unexpected } = trafficMix(accounts, call)
 
+  // The GC histogram is cumulative: each minute reports what it added.
+  let gcBefore = { seconds: 0, pauses: 0, upTo10ms: 0 }
   const scrape = async () => {
     const text = await (await request(`${base}/metrics`, { dispatcher: agent })).body.text()
     const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text)?.[1] ?? Number.NaN)
+    // Summed over the kinds of collection (minor, major, incremental, weak callbacks).
+    const total = (series: RegExp) => [...text.matchAll(series)].reduce((n, m) => n + Number(m[1]), 0)
+    const gcNow = {
+      seconds: total(/^canopy_nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)$/gm),
+      pauses: total(/^canopy_nodejs_gc_duration_seconds_count\{[^}]*\} (\S+)$/gm),
+      upTo10ms: total(/^canopy_nodejs_gc_duration_seconds_bucket\{le="0\.01",[^}]*\} (\S+)$/gm)
+    }
+    const gc = { ms: (gcNow.seconds - gcBefore.seconds) * 1000, over10ms: (gcNow.pauses - gcNow.upTo10ms) - (gcBefore.pauses - gcBefore.upTo10ms) }
+    gcBefore = gcNow
     return {
+      gc,
       rss: value("canopy_process_resident_memory_bytes"),
       heap: value("canopy_nodejs_heap_size_used_bytes"),
       lagP99: value("canopy_nodejs_eventloop_lag_p99_seconds") * 1000,

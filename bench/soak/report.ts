@@ -25,6 +25,8 @@ export interface Scraped {
   /** The server's longest event-loop delay of the minute. */
   readonly lagMax: number
   readonly backlog: number
+  /** The server's garbage collection in the minute: its total pause, and the pauses over 10 ms. */
+  readonly gc: { readonly ms: number; readonly over10ms: number }
 }
 
 /** One minute's figures: latency per route, the server's metrics and the store's size on disk. */
@@ -51,7 +53,9 @@ export const reportMinute = (
   console.log(
     `  minute ${k}${warmUp ? " (warm-up)" : ""}: ${rows.length} requests; RSS ${mb(m.rss)}, heap ${mb(m.heap)}, loop lag p99 ${m.lagP99.toFixed(1)} ms (max ${
       m.lagMax.toFixed(0)
-    } ms; the client's max ${clientLagMax.toFixed(0)} ms), outbox ${m.backlog}, db ${mb(disk.db)}, wal ${mb(disk.wal)}`
+    } ms; the client's max ${clientLagMax.toFixed(0)} ms; GC ${m.gc.ms.toFixed(0)} ms, ${m.gc.over10ms} pauses over 10 ms), outbox ${m.backlog}, db ${
+      mb(disk.db)
+    }, wal ${mb(disk.wal)}`
   )
   for (const [route, f] of [...routes].sort())
     console.log(`    ${route.padEnd(34)} n=${String(f.n).padStart(5)}  p50 ${f.p50.toFixed(1).padStart(7)} ms  p99 ${f.p99.toFixed(1).padStart(7)} ms`)
