@@ -77,13 +77,25 @@ const installedAnywhere = (dir: string, name: string): boolean => {
 
 const npmQuiet = ["--no-audit", "--no-fund", "--loglevel=error"]
 
-/** A scratch npm project: a package.json, then `npm install` of `specs`. */
+/**
+ * What the registry answers while a version it lists is still being published everywhere (seen
+ * here: `ETARGET` for a dependency's version published minutes before), or while the network
+ * falters. A user would retry; so does the install, twice, asking the registry afresh.
+ */
+const TRANSIENT_REGISTRY = /\b(ETARGET|E404|E429|E5\d\d|ECONNRESET|ETIMEDOUT|EAI_AGAIN)\b/
+
+/** A scratch npm project: a package.json, then `npm install` of `specs` (retried on a transient registry answer). */
 const app = async (name: string, specs: ReadonlyArray<string>, extra: Record<string, unknown> = {}, path?: string) => {
   const dir = join(work, name)
   mkdirSync(dir)
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name, private: true, type: "module", ...extra }, null, 2))
-  await ok("npm", ["install", ...npmQuiet, ...specs], { cwd: dir, timeout: 240_000, ...(path ? { path } : {}) })
-  return dir
+  const options = { cwd: dir, timeout: 240_000, ...(path ? { path } : {}) }
+  for (let attempt = 1;; attempt++) {
+    const r = await run("npm", ["install", ...npmQuiet, ...(attempt > 1 ? ["--prefer-online"] : []), ...specs], options)
+    if (r.code === 0) return dir
+    if (attempt === 3 || !TRANSIENT_REGISTRY.test(r.err)) throw new Error(`npm install ${specs.join(" ")} (in ${dir}) exited ${r.code}\n${r.out}\n${r.err}`)
+    await new Promise((resolve) => setTimeout(resolve, 20_000 * attempt))
+  }
 }
 
 describe("the packages, installed from their tarballs outside the repository", () => {
