@@ -415,8 +415,22 @@ export const migrations = {
          return json_build_object('account', account, 'totals', totals, 'webhooks', hooks);
        end $body$`
     ]
+  ),
+  // PostgreSQL: the trigram indexes without GIN's pending list. With `fastupdate` on (the default)
+  // a write appends its entries to a list that every search then reads through, up to 4 MB, until
+  // an autovacuum or the write that fills it (which then pays for merging all of it) empties it: a
+  // search's cost grew with the writes since (20,000 rows + 4,000 writes: p50 0.9 → 3.7 ms). Now
+  // each write puts its own entries in the index (~0.2 ms more) and a search reads the index only.
+  "19_search_without_pending_list": ddl((_t, dialect) =>
+    dialect === "sqlite" ? [] : SEARCH_INDEXES.flatMap((index) => [
+      `alter index ${index} set (fastupdate = off)`,
+      `select gin_clean_pending_list('${index}'::regclass)`
+    ])
   )
 }
+
+/** PostgreSQL's trigram (GIN) indexes: the per-account ones and those over the text alone. */
+export const SEARCH_INDEXES = ["projects_search", "assets_search", "projects_search_text", "assets_search_text"] as const
 
 /** Applies pending migrations (under PostgreSQL's table lock, or SQLite's write lock); returns what ran. */
 export const run = Migrator.make({})({ loader: Migrator.fromRecord(migrations) })

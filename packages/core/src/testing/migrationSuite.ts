@@ -38,6 +38,16 @@ const undoAccountLockMigration = Effect.gen(function*() {
   yield* sql.unsafe(`delete from effect_sql_migrations where name = 'account_lock'`)
 })
 
+/** The database as it was before 19_search_without_pending_list (PostgreSQL's trigram indexes with `fastupdate` on again). */
+const undoSearchIndexMigration = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.onDialectOrElse({
+    pg: () => Effect.forEach(SqlMigrations.SEARCH_INDEXES, (index) => sql.unsafe(`alter index ${index} reset (fastupdate)`), { discard: true }),
+    orElse: () => Effect.void
+  })
+  yield* sql.unsafe(`delete from effect_sql_migrations where name = 'search_without_pending_list'`)
+})
+
 /** Registers the migration cases for a store; `client` opens a fresh, empty database each time it is built. */
 export const migrationSuite = (name: string, client: Layer.Layer<SqlClient.SqlClient, unknown>): void => {
   describe(`${name}: migrations over stored projects`, () => {
@@ -49,12 +59,13 @@ export const migrationSuite = (name: string, client: Layer.Layer<SqlClient.SqlCl
           (_, i) => projectRow(account.id, { name: `Stand ${i}`, bbox: [0, 0, 1, 1], geometry: i === 0 ? null : new RawJson(square(1 + (i % 7))) }))
         yield* s.transaction(Effect.forEach(rows, (r) => s.projects.insert(r), { discard: true }))
         // The database as it was before the migration (and the later ones).
+        yield* undoSearchIndexMigration
         yield* undoAccountLockMigration
         yield* undoZoomCellsMigration
         yield* sql.unsafe(`alter table projects drop column boundary_key`)
         yield* sql.unsafe(`delete from effect_sql_migrations where name = 'boundary_keys'`)
         const ran = yield* SqlMigrations.run
-        assert.deepStrictEqual(ran.map(([, name]) => name), ["boundary_keys", "zoom_cells", "account_lock"])
+        assert.deepStrictEqual(ran.map(([, name]) => name), ["boundary_keys", "zoom_cells", "account_lock", "search_without_pending_list"])
         const found = yield* s.projects.meeting(account.id, [0, 0, 1, 1], { limit: 2_000 })
         assert.lengthOf(found, rows.length)
         const byId = new Map(rows.map((r) => [r.id, r]))
@@ -73,10 +84,11 @@ export const migrationSuite = (name: string, client: Layer.Layer<SqlClient.SqlCl
           return projectRow(account.id, { name: `Stand ${i}`, bbox: i % 50 === 0 ? null : [w, south, w + 0.01, south + 0.01], area_hectares: 1 + (i % 9) })
         })
         yield* s.transaction(Effect.forEach(rows, (r) => s.projects.insert(r), { discard: true }))
+        yield* undoSearchIndexMigration
         yield* undoAccountLockMigration
         yield* undoZoomCellsMigration
         const ran = yield* SqlMigrations.run
-        assert.deepStrictEqual(ran.map(([, name]) => name), ["zoom_cells", "account_lock"])
+        assert.deepStrictEqual(ran.map(([, name]) => name), ["zoom_cells", "account_lock", "search_without_pending_list"])
         const stored = yield* storedCells(s, account.id)
         LEVELS.forEach((level, i) => assert.deepStrictEqual(stored[i], expectedCells(rows, level), `level ${level}`))
         assert.strictEqual(stored[0]!.reduce((n, c) => n + c.projects, 0), rows.length - 25)
