@@ -43,7 +43,7 @@ const rememberLocked = (accountId: string, answer: unknown) => {
     readonly totals: Record<string, unknown> | null
     readonly webhooks: ReadonlyArray<Row>
   } | null
-  return locked === null
+  return locked == null
     ? remember(memoKey.account(accountId), undefined)
     : Effect.all([
       remember(memoKey.account(accountId), fromRow("accounts", locked.account)),

@@ -54,13 +54,13 @@ export const memo = <A, E, R>(key: string, read: Effect.Effect<A, E, R>): Effect
 /** Remembers `value` under `key` for the rest of the transaction (nothing outside one). */
 export const remember = (key: string, value: unknown): Effect.Effect<void> => Effect.map(Effect.service(TransactionMemo), (m) => void m?.set(key, value))
 
-/** `write`, after which the transaction's remembered rows are read anew. */
-export const forgetting = <A, E, R>(write: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.ensuring(write, Effect.map(Effect.service(TransactionMemo), (m) => m?.clear()))
-
-/** `write` to a table whose triggers keep the account's running totals, after which they are read anew. */
-export const changingTotals = <A, E, R>(accountId: string, write: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.ensuring(write, Effect.map(Effect.service(TransactionMemo), (m) => void m?.delete(memoKey.totalsOf(accountId))))
+/**
+ * `write`, after which what the transaction remembered is read anew: everything, or only `key`
+ * (a write to projects or members changes the account's totals, `memoKey.totalsOf`, through the
+ * tables' triggers, and nothing else remembered).
+ */
+export const forgetting = <A, E, R>(write: Effect.Effect<A, E, R>, key?: string): Effect.Effect<A, E, R> =>
+  Effect.ensuring(write, Effect.map(Effect.service(TransactionMemo), (m) => void (key === undefined ? m?.clear() : m?.delete(key))))
 
 /** An account's running totals. */
 export interface Totals {

@@ -2,7 +2,7 @@
 import { Effect } from "effect"
 import type * as S from "../Storage.ts"
 import { fromDb } from "./codec.ts"
-import { changingTotals, type Context, forgetting, memo, memoKey, onUnique, orStorage } from "./common.ts"
+import { type Context, forgetting, memo, memoKey, onUnique, orStorage } from "./common.ts"
 
 export const identity = (c: Context): S.IdentityShape => {
   const { sql, one, all, count, affected, insert, patchRow, totals, skipLocked } = c
@@ -16,7 +16,7 @@ export const identity = (c: Context): S.IdentityShape => {
     },
 
     members: {
-      insert: (row) => changingTotals(row.account_id, onUnique("member", "email")(Effect.asVoid(insert("members", row)))),
+      insert: (row) => forgetting(onUnique("member", "email")(Effect.asVoid(insert("members", row))), memoKey.totalsOf(row.account_id)),
       get: (accountId, id) => one("members", sql`select * from members where account_id = ${accountId} and id = ${id}`),
       getByEmail: (accountId, email) => one("members", sql`select * from members where account_id = ${accountId} and email = ${email}`),
       findByEmail: (email) => all("members", sql`select * from members where email = ${email} order by created_at asc, id asc`),
@@ -25,7 +25,8 @@ export const identity = (c: Context): S.IdentityShape => {
         onUnique("member", "email")(
           Effect.map(patchRow("members", patch, sql.and([sql`account_id = ${accountId}`, sql`id = ${id}`])), (r) => fromDb<S.MemberRow>("members", r[0]))
         ),
-      delete: (accountId, id) => changingTotals(accountId, affected(sql`delete from members where account_id = ${accountId} and id = ${id} returning id`)),
+      delete: (accountId, id) =>
+        forgetting(affected(sql`delete from members where account_id = ${accountId} and id = ${id} returning id`), memoKey.totalsOf(accountId)),
       countActiveWithRole: (accountId, role) =>
         count(sql`select count(*) as n from members where account_id = ${accountId} and role = ${role} and status = 'active'`),
       count: (accountId) => Effect.map(totals(accountId), (t) => t.members)

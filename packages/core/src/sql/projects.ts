@@ -6,7 +6,7 @@ import type { RawJson } from "../RawJson.ts"
 import * as S from "../Storage.ts"
 import { cellOf } from "../TileGrid.ts"
 import { fromDb } from "./codec.ts"
-import { changingTotals, type Context, type Fragment, onUnique, orStorage } from "./common.ts"
+import { type Context, forgetting, type Fragment, memoKey, onUnique, orStorage } from "./common.ts"
 
 /** A term as an FTS5 phrase: with the trigram tokenizer, a case-insensitive substring match. */
 const ftsPhrase = (term: string) => `"${term.replace(/"/g, "\"\"")}"`
@@ -159,20 +159,22 @@ export const projects = (c: Context): S.ProjectsShape => {
   return {
     projects: {
       insert: (row) =>
-        changingTotals(row.account_id,
-          onUnique("project", "slug")(Effect.asVoid(insert("projects", { ...row, boundary_key: keyOf(row.geometry), zoom_cell: zoomCellOf(row.bbox) })))),
+        forgetting(
+          onUnique("project", "slug")(Effect.asVoid(insert("projects", { ...row, boundary_key: keyOf(row.geometry), zoom_cell: zoomCellOf(row.bbox) }))),
+          memoKey.totalsOf(row.account_id)
+        ),
       get: (accountId, id) => one("projects", sql`select * from projects where account_id = ${accountId} and id = ${id}`),
       update: (accountId, id, patch) =>
-        changingTotals(accountId, onUnique("project", "slug")(Effect.map(patchRow("projects", {
+        forgetting(onUnique("project", "slug")(Effect.map(patchRow("projects", {
           ...patch,
           ...(patch.geometry === undefined ? {} : { boundary_key: keyOf(patch.geometry) }),
           ...(patch.bbox === undefined ? {} : { zoom_cell: zoomCellOf(patch.bbox) })
-        }, sql.and([sql`account_id = ${accountId}`, sql`id = ${id}`])), (r) => fromDb<S.ProjectRow>("projects", r[0])))),
+        }, sql.and([sql`account_id = ${accountId}`, sql`id = ${id}`])), (r) => fromDb<S.ProjectRow>("projects", r[0]))), memoKey.totalsOf(accountId)),
       delete: (accountId, id) =>
-        changingTotals(accountId, orStorage(Effect.gen(function*() {
+        forgetting(orStorage(Effect.gen(function*() {
           yield* sql`delete from assets where account_id = ${accountId} and project_id = ${id}`
           return (yield* sql`delete from projects where account_id = ${accountId} and id = ${id} returning id`).length > 0
-        }))),
+        })), memoKey.totalsOf(accountId)),
       list: (accountId, q) => {
         const clauses = [sql`account_id = ${accountId}`]
         if (q.status !== undefined) clauses.push(sql`status = ${q.status}`)
