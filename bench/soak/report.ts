@@ -14,6 +14,18 @@ export const percentile = (xs: ReadonlyArray<number>, p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!
 }
 
+/**
+ * How precisely two windows' samples fix the ratio of their `p`th percentiles: the 5th and 95th
+ * percentiles of that ratio over `rounds` bootstrap resamplings (each window drawn again, with
+ * replacement, at its own size). A p99 of a few hundred requests rests on its few slowest: the
+ * interval shows how far the same traffic's ratio would wander by chance.
+ */
+export const ratioInterval = (a: ReadonlyArray<number>, b: ReadonlyArray<number>, p: number, rounds = 400): readonly [number, number] => {
+  const resampled = (xs: ReadonlyArray<number>) => percentile(Array.from(xs, () => xs[Math.floor(Math.random() * xs.length)]!), p)
+  const ratios = Array.from({ length: rounds }, () => resampled(b) / resampled(a))
+  return [percentile(ratios, 5), percentile(ratios, 95)]
+}
+
 /** Bytes as megabytes, one decimal. */
 export const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`
 
@@ -73,12 +85,17 @@ export const reportFlatness = (
 ) => {
   const first = samples.slice(0, k).flat(), last = samples.slice(-k).flat()
   const mean = (xs: ReadonlyArray<number>) => xs.reduce((s, x) => s + x, 0) / xs.length
-  console.log(`    last ${k} min ÷ first ${k} min (flag above ${FLAT}×):`)
+  console.log(`    last ${k} min ÷ first ${k} min (flag above ${FLAT}×; in brackets the ratio's 90% bootstrap interval, and the requests in each window):`)
   const flag = (r: number) => (r > FLAT ? "  ← above" : "")
   for (const route of [...new Set(first.map((s) => s.route))].sort()) {
-    const a = percentile(first.filter((s) => s.route === route).map((s) => s.ms), 99)
-    const b = percentile(last.filter((s) => s.route === route).map((s) => s.ms), 99)
-    console.log(`      p99 ${route.padEnd(34)} ${a.toFixed(1).padStart(7)} → ${b.toFixed(1).padStart(7)} ms  ${(b / a).toFixed(2)}×${flag(b / a)}`)
+    const as = first.filter((s) => s.route === route).map((s) => s.ms), bs = last.filter((s) => s.route === route).map((s) => s.ms)
+    const a = percentile(as, 99), b = percentile(bs, 99)
+    const [lo, hi] = ratioInterval(as, bs, 99)
+    console.log(
+      `      p99 ${route.padEnd(34)} ${a.toFixed(1).padStart(7)} → ${b.toFixed(1).padStart(7)} ms  ${(b / a).toFixed(2)}× [${lo.toFixed(2)}–${
+        hi.toFixed(2)
+      }, n ${as.length}/${bs.length}]${flag(b / a)}`
+    )
   }
   const firstM = perMinute.slice(0, k), lastM = perMinute.slice(-k)
   for (const [label, f] of [["RSS", (m: MinuteFigures) => m.rss], ["disk (db + wal)", (m: MinuteFigures) => m.db + m.wal]] as const) {

@@ -1,8 +1,8 @@
 /**
- * The trigram indexes keep no pending list (migration `19_search_without_pending_list`): with GIN's
- * `fastupdate` on, each write appended its entries to a list that every search read through until
- * an autovacuum emptied it, so a search cost more the more had been written since. Measured with
- * `pgstattuple`'s `pgstatginindex` (entries waiting in the list) on a real PostgreSQL.
+ * The trigram indexes keep a short pending list (migration `19_search_short_pending_list`): GIN's
+ * default let each write append its entries to a list of up to 4 MB that every search read
+ * through until an autovacuum emptied it, so a search cost more the more had been written since.
+ * Measured with `pgstattuple`'s `pgstatginindex` (the list's pages and entries) on a real PostgreSQL.
  */
 import { Assets, Canopy, Projects, SqlMigrations } from "@canopy/core"
 import { Fixtures } from "@canopy/core/testing"
@@ -25,14 +25,17 @@ const withClient = <A>(database: string, f: (c: pg.Client) => Promise<A>) =>
     }
   })
 
-/** Entries waiting in each trigram index's pending list. */
-const pending = async (c: pg.Client) => {
-  const counts: Array<number> = []
+/** The pages of each trigram index's pending list. */
+const pendingPages = async (c: pg.Client) => {
+  const pages: Array<number> = []
   for (const index of SqlMigrations.SEARCH_INDEXES) {
-    counts.push(Number((await c.query(`select pending_tuples from pgstatginindex($1::regclass)`, [index])).rows[0].pending_tuples))
+    pages.push(Number((await c.query(`select pending_pages from pgstatginindex($1::regclass)`, [index])).rows[0].pending_pages))
   }
-  return counts
+  return pages
 }
+
+/** The most pages a list of `SEARCH_PENDING_LIST_KB` holds (8 kB pages). */
+const MAX_PAGES = SqlMigrations.SEARCH_PENDING_LIST_KB / 8
 
 /** Every GIN index of the database, with its storage options. */
 const ginIndexes = async (c: pg.Client) =>
@@ -49,9 +52,9 @@ const storage = Layer.unwrap(Effect.gen(function*() {
 }))
 
 layer(Canopy.layer.pipe(Layer.provideMerge(storage), Layer.provideMerge(Database.layer)), { timeout: "120 seconds", excludeTestServices: true })(
-  "postgresql: trigram indexes without a pending list",
+  "postgresql: trigram indexes with a short pending list",
   (it) => {
-    it.effect("every GIN index has fastupdate off; writes leave nothing pending; the migration empties a list left by earlier writes", () =>
+    it.effect("every GIN index keeps a 64 kB list; writes never fill more; the migration moves a longer list into the index", () =>
       Effect.gen(function*() {
         const { database } = yield* Database
         const { admin } = yield* Fixtures.newAccount("enterprise")
@@ -59,35 +62,38 @@ layer(Canopy.layer.pipe(Layer.provideMerge(storage), Layer.provideMerge(Database
         const assets = yield* Assets
         const write = (from: number, count: number) =>
           Effect.forEach(Array.from({ length: count }, (_, i) => from + i), (i) =>
-            Effect.flatMap(projects.create(admin, { name: `Stand ${i} of the north ridge`, geometry: Fixtures.squareHa(1, 10 + i * 0.01) }), (p) =>
-              assets.create(admin, p.id, { name: `Sensor ${i}`, type: "monitoring_station" })), { discard: true })
+            Effect.flatMap(
+              projects.create(admin, { name: `Stand ${i} of the north ridge, compartment ${i * 7}`, geometry: Fixtures.squareHa(1, 10 + i * 0.01) }),
+              (p) => assets.create(admin, p.id, { name: `Sensor ${i} by the creek, plot ${i * 3}`, type: "monitoring_station" })
+            ), { discard: true })
+        const atMost = (pages: ReadonlyArray<number>) => pages.forEach((n, k) => assert.isAtMost(n, MAX_PAGES, SqlMigrations.SEARCH_INDEXES[k]))
 
         yield* withClient(database, async (c) => {
           await c.query("create extension if not exists pgstattuple")
           const indexes = await ginIndexes(c)
           assert.sameMembers(indexes.map((i) => i.name), [...SqlMigrations.SEARCH_INDEXES])
-          for (const i of indexes) assert.include(i.options, "fastupdate=off", i.name)
+          for (const i of indexes) assert.include(i.options, `gin_pending_list_limit=${SqlMigrations.SEARCH_PENDING_LIST_KB}`, i.name)
         })
-        yield* write(0, 60)
-        assert.deepStrictEqual(yield* withClient(database, pending), [0, 0, 0, 0])
+        yield* write(0, 250)
+        atMost(yield* withClient(database, pendingPages))
 
-        // A database as it was before the migration: its writes wait in the lists (what the probe sees)…
+        // A database as it was before the migration: the same writes leave a longer list (what the probe sees)…
         yield* withClient(database, async (c) => {
-          for (const index of SqlMigrations.SEARCH_INDEXES) await c.query(`alter index ${index} reset (fastupdate)`)
-          await c.query(`delete from effect_sql_migrations where name = 'search_without_pending_list'`)
+          for (const index of SqlMigrations.SEARCH_INDEXES) await c.query(`alter index ${index} reset (gin_pending_list_limit)`)
+          await c.query(`delete from effect_sql_migrations where name = 'search_short_pending_list'`)
         })
-        yield* write(60, 60)
-        const before = yield* withClient(database, pending)
-        for (const [k, n] of before.entries()) assert.isAbove(n, 0, SqlMigrations.SEARCH_INDEXES[k])
-        // …and the migration puts them in the indexes and turns the lists off.
+        yield* write(250, 250)
+        const before = yield* withClient(database, pendingPages)
+        before.forEach((n, k) => assert.isAbove(n, MAX_PAGES, SqlMigrations.SEARCH_INDEXES[k]))
+        // …and the migration moves it into the index and shortens the list.
         const ran = yield* migrate({ url: database })
-        assert.deepStrictEqual(ran.map(([, name]) => name), ["search_without_pending_list"])
-        assert.deepStrictEqual(yield* withClient(database, pending), [0, 0, 0, 0])
-        yield* write(120, 30)
-        assert.deepStrictEqual(yield* withClient(database, pending), [0, 0, 0, 0])
+        assert.deepStrictEqual(ran.map(([, name]) => name), ["search_short_pending_list"])
+        assert.deepStrictEqual(yield* withClient(database, pendingPages), [0, 0, 0, 0])
+        yield* write(500, 250)
+        atMost(yield* withClient(database, pendingPages))
         // and a search finds what was written before and after
         const found = yield* projects.list(admin, { search: "north ridge", per_page: "100" })
-        assert.strictEqual(found.meta.total, 150)
+        assert.strictEqual(found.meta.total, 750)
       }))
   }
 )

@@ -38,14 +38,14 @@ const undoAccountLockMigration = Effect.gen(function*() {
   yield* sql.unsafe(`delete from effect_sql_migrations where name = 'account_lock'`)
 })
 
-/** The database as it was before 19_search_without_pending_list (PostgreSQL's trigram indexes with `fastupdate` on again). */
+/** The database as it was before 19_search_short_pending_list (PostgreSQL's trigram indexes with GIN's default pending list). */
 const undoSearchIndexMigration = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* sql.onDialectOrElse({
-    pg: () => Effect.forEach(SqlMigrations.SEARCH_INDEXES, (index) => sql.unsafe(`alter index ${index} reset (fastupdate)`), { discard: true }),
+    pg: () => Effect.forEach(SqlMigrations.SEARCH_INDEXES, (index) => sql.unsafe(`alter index ${index} reset (gin_pending_list_limit)`), { discard: true }),
     orElse: () => Effect.void
   })
-  yield* sql.unsafe(`delete from effect_sql_migrations where name = 'search_without_pending_list'`)
+  yield* sql.unsafe(`delete from effect_sql_migrations where name = 'search_short_pending_list'`)
 })
 
 /** Registers the migration cases for a store; `client` opens a fresh, empty database each time it is built. */
@@ -65,7 +65,7 @@ export const migrationSuite = (name: string, client: Layer.Layer<SqlClient.SqlCl
         yield* sql.unsafe(`alter table projects drop column boundary_key`)
         yield* sql.unsafe(`delete from effect_sql_migrations where name = 'boundary_keys'`)
         const ran = yield* SqlMigrations.run
-        assert.deepStrictEqual(ran.map(([, name]) => name), ["boundary_keys", "zoom_cells", "account_lock", "search_without_pending_list"])
+        assert.deepStrictEqual(ran.map(([, name]) => name), ["boundary_keys", "zoom_cells", "account_lock", "search_short_pending_list"])
         const found = yield* s.projects.meeting(account.id, [0, 0, 1, 1], { limit: 2_000 })
         assert.lengthOf(found, rows.length)
         const byId = new Map(rows.map((r) => [r.id, r]))
@@ -88,7 +88,7 @@ export const migrationSuite = (name: string, client: Layer.Layer<SqlClient.SqlCl
         yield* undoAccountLockMigration
         yield* undoZoomCellsMigration
         const ran = yield* SqlMigrations.run
-        assert.deepStrictEqual(ran.map(([, name]) => name), ["zoom_cells", "account_lock", "search_without_pending_list"])
+        assert.deepStrictEqual(ran.map(([, name]) => name), ["zoom_cells", "account_lock", "search_short_pending_list"])
         const stored = yield* storedCells(s, account.id)
         LEVELS.forEach((level, i) => assert.deepStrictEqual(stored[i], expectedCells(rows, level), `level ${level}`))
         assert.strictEqual(stored[0]!.reduce((n, c) => n + c.projects, 0), rows.length - 25)
