@@ -426,8 +426,10 @@ export const migrations = {
   // `pg_wal` 160 → 352 MB); 64 kB costs ~4×.
   "19_search_short_pending_list": ddl((_t, dialect) =>
     dialect === "sqlite" ? [] : SEARCH_INDEXES.flatMap((index) => [
-      `alter index ${index} set (gin_pending_list_limit = ${SEARCH_PENDING_LIST_KB})`,
-      `select gin_clean_pending_list('${index}'::regclass)`
+      // the list moved into the index first: the setting's exclusive lock on the index is then
+      // held for a catalog change alone (the next write past 64 kB moves what came meanwhile)
+      `select gin_clean_pending_list('${index}'::regclass)`,
+      `alter index ${index} set (gin_pending_list_limit = ${SEARCH_PENDING_LIST_KB})`
     ])
   )
 }
