@@ -4,8 +4,9 @@
 import { Effect } from "effect"
 import pg from "pg"
 
-const admin = async <A>(serverUrl: string, f: (client: pg.Client) => Promise<A>): Promise<A> => {
-  const client = new pg.Client({ connectionString: serverUrl })
+/** Runs `f` with a plain connection to `url` (the server's, or one database's), closed afterwards. */
+export const withConnection = async <A>(url: string, f: (client: pg.Client) => Promise<A>): Promise<A> => {
+  const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {
     return await f(client)
@@ -19,10 +20,10 @@ export const freshDatabase = (serverUrl: string) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       const name = `canopy_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
-      await admin(serverUrl, (c) => c.query(`create database ${name}`))
+      await withConnection(serverUrl, (c) => c.query(`create database ${name}`))
       const url = new URL(serverUrl)
       url.pathname = `/${name}`
       return { name, url: url.toString() }
     }),
-    ({ name }) => Effect.promise(() => admin(serverUrl, (c) => c.query(`drop database if exists ${name} with (force)`)).catch(() => undefined))
+    ({ name }) => Effect.promise(() => withConnection(serverUrl, (c) => c.query(`drop database if exists ${name} with (force)`)).catch(() => undefined))
   ).pipe(Effect.map(({ url }) => url))

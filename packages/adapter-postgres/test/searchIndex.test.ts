@@ -2,7 +2,7 @@
  * The trigram indexes keep a short pending list (migration `19_search_short_pending_list`): GIN's
  * default let each write append its entries to a list of up to 4 MB that every search read
  * through until an autovacuum emptied it, so a search cost more the more had been written since.
- * Measured with `pgstattuple`'s `pgstatginindex` (the list's pages and entries) on a real PostgreSQL.
+ * Measured with `pgstattuple`'s `pgstatginindex` (the list's pages) on a real PostgreSQL.
  */
 import { Assets, Canopy, Projects, SqlMigrations } from "@canopy/core"
 import { Fixtures } from "@canopy/core/testing"
@@ -11,19 +11,10 @@ import { Context, Effect, Layer } from "effect"
 import pg from "pg"
 import { inject } from "vitest"
 import { layer as postgresLayer, migrate } from "../src/index.ts"
-import { freshDatabase } from "./database.ts"
+import { freshDatabase, withConnection } from "./database.ts"
 
 /** Runs `f` with a plain connection to `database`. */
-const withClient = <A>(database: string, f: (c: pg.Client) => Promise<A>) =>
-  Effect.promise(async () => {
-    const client = new pg.Client({ connectionString: database })
-    await client.connect()
-    try {
-      return await f(client)
-    } finally {
-      await client.end()
-    }
-  })
+const withClient = <A>(database: string, f: (c: pg.Client) => Promise<A>) => Effect.promise(() => withConnection(database, f))
 
 /** The pages of each trigram index's pending list. */
 const pendingPages = async (c: pg.Client) => {

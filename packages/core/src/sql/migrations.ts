@@ -419,11 +419,12 @@ export const migrations = {
   // PostgreSQL: the trigram indexes with a short pending list. With GIN's `fastupdate` a write
   // appends its entries to a list that every search reads through, up to `gin_pending_list_limit`
   // (4 MB by default), until an autovacuum or the write that overflows it (paying for all of it)
-  // moves them into the index: a search's cost grew with the writes since (200,000 rows, 4,000
-  // writes: p50 5.6 → 11.5 ms). At 64 kB (the least allowed) a search reads at most that, and a
-  // write that overflows it moves at most that (≤ 6 ms). `fastupdate = off` would keep searches as
-  // flat, but each write then logs every index page it touches: 10–30× the WAL (the soak's
-  // `pg_wal` 160 → 352 MB); 64 kB costs ~4×.
+  // moves them into the index: a search's cost grew with the writes since (`npm run bench --
+  // search-index`, 200,000 rows: p50 4.3× after 6,000 writes). At 64 kB (the least allowed) a
+  // search reads at most that, and a write that overflows it moves at most that (the longest write
+  // 6.3 ms). `fastupdate = off` would keep searches as flat, but each write then logs every index
+  // page it touches: 20–46 kB of WAL a write against 1.5–2.8 kB (the soak's `pg_wal` 160 → 352 MB);
+  // the 64 kB list logs 6.5–6.9 kB.
   "19_search_short_pending_list": ddl((_t, dialect) =>
     dialect === "sqlite" ? [] : SEARCH_INDEXES.flatMap((index) => [
       // the list moved into the index first: the setting's exclusive lock on the index is then
