@@ -39,7 +39,7 @@ export const evaluate = (value: unknown): Verdict => {
   const geometry = Geometry.normalize(value as Geometry.Boundary)
   return {
     _tag: "Valid",
-    geometry: RawJson.of(geometry),
+    geometry: storedText(geometry),
     area_hectares: Geometry.roundHectares(Geometry.areaHectares(geometry)),
     bbox: Geometry.bbox(geometry)
   }
@@ -70,12 +70,28 @@ export type Shared =
   | { readonly _tag: "Shared"; readonly hectares: number }
   | { readonly _tag: "TooComplex" }
 
-/** Boundaries parsed for `measureShared`, by their text's object (a write's own is compared with each neighbour). */
+/** Boundaries parsed for the measures, by their text's object (a write's own is compared with each neighbour). */
 const parsedTexts = new WeakMap<RawJson, Geometry.Boundary>()
-const parsed = (r: RawJson): Geometry.Boundary => {
+
+/**
+ * A stored boundary's value for the measures: its text parsed once per `RawJson`, or, for a
+ * boundary checked in this thread (`storedText`), the checked value itself, never parsed back.
+ */
+export const parsedBoundary = (r: RawJson): Geometry.Boundary => {
   let g = parsedTexts.get(r)
   if (!g) parsedTexts.set(r, g = JSON.parse(r.text) as Geometry.Boundary)
   return g
+}
+
+/**
+ * A checked, normalised boundary as it is stored: its JSON text, with the value kept for
+ * `parsedBoundary`, so that a write's comparisons with its neighbours do not parse its own
+ * boundary back from the text just written (~0.2 ms for 1,000 positions).
+ */
+export const storedText = (geometry: Geometry.Boundary): RawJson => {
+  const text = RawJson.of(geometry)
+  parsedTexts.set(text, geometry)
+  return text
 }
 
 /**
@@ -86,7 +102,7 @@ const parsed = (r: RawJson): Geometry.Boundary => {
  */
 export const measureShared = (a: RawJson, b: RawJson): Shared => {
   try {
-    const ga = parsed(a), gb = parsed(b)
+    const ga = parsedBoundary(a), gb = parsedBoundary(b)
     let hectares: number
     try {
       hectares = Overlap.sharedHectaresPrepared(ga, gb)

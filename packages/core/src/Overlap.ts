@@ -73,20 +73,31 @@ const polygonsOf = (g: Geometry.Boundary, grid?: number): Array<Array<Array<[num
   return (g.type === "Polygon" ? [g.coordinates] : g.coordinates).map((rings) => rings.map((ring) => ring.map((p) => [at(p[0]), at(p[1])] as [number, number])))
 }
 
-let lastKeyed: string | undefined
-let lastKey = ""
+/** Keys of the boundaries written last, by text: a few writes interleave, each asking for its own key two or three times. */
+const recentKeys = new Map<string, string>()
+let recentChars = 0
+const RECENT_KEYS = 16
+const RECENT_KEY_CHARS = 4_000_000
 
 /**
  * The key stores keep beside a stored boundary text (its SHA-256, hex): fixed-size, so that
  * duplicates are found without comparing texts; equal keys are taken as equal texts.
  */
 export const boundaryKey = (text: string): string => {
-  // A write asks for its own boundary's key two or three times (each comparison, then its insert).
-  if (text !== lastKeyed) {
-    lastKey = createHash("sha256").update(text).digest("hex")
-    lastKeyed = text
+  // A write asks for its own boundary's key two or three times (each comparison, then its insert);
+  // the same string object finds its entry without reading the text again (V8 keeps its hash).
+  let key = recentKeys.get(text)
+  if (key === undefined) {
+    key = createHash("sha256").update(text).digest("hex")
+    recentKeys.set(text, key)
+    recentChars += text.length
+    for (const old of recentKeys.keys()) {
+      if (recentKeys.size <= RECENT_KEYS && recentChars <= RECENT_KEY_CHARS) break
+      recentKeys.delete(old)
+      recentChars -= old.length
+    }
   }
-  return lastKey
+  return key
 }
 
 /** Whether two boxes share at least one point. */

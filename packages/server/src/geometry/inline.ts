@@ -6,12 +6,12 @@
  * the inline measure and the validator on synthetic rings at start, so that a prewarmed server's
  * first real requests run compiled.
  */
-import { type Geometry, GeometryCheck, Overlap, RawJson } from "@canopy/core"
+import { GeometryCheck, Overlap, RawJson } from "@canopy/core"
 
 /**
  * Two boundaries are compared inline only when their texts are short (parsing one is linear: under
  * a millisecond for 64,000 characters, and a write's own boundary is parsed once for all its
- * comparisons) and the measure fits a budget of work counted as it goes
+ * comparisons, and not at all when it was checked on the loop: `GeometryCheck.storedText`) and the measure fits a budget of work counted as it goes
  * (`Overlap.sharedHectaresPrepared`' `limit`: the larger boundary, usually the write's own, is
  * prepared once for all its neighbours: pairs of edges examined, edges tested, pieces — the
  * crossings it finds are counted by the sweep that finds them): 12,000 units, 1–2 ms in any shape
@@ -30,14 +30,6 @@ let inlineMeasures = 0
 /** A stored boundary under this many characters is tested for a point inline (parse and test are linear). */
 export const COVERS_INLINE_CHARS = 200_000
 
-/** Boundaries parsed for inline measures, by their text's object (a write's own is compared with each neighbour). */
-const parsedTexts = new WeakMap<RawJson.RawJson, Geometry.Boundary>()
-const parsed = (r: RawJson.RawJson): Geometry.Boundary => {
-  let g = parsedTexts.get(r)
-  if (!g) parsedTexts.set(r, g = JSON.parse(r.text) as Geometry.Boundary)
-  return g
-}
-
 /**
  * The area two small boundaries share, measured on the loop when its work stays within the inline
  * budget and its pieces of edges close; undefined otherwise (a worker then measures it, with the
@@ -47,7 +39,7 @@ export const measuredInline = (a: RawJson.RawJson, b: RawJson.RawJson): number |
   if (a.text.length >= SHARED_INLINE_CHARS || b.text.length >= SHARED_INLINE_CHARS) return undefined
   try {
     const limit = ++inlineMeasures > SHARED_INLINE_WARM_AFTER ? SHARED_INLINE_WORK : SHARED_INLINE_WORK_COLD
-    return Overlap.sharedHectaresPrepared(parsed(a), parsed(b), limit)
+    return Overlap.sharedHectaresPrepared(GeometryCheck.parsedBoundary(a), GeometryCheck.parsedBoundary(b), limit)
   } catch {
     return undefined
   }
