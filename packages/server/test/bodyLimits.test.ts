@@ -13,6 +13,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fetch as undiciFetch } from "undici"
 import { MAX_BODY_BYTES } from "../src/http/handler.ts"
+import { NESTING_SCAN_BYTES } from "../src/http/input.ts"
 import { MAX_HEADER_BYTES } from "../src/http/node.ts"
 import { client, isErrorBody, request, square, startServeProcess, startTestServer, type TestServer } from "@canopy/server/testing"
 
@@ -160,6 +161,17 @@ describe("deeply nested JSON", () => {
       }
     })
   }
+
+  it("a body just under the scan's size, nested as deep as it can be, is refused naming its field", async () => {
+    const levels = Math.floor((NESTING_SCAN_BYTES - 64) / 2)
+    const body = `{"name":"x","metadata":{"m":${nestedArray(levels)}}}`
+    assert.isBelow(Buffer.byteLength(body), NESTING_SCAN_BYTES)
+    const r = await send("POST", "/v1/projects", body)
+    assert.strictEqual(r.status, 422)
+    assert.isTrue(isErrorBody(r, "VALIDATION_ERROR"))
+    const details = r.body.error.details as ReadonlyArray<{ field: string; message: string }>
+    assert.isTrue(details.some((d) => d.field.startsWith("metadata") && /nests deeper than 32 levels/.test(d.message)), JSON.stringify(details))
+  })
 
   it("50,000 levels of arrays is a 422", async () => {
     const r = await send("POST", "/v1/projects", `{"name":"x","metadata":{"m":${nestedArray(50_000)}}}`)
