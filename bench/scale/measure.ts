@@ -85,7 +85,7 @@ export interface Single {
 export type Refusals = Map<string, { count: number; readonly message: string }>
 
 /** Counts a non-2xx answer under its status and error code. */
-export const refuse = (into: Refusals, status: number, body: string) => {
+const refuse = (into: Refusals, status: number, body: string) => {
   let key = String(status)
   let message = ""
   try {

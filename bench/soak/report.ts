@@ -5,10 +5,10 @@
 import type { Sample } from "./traffic.ts"
 
 /** The ratio of the last minutes to the first ones above which a figure is flagged. */
-export const FLAT = 1.25
+const FLAT = 1.25
 
 /** The `p`th percentile (0–100) of `xs` (NaN when empty). */
-export const percentile = (xs: ReadonlyArray<number>, p: number) => {
+const percentile = (xs: ReadonlyArray<number>, p: number) => {
   if (xs.length === 0) return Number.NaN
   const s = [...xs].sort((a, b) => a - b)
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!
@@ -20,14 +20,14 @@ export const percentile = (xs: ReadonlyArray<number>, p: number) => {
  * replacement, at its own size). A p99 of a few hundred requests rests on its few slowest: the
  * interval shows how far the same traffic's ratio would wander by chance.
  */
-export const ratioInterval = (a: ReadonlyArray<number>, b: ReadonlyArray<number>, p: number, rounds = 400): readonly [number, number] => {
+const ratioInterval = (a: ReadonlyArray<number>, b: ReadonlyArray<number>, p: number, rounds = 400): readonly [number, number] => {
   const resampled = (xs: ReadonlyArray<number>) => percentile(Array.from(xs, () => xs[Math.floor(Math.random() * xs.length)]!), p)
   const ratios = Array.from({ length: rounds }, () => resampled(b) / resampled(a))
   return [percentile(ratios, 5), percentile(ratios, 95)]
 }
 
 /** Bytes as megabytes, one decimal. */
-export const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`
+const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`
 
 /** What the server's `/metrics` said at the end of a minute. */
 export interface Scraped {

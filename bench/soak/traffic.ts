@@ -7,7 +7,7 @@ import { createCanopy, type StorageProvider } from "@canopy/core"
 import { big } from "../scale/seed.ts"
 
 /** Projects each account starts with. */
-export const SEED_PROJECTS_PER_ACCOUNT = 100
+const SEED_PROJECTS_PER_ACCOUNT = 100
 
 /** A square of about 80 ha in its own cell of a grid: projects of the soak do not overlap. */
 const square = (cell: number, shrink = 0) => {

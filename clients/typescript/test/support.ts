@@ -12,7 +12,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 
 /** The `canopy` CLI: the `bin` of the installed @canopy/server package, found where Node finds packages. */
-export const canopyBin = ((): string => {
+const canopyBin = ((): string => {
   for (const dir of createRequire(import.meta.url).resolve.paths("@canopy/server") ?? []) {
     const manifest = join(dir, "@canopy/server/package.json")
     if (existsSync(manifest)) return join(dir, "@canopy/server", JSON.parse(readFileSync(manifest, "utf8")).bin.canopy)

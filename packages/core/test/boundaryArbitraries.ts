@@ -14,7 +14,7 @@ export type Ring = Array<[number, number]>
 export const rect = (w: number, s: number, e: number, n: number): Ring => [[w, s], [e, s], [e, n], [w, n], [w, s]]
 
 /** A star-shaped ring around (cx, cy): positions at increasing angles, radii given (degrees); snapped to `grid` when given. */
-export const starRing = (cx: number, cy: number, radii: ReadonlyArray<number>, turn: number, grid?: number): Ring => {
+const starRing = (cx: number, cy: number, radii: ReadonlyArray<number>, turn: number, grid?: number): Ring => {
   const at = grid === undefined ? (x: number) => x : (x: number) => Math.round(x / grid) * grid
   const ring: Ring = radii.map((r, i) => {
     const a = turn + (2 * Math.PI * i) / radii.length

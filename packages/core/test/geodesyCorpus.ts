@@ -55,7 +55,7 @@ export const blob = (lon: number, lat: number, radius: number, n: number, wobble
 }
 
 /** Densifies a ring by inserting `k` evenly spaced points along each edge's geodesic. */
-export const densify = (ring: Ring, k: number): Ring => {
+const densify = (ring: Ring, k: number): Ring => {
   const out: Array<Position> = []
   for (let i = 0; i + 1 < ring.length; i++) {
     const [lon1, lat1] = ring[i]!

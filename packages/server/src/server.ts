@@ -114,7 +114,7 @@ export const storageFor = async (options: {
     : (await loadSqlite()).sqliteStorage({ filename: options.db ?? "canopy.db", ...(options.mustExist ? { mustExist: true } : {}) })
 
 /** Why the server could not listen, in one sentence naming the address (the error keeps its `code`). */
-export const listenFailure = (e: unknown, host: string, port: number): Error => {
+const listenFailure = (e: unknown, host: string, port: number): Error => {
   const code = (e as { code?: unknown }).code
   const where = `${host.includes(":") ? `[${host}]` : host}:${port}`
   const message = code === "EADDRINUSE" ? `port ${port} on ${host} is already in use (EADDRINUSE): stop the other server or choose another --port`

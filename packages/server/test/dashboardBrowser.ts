@@ -82,7 +82,7 @@ export const accountWithMembers = async (
 }
 
 /** A page of a fresh context signed in to `${baseUrl}/dashboard` as `email`, and its console errors. */
-export const signedIn = async (browser: Browser, baseUrl: string, email: string, password: string) => {
+const signedIn = async (browser: Browser, baseUrl: string, email: string, password: string) => {
   const context = await browser.newContext()
   const page = await context.newPage()
   const errors: Array<string> = []

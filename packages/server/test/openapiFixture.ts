@@ -17,7 +17,7 @@ export interface OpenApiFixture {
 }
 
 /** Starts the receiver and the server, fetches the document and loads it into Ajv. */
-export const startOpenApiFixture = async (): Promise<OpenApiFixture> => {
+const startOpenApiFixture = async (): Promise<OpenApiFixture> => {
   const receiver = await startReceiver()
   const server = await startTestServer({ allowInsecureWebhooks: true, deliveryTimeoutMs: 2_000 })
   const doc = (await request(server.url, "GET", "/v1/openapi.json")).body

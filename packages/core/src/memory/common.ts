@@ -44,7 +44,7 @@ export interface IdempotencyRow {
   readonly response: S.StoredResponse | null
 }
 
-export const emptyTables = (): Tables => ({
+const emptyTables = (): Tables => ({
   accounts: new Map(),
   members: new Map(),
   invitations: new Map(),

@@ -7,12 +7,12 @@ import { Count, Measure, Timestamp } from "./common.ts"
 import { OverlapReport } from "./projects.ts"
 
 /** Results one read of an import answers at most. */
-export const MAX_RESULTS_PER_PAGE = 1_000
+const MAX_RESULTS_PER_PAGE = 1_000
 
 const FieldProblem = Schema.Struct({ field: Schema.String, message: Schema.String })
 
 /** One feature's result, as `GET /v1/imports/{id}` lists it. */
-export const ImportFeatureResult = Schema.Struct({
+const ImportFeatureResult = Schema.Struct({
   position: Count.annotate({ description: "The feature's place in the file, from 0" }),
   feature: Schema.String.annotate({ description: "How the file names the feature, e.g. `feature 3 \"North block\"`" }),
   outcome: Schema.Literals(["created", "refused", "valid"]).annotate({

@@ -23,7 +23,7 @@ import { emit, nowIso } from "./Outbox.ts"
 import * as UsageGuard from "./UsageGuard.ts"
 
 /** Body of bootstrapping an account. */
-export const Bootstrap = Schema.Struct({
+const Bootstrap = Schema.Struct({
   account_name: Schemas.Name,
   email: Schemas.Email,
   name: Schema.optionalKey(Schema.NullOr(Schemas.Name)),

@@ -14,7 +14,7 @@ import { decode, type ListResult, listMeta, window, type Fx } from "./common.ts"
 import { emit, nowIso } from "./Outbox.ts"
 
 /** The API view of an asset row. */
-export const toResource = (a: AssetRow): Schemas.Asset => ({
+const toResource = (a: AssetRow): Schemas.Asset => ({
   id: a.id,
   project_id: a.project_id,
   name: a.name,

@@ -16,10 +16,10 @@ import { decode, type ListResult, type ListWindow, window } from "./common.ts"
 import { via } from "./boundaryChange.ts"
 import { Projects, type ProjectsError } from "./Projects.ts"
 
-export { type ChangeSource, ChangeVia, record, via } from "./boundaryChange.ts"
+export { type ChangeSource, via } from "./boundaryChange.ts"
 
 /** The API view of a version without its boundary. */
-export const toSummary = (v: BoundaryVersionSummary): Schemas.BoundaryVersionSummary => ({
+const toSummary = (v: BoundaryVersionSummary): Schemas.BoundaryVersionSummary => ({
   version: v.version,
   project_id: v.project_id,
   area_hectares_before: v.area_hectares_before,
@@ -32,7 +32,7 @@ export const toSummary = (v: BoundaryVersionSummary): Schemas.BoundaryVersionSum
 })
 
 /** The API view of a version. */
-export const toResource = (v: BoundaryVersionRow): Schemas.BoundaryVersion => ({ ...toSummary(v), geometry: v.geometry, bbox: v.bbox })
+const toResource = (v: BoundaryVersionRow): Schemas.BoundaryVersion => ({ ...toSummary(v), geometry: v.geometry, bbox: v.bbox })
 
 /** A version number from a path: a positive integer, or undefined. */
 const versionNumber = (s: string) => (/^[1-9][0-9]{0,9}$/.test(s) ? Number(s) : undefined)

@@ -36,7 +36,7 @@ export interface CreatedCredential extends Credential {
 }
 
 /** The API view of a credential row. */
-export const toResource = (c: CredentialRow): Credential => ({
+const toResource = (c: CredentialRow): Credential => ({
   id: c.id,
   type: c.kind,
   name: c.name,
@@ -49,7 +49,7 @@ export const toResource = (c: CredentialRow): Credential => ({
 })
 
 /** Body of creating an API key or service token. */
-export const CreateCredential = Schema.Struct({
+const CreateCredential = Schema.Struct({
   name: Schemas.Name,
   permissions: Schema.Array(Schema.String).pipe(Schema.check(Schema.makeFilter((a: ReadonlyArray<string>) => {
     if (a.length === 0) return "must name at least one permission"

@@ -11,8 +11,8 @@ import * as Time from "../Time.ts"
 import { inBatches } from "./common.ts"
 
 /** Rows one purge batch deletes at most, and batches one `purge` runs at most (its bounded cost). */
-export const PURGE_BATCH = 1_000
-export const PURGE_BATCHES = 20
+const PURGE_BATCH = 1_000
+const PURGE_BATCHES = 20
 
 /** What `begin` answers: the store's answer, with the claim's token when the key is now the caller's. */
 export type Begin = Exclude<IdempotencyBegin, { readonly kind: "new" }> | { readonly kind: "new"; readonly token: string }

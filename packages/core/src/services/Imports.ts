@@ -39,8 +39,8 @@ import { emit } from "./Outbox.ts"
 import { Projects } from "./Projects.ts"
 import * as UsageGuard from "./UsageGuard.ts"
 
-export { IMPORT_JOBS, type ImportFeature, type StartImport } from "./importJob.ts"
-export { GetImportQuery, ImportFeatureResult, ImportResource, MAX_RESULTS_PER_PAGE } from "../schemas/imports.ts"
+export { type ImportFeature, type StartImport } from "./importJob.ts"
+export { GetImportQuery, ImportResource } from "../schemas/imports.ts"
 
 type ImportsError = DomainError | StorageError
 

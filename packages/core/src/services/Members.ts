@@ -38,7 +38,7 @@ export interface Invited {
 }
 
 /** Body of accepting an invitation. */
-export const AcceptInvitation = Schema.Struct({
+const AcceptInvitation = Schema.Struct({
   name: Schemas.Name,
   password: Schema.String.pipe(Schema.check(Schema.makeFilter((s: string) =>
     (s.length >= Passwords.MIN_LENGTH && s.length <= Passwords.MAX_LENGTH) ||

@@ -57,7 +57,7 @@ const RedirectUris = Schema.Array(RedirectUri).pipe(
 const AllowedOrigins = Schema.Array(Origin).pipe(Schema.check(Schema.makeFilter((a: ReadonlyArray<string>) => a.length <= 20 || "at most 20 origins")))
 
 /** Body of registering an application. */
-export const RegisterApplication = Schema.Struct({
+const RegisterApplication = Schema.Struct({
   name: Schemas.Name,
   redirect_uris: RedirectUris,
   scopes: Schema.Array(Schema.Literals(Permissions.scopes)).pipe(
@@ -69,7 +69,7 @@ export const RegisterApplication = Schema.Struct({
 })
 
 /** Body of changing an application: any of its name, redirect URIs and allowed origins. */
-export const UpdateApplication = Schema.Struct({
+const UpdateApplication = Schema.Struct({
   name: Schema.optionalKey(Schemas.Name),
   redirect_uris: Schema.optionalKey(RedirectUris),
   allowed_origins: Schema.optionalKey(AllowedOrigins)

@@ -21,8 +21,8 @@ import { decode, type ListResult, type ListWindow, window } from "./common.ts"
 import type { ProjectsError } from "./Projects.ts"
 
 /** Candidates read from the spatial index at a time, and at most per request. */
-export const OVERLAPS_CHUNK = 50
-export const OVERLAPS_EXAMINED = 500
+const OVERLAPS_CHUNK = 50
+const OVERLAPS_EXAMINED = 500
 /** Candidates' boundaries read together (on PostgreSQL, round trips in parallel). */
 const READ_TOGETHER = 8
 

@@ -26,7 +26,7 @@ import { compare, type Counted, countedOf, reportOf, reportOverlaps, settleOverl
 export type { Counted } from "./writeOverlaps.ts"
 
 /** The API view of a project row. */
-export const toResource = (p: ProjectRow): Schemas.Project => ({
+const toResource = (p: ProjectRow): Schemas.Project => ({
   id: p.id,
   name: p.name,
   slug: p.slug,

@@ -15,12 +15,12 @@ import * as Tokens from "../Tokens.ts"
 import { conflictOnDuplicate, inBatches } from "./common.ts"
 
 /** Sessions last 12 hours. */
-export const SESSION_TTL_MS = 12 * 3_600_000
+const SESSION_TTL_MS = 12 * 3_600_000
 /**
  * Sign-in attempts allowed per email (whichever page, whichever account) and per client address.
  * Both are spent before any password is hashed, so refused attempts cost no scrypt.
  */
-export const SIGN_IN_LIMITS = {
+const SIGN_IN_LIMITS = {
   email: { perMinute: 10, perDay: 200 },
   address: { perMinute: 20, perDay: 1_000 }
 } as const
@@ -28,7 +28,7 @@ export const SIGN_IN_LIMITS = {
  * A sign-in bucket unused this long is deleted by `purge`: by then its minute bucket is full again
  * and its day is over, so a fresh bucket behaves exactly like it.
  */
-export const SIGN_IN_BUCKET_IDLE_MS = 86_400_000
+const SIGN_IN_BUCKET_IDLE_MS = 86_400_000
 /** Rows one purge batch deletes at most, and batches one `purge` runs at most (its bounded cost). */
 export const PURGE_BATCH = 1_000
 export const PURGE_BATCHES = 20

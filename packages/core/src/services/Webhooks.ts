@@ -16,7 +16,7 @@ import { decode, type ListResult, listMeta, window, type Fx } from "./common.ts"
 import { nowIso } from "./Outbox.ts"
 
 /** The API view of a webhook row (never the secret). */
-export const toResource = (w: WebhookRow): Schemas.Webhook => ({
+const toResource = (w: WebhookRow): Schemas.Webhook => ({
   id: w.id,
   url: w.url,
   events: [...w.events],
@@ -44,8 +44,7 @@ export const logResource = (l: DeliveryLogRow): Schemas.DeliveryLog => ({
 })
 
 /** Log entries for deliveries canceled because their webhook was disabled or deleted. */
-export const cancellationLogs = (canceled: ReadonlyArray<DeliveryRow>, eventTypes: ReadonlyMap<string, string>, reason: string,
-  now: string): Array<DeliveryLogRow> =>
+const cancellationLogs = (canceled: ReadonlyArray<DeliveryRow>, eventTypes: ReadonlyMap<string, string>, reason: string, now: string): Array<DeliveryLogRow> =>
   canceled.map((d) => ({
     id: Ids.make("log"),
     account_id: d.account_id,

@@ -16,7 +16,7 @@ export interface ChangeSource {
 }
 
 /** Set by the route making a write (an import, the dashboard, a version restore); absent: `create` or `update`. */
-export const ChangeVia = Context.Reference<ChangeSource | undefined>("canopy/BoundaryHistory/ChangeVia", { defaultValue: () => undefined })
+const ChangeVia = Context.Reference<ChangeSource | undefined>("canopy/BoundaryHistory/ChangeVia", { defaultValue: () => undefined })
 
 /** Runs a write with its boundary change recorded as coming from `source`. */
 export const via = (source: ChangeSource) => <A, E, R>(write: Effect.Effect<A, E, R>) => Effect.provideService(write, ChangeVia, source)

@@ -31,11 +31,10 @@ interface Waiting {
 }
 
 /** Plan, bucket state and the bucket row's version (null without a row). Params: account id. */
-export const PLAN_STATE_VERSION =
-  "select a.plan, r.state, r.xmin::text as version from accounts a left join rate_limits r on r.account_id = a.id where a.id = $1"
+const PLAN_STATE_VERSION = "select a.plan, r.state, r.xmin::text as version from accounts a left join rate_limits r on r.account_id = a.id where a.id = $1"
 
 /** The same, the bucket row locked (it exists: `ENSURE_BUCKET` ran first). Params: account id. */
-export const PLAN_STATE_VERSION_LOCKED =
+const PLAN_STATE_VERSION_LOCKED =
   "select a.plan, r.state, r.xmin::text as version from accounts a join rate_limits r on r.account_id = a.id where a.id = $1 for update of r"
 
 /**
@@ -46,7 +45,7 @@ export const PLAN_STATE_VERSION_LOCKED =
  * answers its latest committed version (the write that won), not the statement's older snapshot.
  * Params: account id, state, version, period, n, plan.
  */
-export const SAVE_IF_UNCHANGED = `with saved as (
+const SAVE_IF_UNCHANGED = `with saved as (
     insert into rate_limits (account_id, state) select $1::text, $2::text from accounts where id = $1 and plan = $6::text
     on conflict (account_id) do update set state = excluded.state where rate_limits.xmin::text = $3::text
     returning xmin::text as version),

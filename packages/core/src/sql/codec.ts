@@ -93,7 +93,7 @@ const schemas = {
 export type Table = keyof typeof schemas
 
 /** Each table's codec, derived once. */
-export const codecs: { readonly [T in Table]: Codec } = Object.fromEntries(
+const codecs: { readonly [T in Table]: Codec } = Object.fromEntries(
   Object.entries(schemas).map(([table, schema]) => [table, codecOf(schema as unknown as Schema.Struct<Schema.Struct.Fields>)])
 ) as never
 

@@ -31,14 +31,14 @@ const entry = (term: string, text: string) => {
 }
 
 /** `--name VALUE` (`-h, --help` for a flag with a short form). */
-export const flagTerm = (f: Flag) => `${f.short ? `-${f.short}, ` : ""}--${f.name}${f.value ? ` ${f.value}` : ""}`
+const flagTerm = (f: Flag) => `${f.short ? `-${f.short}, ` : ""}--${f.name}${f.value ? ` ${f.value}` : ""}`
 
 const flagText = (f: Flag) =>
   [f.description, f.default ? `Default: ${f.default}.` : "", f.env ? `Environment: ${f.env}.` : ""].filter((s) => s !== "").join(" ")
 const variableText = (v: EnvironmentVariable) => `${v.description}${v.default ? ` Default: ${v.default}.` : ""}`
 
 /** A command's `--help`. */
-export const commandHelp = (c: Command) =>
+const commandHelp = (c: Command) =>
   [
     c.usage.map((u, i) => `${i === 0 ? "Usage: " : "       "}canopy ${u}`).join("\n"),
     ...c.description.map((p) => wrap(p, WIDTH).join("\n")),
@@ -47,7 +47,7 @@ export const commandHelp = (c: Command) =>
   ].join("\n\n")
 
 /** `canopy --help`. */
-export const mainHelp = [
+const mainHelp = [
   "canopy — forest project management service",
   "Usage: canopy <command> [options]",
   ["Commands:", ...COMMANDS.map((c) => `  ${c.name.padEnd(18)}${c.summary}`)].join("\n"),

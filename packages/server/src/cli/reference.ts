@@ -307,7 +307,7 @@ export type OptionsOf<N extends CommandName> = {
 }
 
 /** A command by name. */
-export const commandNamed = (name: string): Command | undefined => COMMANDS.find((c) => c.name === name)
+const commandNamed = (name: string): Command | undefined => COMMANDS.find((c) => c.name === name)
 
 /** The options a command's parser accepts: exactly its flags in the table. */
 export const optionsOf = <N extends CommandName>(name: N): OptionsOf<N> =>

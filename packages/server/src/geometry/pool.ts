@@ -93,7 +93,7 @@ const workerEntry = workerModule(import.meta.url, "worker")
 const BYTES_PER_POSITION = 20
 
 /** The default number of workers: one core is the event loop's. */
-export const defaultWorkers = () => Math.max(1, availableParallelism() - 1)
+const defaultWorkers = () => Math.max(1, availableParallelism() - 1)
 
 /** Starts a pool (workers start on first use unless `prewarm`). */
 export const makeGeometryPool = (options: GeometryPoolOptions = {}): GeometryPool => {

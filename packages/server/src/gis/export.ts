@@ -82,7 +82,7 @@ export const toFeatureCollection = (projects: Iterable<WritableProject>): string
 const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
 
 /** Text for XML content or a quoted attribute: `& < > " '` escaped, non-XML characters replaced. */
-export const escapeXml = (text: string): string =>
+const escapeXml = (text: string): string =>
   text.replace(NOT_XML_CHAR, "\uFFFD").replace(/[&<>"']/g, (c) =>
     c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === "\"" ? "&quot;" : "&apos;")
 

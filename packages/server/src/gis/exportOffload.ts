@@ -156,6 +156,3 @@ const processPool = processWide(() => makeExportPool())
 
 /** The process's export pool (`EXPORT_BUDGETS`), started on first use. */
 export const exportPool: () => ExportPool = processPool.get
-
-/** Replaces the process's export pool (other budgets, e.g. in a test); resolves once the previous one is closed. */
-export const replaceExportPool: (pool: ExportPool) => Promise<void> = processPool.replace

@@ -24,7 +24,7 @@ let sqlJs: Promise<SqlJsStatic> | undefined
 const loadSqlJs = (): Promise<SqlJsStatic> => (sqlJs ??= import("sql.js").then((m) => m.default()))
 
 /** The name of the list export's note table. */
-export const EXPORT_NOTE_TABLE = "canopy_export"
+const EXPORT_NOTE_TABLE = "canopy_export"
 
 const WGS84_WKT =
   "GEOGCS[\"WGS 84\",DATUM[\"WGS_1984\",SPHEROID[\"WGS 84\",6378137,298.257223563,AUTHORITY[\"EPSG\",\"7030\"]],AUTHORITY[\"EPSG\",\"6326\"]]," +

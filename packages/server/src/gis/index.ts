@@ -21,12 +21,12 @@ import { readShapefileZip } from "./readers/shapefile.ts"
 import { DEFAULT_LIMITS, FileProblem, type GisFormat, type ImportFailure, type ImportHint, type ImportLimits, type ImportOptions, type ImportResult,
   type ReadResult } from "./types.ts"
 
-export { type ExportProject, escapeXml, featureCollectionChunks, GEOJSON_MEDIA_TYPE, KML_MEDIA_TYPE, kmlChunks, toFeatureCollection, toKml } from "./export.ts"
-export { DEFAULT_LIMITS, type GisFormat, MEDIA_TYPES, type ImportFailure, type ImportHint, type ImportLimits, type ImportOptions, type ImportProblem,
-  type ImportResult, type ImportSuccess } from "./types.ts"
+export { type ExportProject, kmlChunks, toFeatureCollection, toKml } from "./export.ts"
+export { type GisFormat, type ImportFailure, type ImportHint, type ImportLimits, type ImportOptions, type ImportProblem, type ImportResult,
+  type ImportSuccess } from "./types.ts"
 
 /** The features of a file of a known format, as its reader finds them (within `limits`). */
-export const read = (format: GisFormat, bytes: Uint8Array, limits: ImportLimits): ReadResult | Promise<ReadResult> => {
+const read = (format: GisFormat, bytes: Uint8Array, limits: ImportLimits): ReadResult | Promise<ReadResult> => {
   switch (format) {
     case "geojson":
       return readGeoJson(decodeText(bytes), limits.maxFeatures)

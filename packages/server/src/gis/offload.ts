@@ -27,7 +27,7 @@ import type { ImportAnswer, ImportJob, WorkerReady } from "./importWorker.ts"
 import type { ImportFailure, ImportHint, ImportLimits, ImportResult } from "./types.ts"
 
 /** The budgets of the import workers. */
-export const IMPORT_BUDGETS = {
+const IMPORT_BUDGETS = {
   /** Files read at once (one worker each). */
   workers: 2,
   /** Files waiting for a worker; more are a 429. */

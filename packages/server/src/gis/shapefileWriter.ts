@@ -37,7 +37,7 @@ export const WGS84_PRJ =
   "GEOGCS[\"GCS_WGS_1984\",DATUM[\"D_WGS_1984\",SPHEROID[\"WGS_1984\",6378137.0,298.257223563]],PRIMEM[\"Greenwich\",0.0],UNIT[\"Degree\",0.0174532925199433]]"
 
 /** The name of the entry saying whether a list export is complete. */
-export const EXPORT_NOTE_ENTRY = "canopy_export.txt"
+const EXPORT_NOTE_ENTRY = "canopy_export.txt"
 
 /** Twice the signed planar area of a ring: positive when counter-clockwise. */
 const signedArea = (ring: ReadonlyArray<Geometry.Position>): number => {
@@ -219,7 +219,7 @@ const attributes = (records: ReadonlyArray<ExportRecord>): Uint8Array => {
 }
 
 /** The note of a list export: complete or not, and where the rest starts. */
-export const exportNote = (end: ExportEnd): string => `truncated: ${end.truncated}\nnext_cursor: ${end.next_cursor ?? ""}\n`
+const exportNote = (end: ExportEnd): string => `truncated: ${end.truncated}\nnext_cursor: ${end.next_cursor ?? ""}\n`
 
 /**
  * The projects as a zipped Shapefile `<baseName>.shp` (and its sidecar files); with `end`, the

@@ -18,13 +18,13 @@ import { refusal, withSecurityHeaders } from "./responses.ts"
 import type { AccessLogLine, ApiRequest, ApiResponse } from "./types.ts"
 
 /** Methods a cross-origin page may use. */
-export const ALLOWED_METHODS = "GET, HEAD, POST, PUT, DELETE"
+const ALLOWED_METHODS = "GET, HEAD, POST, PUT, DELETE"
 /** Request headers a cross-origin page may send. */
-export const ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key"
+const ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key"
 /** Response headers a cross-origin page may read (besides the safelisted ones). */
-export const EXPOSED_HEADERS = ["X-Request-Id", ...Object.values(RateLimit.HEADERS), "Idempotent-Replayed", "WWW-Authenticate", "Location"].join(", ")
+const EXPOSED_HEADERS = ["X-Request-Id", ...Object.values(RateLimit.HEADERS), "Idempotent-Replayed", "WWW-Authenticate", "Location"].join(", ")
 /** How long a browser may cache a preflight's answer (seconds). */
-export const PREFLIGHT_MAX_AGE_S = 600
+const PREFLIGHT_MAX_AGE_S = 600
 
 /**
  * The deployment's allowed origins as configured: a list, or one string separated by commas or
@@ -51,7 +51,7 @@ export const parseCorsOrigins = (raw: string | ReadonlyArray<string> | undefined
 }
 
 /** Whether a path (below the mount) answers cross-origin requests. */
-export const isCorsPath = (path: string): boolean =>
+const isCorsPath = (path: string): boolean =>
   path.startsWith("/v1/") || path === "/oauth/token" || path === "/oauth/revoke" || path === "/.well-known/oauth-authorization-server"
 
 const withVary = (headers: Readonly<Record<string, string>>, vary: string): Record<string, string> => {

@@ -18,8 +18,8 @@ import { match } from "./router.ts"
 import { type AccessLogLine, type ApiRequest, type ApiResponse, MAX_BODY_BYTES } from "./types.ts"
 
 export { type AccessLogLine, type ApiRequest, type ApiResponse, MAX_BODY_BYTES } from "./types.ts"
-export { refusal, UNAVAILABLE_RETRY_AFTER_S, unavailable, withSecurityHeaders } from "./responses.ts"
-export { READY_TIMEOUT_MS, readinessRoute } from "./readiness.ts"
+export { refusal, withSecurityHeaders } from "./responses.ts"
+export { readinessRoute } from "./readiness.ts"
 
 /** Options of the pipeline. */
 export interface HandlerOptions {

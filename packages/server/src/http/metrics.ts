@@ -35,7 +35,7 @@ export interface OutboxSources {
 const SCRAPE_QUERY_TIMEOUT_MS = 1_000
 
 /** Most pending deliveries a scrape counts (the gauge then reads this figure: "at least"). */
-export const PENDING_COUNT_CAP = 10_000
+const PENDING_COUNT_CAP = 10_000
 
 /** A scrape's query, or undefined when it failed or did not answer within `SCRAPE_QUERY_TIMEOUT_MS`. */
 const withinScrape = async <A>(query: () => Promise<A>): Promise<A | undefined> => {

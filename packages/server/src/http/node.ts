@@ -42,7 +42,7 @@ export const MAX_HEADER_BYTES = 96 * 1024
  * stalls on TCP's flow control, nothing more is read), gives the client `graceMs` to read the 413,
  * then closes the connection.
  */
-export const DRAIN_LIMITS = { bytes: 2 * MAX_BODY_BYTES, ms: 5_000, graceMs: 1_000 } as const
+const DRAIN_LIMITS = { bytes: 2 * MAX_BODY_BYTES, ms: 5_000, graceMs: 1_000 } as const
 
 /** A body as read: its bytes, or that it was too large and when the rest of it has been drained. */
 interface ReadBody {
@@ -123,7 +123,7 @@ const readBody = (req: IncomingMessage, limit: number): Promise<ReadBody> => {
 }
 
 /** Writes an ApiResponse to a Node response; a streamed body is pulled as the socket drains. */
-export const writeResponse = async (res: ServerResponse, r: ApiResponse): Promise<void> => {
+const writeResponse = async (res: ServerResponse, r: ApiResponse): Promise<void> => {
   const headers: Record<string, string | number> = { ...r.headers }
   if (r.chunks !== undefined && r.stream === undefined) {
     let length = 0

@@ -67,9 +67,6 @@ export const rateLimitHeaders = (d: RateLimit.Decision): Record<string, string> 
   ...(d.allowed ? {} : { [RETRY_AFTER]: Errors.retryAfter(d.retryAfter) })
 })
 
-/** Seconds a client is asked to wait before retrying when the database is unavailable. */
-export const UNAVAILABLE_RETRY_AFTER_S = Errors.UNAVAILABLE_RETRY_AFTER_S
-
 /** Whether a failure is the store's (the database down, frozen or refusing writes). */
 export const isStorageError = (e: unknown): boolean => (e as { _tag?: unknown } | null)?._tag === "StorageError"
 

@@ -97,7 +97,7 @@ export interface Tracing {
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/
 
 /** The parent a W3C `traceparent` header names, if it is well formed. */
-export const parseTraceparent = (header: string | undefined): Tracer.ExternalSpan | undefined => {
+const parseTraceparent = (header: string | undefined): Tracer.ExternalSpan | undefined => {
   const m = header === undefined ? null : TRACEPARENT.exec(header.trim().toLowerCase())
   if (!m || /^0+$/.test(m[1]!) || /^0+$/.test(m[2]!)) return undefined
   return Tracer.externalSpan({ traceId: m[1]!, spanId: m[2]!, sampled: (Number.parseInt(m[3]!, 16) & 1) === 1 })

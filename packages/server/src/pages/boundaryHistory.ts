@@ -12,7 +12,7 @@ import type { Notice } from "./shell.ts"
 import { number, plain, time } from "./shell.ts"
 
 /** Versions a project page shows at a time. */
-export const HISTORY_PER_PAGE = 10
+const HISTORY_PER_PAGE = 10
 
 /** One page of the history, or why it could not be read. */
 export type HistoryPage = Result.Result<{

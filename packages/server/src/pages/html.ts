@@ -31,7 +31,7 @@ const BASE_CSP: Readonly<Record<string, string>> = {
 }
 
 /** The Content-Security-Policy of a page: none of anything but what it names. */
-export const contentSecurityPolicy = (options: PageOptions = {}) => {
+const contentSecurityPolicy = (options: PageOptions = {}) => {
   const d: Record<string, string> = { ...BASE_CSP }
   if (options.scripts?.length) d["script-src"] = "'self'"
   if (options.styles?.length) d["style-src"] = "'self' 'unsafe-inline'"

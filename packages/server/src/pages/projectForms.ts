@@ -42,7 +42,7 @@ const boundaryOf = (raw: string | undefined): { readonly value?: unknown; readon
  * What a write's overlap report says, as notes of its notice: each other project sharing hectares
  * (with the API's figure), and when not every nearby project could be compared.
  */
-export const overlapNotes = (p: Schemas.Project): { readonly notes?: ReadonlyArray<string> } => {
+const overlapNotes = (p: Schemas.Project): { readonly notes?: ReadonlyArray<string> } => {
   const r = p.overlaps
   if (!r) return {}
   const notes = r.overlaps.slice(0, 3).map((o) => `Overlaps “${o.name}” by ${number(o.overlap_hectares)} ha: those hectares are counted in both projects.`)

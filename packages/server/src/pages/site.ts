@@ -39,7 +39,7 @@ export const withTransport = (req: ApiRequest, transport: () => Transport): ApiR
 }
 
 /** How `req` came: as recorded, else plain HTTP to its `Host` (a pipeline used without the Node adapter). */
-export const transportOf = (req: ApiRequest): Transport => transports.get(req)?.() ?? { https: false, host: req.headers.host }
+const transportOf = (req: ApiRequest): Transport => transports.get(req)?.() ?? { https: false, host: req.headers.host }
 
 const first = (value: string | Array<string> | undefined) => {
   const v = (Array.isArray(value) ? value[0] : value)?.split(",")[0]?.trim()
@@ -60,7 +60,7 @@ const HOST = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]+))(?::(\d{1,5}))?$/
 const IPV4_LOOPBACK = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/
 
 /** Whether a `Host` value names this machine's loopback interface (and is well-formed). */
-export const isLoopbackHost = (host: string | undefined): boolean => {
+const isLoopbackHost = (host: string | undefined): boolean => {
   const m = host === undefined ? null : HOST.exec(host)
   if (!m || (m[3] !== undefined && Number(m[3]) > 65_535)) return false
   if (m[1] !== undefined) {

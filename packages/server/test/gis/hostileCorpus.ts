@@ -25,7 +25,7 @@ export interface HostileFile {
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s)
 
 /** A KMZ whose doc.kml is `<kml>`, `count` empty `<a/>` elements, `</kml>` (deflated at level 9). */
-export const emptyElementsKmz = (count: number): Uint8Array => zipSync({ "doc.kml": utf8(`<kml>${"<a/>".repeat(count)}</kml>`) }, { level: 9 })
+const emptyElementsKmz = (count: number): Uint8Array => zipSync({ "doc.kml": utf8(`<kml>${"<a/>".repeat(count)}</kml>`) }, { level: 9 })
 
 /**
  * A zip assembled by hand: each of `files` stored once (deflated), then a central directory that
@@ -112,7 +112,7 @@ const ENDLESS = "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r)
  * `spatialRefSys` are the statements creating those two (tables or views), `featureTable` the
  * statement creating `stands (fid, geom, name)`.
  */
-export const craftedGeoPackage = async (parts: {
+const craftedGeoPackage = async (parts: {
   readonly geometryColumns?: string
   readonly spatialRefSys?: string
   readonly featureTable?: string

@@ -139,7 +139,7 @@ const unfollowed = (features: ReadonlyArray<SourceFeature>, refused: ReadonlyArr
 }
 
 /** How many links deep a KMZ's documents are followed from its main document. */
-export const MAX_LINK_DEPTH = 4
+const MAX_LINK_DEPTH = 4
 
 const childElements = (node: { readonly childNodes: ArrayLike<unknown> }, localName: string) =>
   Array.from(
@@ -166,7 +166,7 @@ const networkLinkHrefs = (doc: KmlDocument): Array<string> => {
  * The archive path an href names, relative to the folder of `from`; a string saying why not when
  * it names no place inside the archive.
  */
-export const resolveHref = (href: string, from: string): { readonly path: string } | { readonly refused: string } => {
+const resolveHref = (href: string, from: string): { readonly path: string } | { readonly refused: string } => {
   if (href === "") return { refused: "the link has no href" }
   if (/^[a-z][a-z0-9+.-]*:/i.test(href)) return { refused: "Canopy follows no link outside the uploaded archive" }
   if (href.startsWith("/") || href.startsWith("\\")) return { refused: "an absolute path names no entry of the archive" }

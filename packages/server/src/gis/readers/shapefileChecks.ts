@@ -9,7 +9,7 @@ import { Geometry } from "@canopy/core"
 import { FileProblem } from "../types.ts"
 
 /** Most attribute values (records × fields) of one `.dbf` read: shpjs decodes each separately. */
-export const MAX_DBF_VALUES = 1_000_000
+const MAX_DBF_VALUES = 1_000_000
 
 const DBF_HEADER = 32
 const FIELD_DESCRIPTOR = 32
