@@ -5,7 +5,7 @@
  * round trip (`lock_account`), and an event goes in one statement with its deliveries. Counted by
  * a tracer that keeps every statement's span (`db.query.text`), on a real PostgreSQL.
  */
-import { Assets, Canopy, Projects, Webhooks } from "@canopy/core"
+import { Assets, BoundaryHistory, Canopy, Projects, RawJson, Webhooks } from "@canopy/core"
 import { Fixtures } from "@canopy/core/testing"
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer, Tracer } from "effect"
@@ -60,5 +60,26 @@ layer(Canopy.layer.pipe(Layer.provideMerge(storage)), { timeout: "60 seconds", e
 
       const asset = yield* statementsOf((yield* Assets).create(admin, created.value.id, { name: "Sensor", type: "monitoring_station" }))
       assert.lengthOf(asset.statements, 4, listed(asset.statements))
+    }))
+
+  it.effect("a boundary replacement: the newest version found and given its copy in one statement", () =>
+    Effect.gen(function*() {
+      const { admin } = yield* Fixtures.newAccount("enterprise")
+      const projects = yield* Projects
+      const project = yield* projects.create(admin, { name: "Stand", geometry: Fixtures.squareHa(50) })
+      const replaced = yield* statementsOf(projects.update(admin, project.id, { geometry: Fixtures.squareHa(60) }))
+      const history = replaced.statements.filter((s) => s.includes("boundary_versions"))
+      // the newest version's copy (found by the same statement), then the new version
+      assert.lengthOf(history, 2, listed(replaced.statements))
+      assert.match(history[0]!, /^update boundary_versions .* returning version$/)
+      assert.match(history[1]!, /^insert into "?boundary_versions"?/)
+      const inTransaction = replaced.statements.slice(replaced.statements.findIndex((s) => s.startsWith("select lock_account")))
+      // the lock, the project, the neighbours under the lock, its update, the version's copy, the new version, the event
+      assert.lengthOf(inTransaction, 7, listed(inTransaction))
+      // and the history reads both boundaries back: the first from its copy, the second from the project
+      const history_ = yield* BoundaryHistory
+      const [v1, v2] = yield* Effect.all([history_.get(admin, project.id, "1"), history_.get(admin, project.id, "2")])
+      assert.deepStrictEqual(RawJson.materialize([v1.geometry, v2.geometry]), RawJson.materialize([project.geometry, replaced.value.geometry]))
+      assert.notDeepEqual(RawJson.materialize(v1.geometry), RawJson.materialize(v2.geometry))
     }))
 })

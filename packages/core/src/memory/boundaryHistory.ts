@@ -25,10 +25,11 @@ export const boundaryHistory = (db: Ctx): S.BoundaryHistoryShape => {
           db.t.boundaryVersions.set(keyOf(row.project_id, row.version), copy({ ...row, geometry: row.geometry === undefined ? CURRENT : row.geometry }))
           db.t.boundaryVersions.delete(keyOf(row.project_id, row.version - S.MAX_BOUNDARY_VERSIONS))
         }),
-      supersede: (accountId, projectId, version, geometry) =>
+      supersedeLatest: (accountId, projectId, geometry) =>
         db.locked(() => {
-          const v = db.t.boundaryVersions.get(keyOf(projectId, version))
-          if (v && v.account_id === accountId && v.geometry === CURRENT) db.t.boundaryVersions.set(keyOf(projectId, version), { ...v, geometry })
+          const v = versionsOf(accountId, projectId)[0]
+          if (v?.geometry === CURRENT) db.t.boundaryVersions.set(keyOf(projectId, v.version), { ...v, geometry })
+          return v?.version
         }),
       latest: (accountId, projectId) => db.locked(() => versionsOf(accountId, projectId)[0]?.version),
       get: (accountId, projectId, version) =>

@@ -33,8 +33,9 @@ export const record = (storage: StorageShape, principal: Principal, before: Proj
   Effect.gen(function*() {
     const source = yield* ChangeVia
     if (textOf(before) === textOf(after) && source?.restored_from === undefined) return
-    // A new project has no history yet: nothing to read.
-    const latest = before ? yield* storage.boundaryVersions.latest(after.account_id, after.id) : undefined
+    // The newest version's boundary is the project's own, stored once (in the project row); the
+    // one this write replaces gets its copy now. A new project has no history yet: nothing to read.
+    const latest = before ? yield* storage.boundaryVersions.supersedeLatest(after.account_id, after.id, before.geometry ?? null) : undefined
     let version = (latest ?? 0) + 1
     const base = { account_id: after.account_id, project_id: after.id, file_format: null, restored_from: null }
     if (latest === undefined && before?.geometry) {
@@ -53,9 +54,6 @@ export const record = (storage: StorageShape, principal: Principal, before: Proj
       })
       version++
     }
-    // The newest version's boundary is the project's own, stored once (in the project row); the
-    // one it replaces gets its copy now.
-    if (latest !== undefined) yield* storage.boundaryVersions.supersede(after.account_id, after.id, latest, before?.geometry ?? null)
     yield* storage.boundaryVersions.append({
       ...base,
       version,

@@ -53,9 +53,17 @@ export const boundaryHistory = (c: Context): S.BoundaryHistoryShape => {
           sql`select version from boundary_versions where ${ofProject(accountId, projectId)} order by version desc limit 1`,
           (rows) => (rows[0] ? Number(rows[0].version) : undefined)
         )),
-      supersede: (accountId, projectId, version, geometry) =>
-        orStorage(Effect.asVoid(sql`update boundary_versions set geometry = ${stored(geometry)}
-          where ${ofProject(accountId, projectId)} and version = ${version} and geometry is null`)),
+      // The newest version found by the key's index and its copy given in the same statement (a
+      // version that has its own is written back unchanged: only histories from before copies were
+      // deferred have one), so a boundary replacement costs one round trip here, not two.
+      supersedeLatest: (accountId, projectId, geometry) =>
+        orStorage(Effect.map(
+          sql`update boundary_versions set geometry = case when geometry is null then ${stored(geometry)} else geometry end
+            where ${ofProject(accountId, projectId)}
+              and version = (select max(version) from boundary_versions where ${ofProject(accountId, projectId)})
+            returning version`,
+          (rows) => (rows[0] ? Number(rows[0].version) : undefined)
+        )),
       get: (accountId, projectId, version) =>
         orStorage(Effect.gen(function*() {
           const [row] = yield* sql`select * from boundary_versions where ${ofProject(accountId, projectId)} and version = ${version}`

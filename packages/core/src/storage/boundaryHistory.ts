@@ -60,15 +60,17 @@ export interface BoundaryHistoryShape {
      * Stores a version and removes the project's version `MAX_BOUNDARY_VERSIONS` older (one row at
      * most: the cost does not grow with the history). Call inside the change's transaction. A row
      * without `geometry` is the project's current boundary, not copied: `get` reads it from the
-     * project row until `supersede` gives the version its own (so a create writes its boundary once).
+     * project row until `supersedeLatest` gives the version its own (so a create writes its boundary once).
      */
     readonly append: (row: NewBoundaryVersion) => Fx<void>
     /**
      * Gives the project's newest version, appended without its boundary, the boundary the project
-     * had (`geometry`, null for none) before the write that replaces it; nothing when the version
-     * has its own. Call inside that write's transaction, before appending the next version.
+     * had (`geometry`, null for none) before the write that replaces it — a version with its own
+     * keeps it — and answers that version's number; undefined, writing nothing, when the project
+     * has no version. One statement: call inside that write's transaction, before appending the
+     * next version.
      */
-    readonly supersede: (accountId: string, projectId: string, version: number, geometry: RawJson | null) => Fx<void>
+    readonly supersedeLatest: (accountId: string, projectId: string, geometry: RawJson | null) => Fx<number | undefined>
     /** The project's newest version number, through the key's index; undefined when it has none. */
     readonly latest: (accountId: string, projectId: string) => Fx<number | undefined>
     readonly get: (accountId: string, projectId: string, version: number) => Fx<BoundaryVersionRow | undefined>

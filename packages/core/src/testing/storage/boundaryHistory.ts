@@ -130,7 +130,7 @@ export const boundaryHistoryCases = (it: Vitest.MethodsNonLive<Storage>): void =
       assert.isUndefined(yield* s.boundaryVersions.get(a.id, p.id, 2))
     }))
 
-  it.effect("boundary versions: the newest, stored without a copy, reads the project's boundary; supersede gives it its own", () =>
+  it.effect("boundary versions: the newest, stored without a copy, reads the project's boundary; supersedeLatest gives it its own", () =>
     Effect.gen(function*() {
       const s = yield* Storage
       const a = yield* newAccountRow(s)
@@ -143,25 +143,39 @@ export const boundaryHistoryCases = (it: Vitest.MethodsNonLive<Storage>): void =
       // The boundary changes to 2, then is cleared: each write first gives the newest its own copy.
       yield* s.transaction(Effect.gen(function*() {
         yield* s.projects.update(a.id, p.id, { geometry: square(2) })
-        yield* s.boundaryVersions.supersede(a.id, p.id, 1, square(1))
+        assert.strictEqual(yield* s.boundaryVersions.supersedeLatest(a.id, p.id, square(1)), 1)
         yield* s.boundaryVersions.append({ ...first, version: 2 })
       }))
       yield* s.transaction(Effect.gen(function*() {
         yield* s.projects.update(a.id, p.id, { geometry: null })
-        yield* s.boundaryVersions.supersede(a.id, p.id, 2, square(2))
+        assert.strictEqual(yield* s.boundaryVersions.supersedeLatest(a.id, p.id, square(2)), 2)
         yield* s.boundaryVersions.append({ ...first, version: 3 })
       }))
       const texts = yield* Effect.forEach([1, 2, 3], (v) => Effect.map(s.boundaryVersions.get(a.id, p.id, v), (r) => r?.geometry?.text ?? null))
       assert.deepStrictEqual(texts, [square(1).text, square(2).text, null])
-      // Set again: the cleared version keeps "no boundary" once superseded; a version with its own
-      // copy is never overwritten; another account reads nothing.
+      // Set again: the cleared version keeps "no boundary" once superseded; the older ones keep theirs.
       yield* s.projects.update(a.id, p.id, { geometry: square(4) })
-      yield* s.boundaryVersions.supersede(a.id, p.id, 3, null)
+      assert.strictEqual(yield* s.boundaryVersions.supersedeLatest(a.id, p.id, null), 3)
       yield* s.boundaryVersions.append({ ...first, version: 4 })
-      yield* s.boundaryVersions.supersede(a.id, p.id, 2, square(3))
       const again = yield* Effect.forEach([2, 3, 4], (v) => Effect.map(s.boundaryVersions.get(a.id, p.id, v), (r) => r?.geometry?.text ?? null))
       assert.deepStrictEqual(again, [square(2).text, null, square(4).text])
+      // A newest version with its own copy (a history from before copies were deferred) keeps it.
+      assert.strictEqual(yield* s.boundaryVersions.supersedeLatest(a.id, p.id, square(4)), 4)
+      yield* s.boundaryVersions.append({ ...first, version: 5, geometry: square(5) })
+      assert.strictEqual(yield* s.boundaryVersions.supersedeLatest(a.id, p.id, square(3)), 5)
+      assert.strictEqual((yield* s.boundaryVersions.get(a.id, p.id, 5))?.geometry?.text, square(5).text)
+      assert.strictEqual((yield* s.boundaryVersions.get(a.id, p.id, 4))?.geometry?.text, square(4).text)
+      // Another account's call, or a project without versions: undefined, and nothing written.
       const other = yield* newAccountRow(s)
+      assert.isUndefined(yield* s.boundaryVersions.supersedeLatest(other.id, p.id, square(6)))
       assert.isUndefined(yield* s.boundaryVersions.get(other.id, p.id, 4))
+      const fresh = projectRow(a.id, { geometry: square(7) })
+      yield* s.projects.insert(fresh)
+      assert.isUndefined(yield* s.boundaryVersions.supersedeLatest(a.id, fresh.id, square(6)))
+      assert.isUndefined(yield* s.boundaryVersions.latest(a.id, fresh.id))
+      assert.deepStrictEqual(
+        yield* Effect.forEach([4, 5], (v) => Effect.map(s.boundaryVersions.get(a.id, p.id, v), (r) => r?.geometry?.text ?? null)),
+        [square(4).text, square(5).text]
+      )
     }))
 }
