@@ -31,7 +31,6 @@ export const boundaryHistory = (db: Ctx): S.BoundaryHistoryShape => {
           if (v?.geometry === CURRENT) db.t.boundaryVersions.set(keyOf(projectId, v.version), { ...v, geometry })
           return v?.version
         }),
-      latest: (accountId, projectId) => db.locked(() => versionsOf(accountId, projectId)[0]?.version),
       get: (accountId, projectId, version) =>
         db.locked(() => {
           const v = db.t.boundaryVersions.get(keyOf(projectId, version))

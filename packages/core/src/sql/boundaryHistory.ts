@@ -48,11 +48,6 @@ export const boundaryHistory = (c: Context): S.BoundaryHistoryShape => {
           const expired = row.version - S.MAX_BOUNDARY_VERSIONS
           if (expired >= 1) yield* sql`delete from boundary_versions where ${ofProject(row.account_id, row.project_id)} and version = ${expired}`
         })),
-      latest: (accountId, projectId) =>
-        orStorage(Effect.map(
-          sql`select version from boundary_versions where ${ofProject(accountId, projectId)} order by version desc limit 1`,
-          (rows) => (rows[0] ? Number(rows[0].version) : undefined)
-        )),
       // The newest version found by the key's index and its copy given in the same statement (a
       // version that has its own is written back unchanged: only histories from before copies were
       // deferred have one), so a boundary replacement costs one round trip here, not two.

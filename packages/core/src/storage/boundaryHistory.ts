@@ -71,8 +71,6 @@ export interface BoundaryHistoryShape {
      * next version.
      */
     readonly supersedeLatest: (accountId: string, projectId: string, geometry: RawJson | null) => Fx<number | undefined>
-    /** The project's newest version number, through the key's index; undefined when it has none. */
-    readonly latest: (accountId: string, projectId: string) => Fx<number | undefined>
     readonly get: (accountId: string, projectId: string, version: number) => Fx<BoundaryVersionRow | undefined>
     /**
      * Newest first: at most `limit` versions below `before` (all when undefined), skipping `offset`;
