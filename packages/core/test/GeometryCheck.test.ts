@@ -136,6 +136,32 @@ describe("GeometryCheck.decodeBody", () => {
   })
 })
 
+describe("a checked boundary's text and its value for the measures", () => {
+  it("a boundary checked here is measured from its checked value, never parsed back; a stored text is parsed once", () => {
+    const verdict = GeometryCheck.evaluate(clockwise)
+    assert.strictEqual(verdict._tag, "Valid")
+    if (verdict._tag !== "Valid") return
+    const kept = GeometryCheck.parsedBoundary(verdict.geometry)
+    // The normalised value itself (its winding turned), equal to what its text parses to.
+    assert.deepStrictEqual(kept, JSON.parse(verdict.geometry.text))
+    assert.notDeepEqual(kept, clockwise)
+    // Not parsed back: its positions are the checked value's own arrays.
+    const positions = (kept as Geometry.Polygon).coordinates[0]!
+    assert.isTrue(positions.every((p) => clockwise.coordinates[0]!.includes(p)))
+    assert.strictEqual(GeometryCheck.parsedBoundary(verdict.geometry), kept)
+    // A text read from a store: parsed on first use, the same value after.
+    const stored = new RawJson.RawJson(verdict.geometry.text)
+    const parsed = GeometryCheck.parsedBoundary(stored)
+    assert.notStrictEqual(parsed, kept)
+    assert.deepStrictEqual(parsed, kept)
+    assert.strictEqual(GeometryCheck.parsedBoundary(stored), parsed)
+    // Both measure the same.
+    const square2 = GeometryCheck.evaluate(square)
+    if (square2._tag !== "Valid") return assert.fail("square is valid")
+    assert.deepStrictEqual(GeometryCheck.measureShared(verdict.geometry, square2.geometry), GeometryCheck.measureShared(stored, square2.geometry))
+  })
+})
+
 describe("createCanopy with a geometryCheck", () => {
   it("the Projects service validates and measures through it", async () => {
     let calls = 0

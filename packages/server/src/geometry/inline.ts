@@ -10,8 +10,9 @@ import { GeometryCheck, Overlap, RawJson } from "@canopy/core"
 
 /**
  * Two boundaries are compared inline only when their texts are short (parsing one is linear: under
- * a millisecond for 64,000 characters, and a write's own boundary is parsed once for all its
- * comparisons, and not at all when it was checked on the loop: `GeometryCheck.storedText`) and the measure fits a budget of work counted as it goes
+ * a millisecond for 64,000 characters; a write's own boundary is parsed once for all its
+ * comparisons, and not at all when it was checked on the loop: `GeometryCheck.storedText`) and
+ * the measure fits a budget of work counted as it goes
  * (`Overlap.sharedHectaresPrepared`' `limit`: the larger boundary, usually the write's own, is
  * prepared once for all its neighbours: pairs of edges examined, edges tested, pieces — the
  * crossings it finds are counted by the sweep that finds them): 12,000 units, 1–2 ms in any shape
