@@ -15,6 +15,9 @@ const project = await canopy.projects.create(principal, {
   }
 })
 console.log(`${account.name}: ${project.slug} covers ${project.area_hectares} ha`)
+// Boundaries come back as GeoJSON values, typed as such (the shell counter-clockwise, RFC 7946).
+const shell = project.geometry?.type === "Polygon" ? project.geometry.coordinates[0] : undefined
+console.log(`its shell: ${shell?.length} positions from ${shell?.[0]?.join(", ")}`)
 
 try {
   await canopy.projects.create(principal, { name: "Amazon reforestation!" }) // same slug

@@ -16,7 +16,7 @@ describe("example: Canopy as a library on SQLite", () => {
         encoding: "utf8"
       })
       assert.strictEqual(out,
-        "Acme Forestry: amazon-reforestation covers 491.5243 ha\nrefused: CONFLICT (a project with this slug already exists in the account)\n")
+        "Acme Forestry: amazon-reforestation covers 491.5243 ha\nits shell: 5 positions from -62.2, -3.4\nrefused: CONFLICT (a project with this slug already exists in the account)\n")
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -75,7 +75,8 @@ export interface CreateCanopyOptions {
 export { CanopyError, ConflictError, ForbiddenError, InternalError, NotFoundError, RateLimitedError, toCanopyError, UnauthorizedError,
   ValidationFailedError } from "./Errors.ts"
 
-type P<S> = S extends (...args: infer A) => Effect.Effect<infer R, infer _E, infer _R> ? (...args: A) => Promise<R> : never
+/** A service method as the facade offers it: a Promise of its answer, boundaries as GeoJSON values (`RawJson.Materialized`). */
+type P<S> = S extends (...args: infer A) => Effect.Effect<infer R, infer _E, infer _R> ? (...args: A) => Promise<RawJson.Materialized<R>> : never
 
 /** The Promise facade. */
 export interface Canopy {

@@ -137,17 +137,23 @@ export const chunks = (value: unknown): string | ReadonlyArray<string | Uint8Arr
   return pieces
 }
 
+/**
+ * The type of `materialize(value)`: each `RawJson` left out of the unions it is in (a schema that
+ * carries one says what it holds, e.g. `Geometry.Boundary | RawJson`), through objects and arrays.
+ */
+export type Materialized<A> = A extends RawJson ? never : A extends object ? { [K in keyof A]: Materialized<A[K]> } : A
+
 /** A copy of `value` with every `RawJson` (in it, its arrays and plain objects) replaced by its parsed value. */
-export const materialize = <A>(value: A): A => {
-  if (value instanceof RawJson) return value.value() as A
-  if (Array.isArray(value)) return value.map(materialize) as A
+export const materialize = <A>(value: A): Materialized<A> => {
+  if (value instanceof RawJson) return value.value() as Materialized<A>
+  if (Array.isArray(value)) return value.map(materialize) as Materialized<A>
   if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
     let copy: Record<string, unknown> | undefined
     for (const [k, v] of Object.entries(value)) {
       const m = materialize(v)
       if (m !== v) (copy ??= { ...value as Record<string, unknown> })[k] = m
     }
-    return (copy ?? value) as A
+    return (copy ?? value) as Materialized<A>
   }
-  return value
+  return value as Materialized<A>
 }

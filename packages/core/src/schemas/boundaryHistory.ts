@@ -3,6 +3,8 @@
  * (docs/decisions.md, "Boundary history").
  */
 import { Schema } from "effect"
+import type * as Geometry from "../Geometry.ts"
+import type { RawJson } from "../RawJson.ts"
 import { BoundaryVia } from "../storage/boundaryHistory.ts"
 import { Count, documented, Measure, type Ordering, pageFields, paginated, Timestamp } from "./common.ts"
 import { boundaryJsonSchema } from "./geojson.ts"
@@ -41,10 +43,10 @@ const summaryFields = {
 export const BoundaryVersionSummary = Schema.Struct(summaryFields).annotate({ identifier: "BoundaryVersionSummary" })
 export type BoundaryVersionSummary = typeof BoundaryVersionSummary.Type
 
-/** One boundary version, with the boundary it set (null: the change cleared it). */
+/** One boundary version, with the boundary it set (null: the change cleared it); its text inside the services, as a Project's. */
 export const BoundaryVersion = Schema.Struct({
   ...summaryFields,
-  geometry: Schema.NullOr(documented<unknown>(boundaryJsonSchema)),
+  geometry: Schema.NullOr(documented<Geometry.Boundary | RawJson>(boundaryJsonSchema)),
   bbox: Schema.NullOr(Schema.Tuple([Measure, Measure, Measure, Measure]))
 }).annotate({ identifier: "BoundaryVersion" })
 export type BoundaryVersion = typeof BoundaryVersion.Type

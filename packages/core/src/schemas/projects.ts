@@ -6,6 +6,7 @@ import { Schema, Struct } from "effect"
 import { formatPath } from "../FieldError.ts"
 import * as Geometry from "../Geometry.ts"
 import * as Lifecycle from "../Lifecycle.ts"
+import type { RawJson } from "../RawJson.ts"
 import * as Slug from "../Slug.ts"
 import { AssetRow, ProjectRow } from "../storage/projects.ts"
 import { AnyObject, Description, documented, literal, Measure, Metadata, Name, newestFirst, Order, type Ordering, pageFields, paginated, SearchTerm,
@@ -197,10 +198,13 @@ export const OverlapReport = Schema.Struct({
     "Present in the answer of a create or update that set, changed or restored a boundary counted toward usage: the account's other active and draft projects whose boundaries share at least 0.0001 ha with it, largest first"
 })
 
-/** Project (spec, plus `bbox`, and `overlaps` in write answers). `geometry` travels as its JSON text inside the services (`RawJson`). */
+/**
+ * Project (spec, plus `bbox`, and `overlaps` in write answers). `geometry` travels as its JSON text
+ * inside the services (`RawJson`); the Promise facade hands over its value (`RawJson.Materialized`).
+ */
 export const Project = Schema.Struct({
   ...Struct.pick(ProjectRow.fields, ["id", "name", "slug", "description"]),
-  geometry: Schema.NullOr(documented<unknown>(boundaryJsonSchema)),
+  geometry: Schema.NullOr(documented<Geometry.Boundary | RawJson>(boundaryJsonSchema)),
   area_hectares: Measure.annotate({ description: "Geodesic area of the boundary in hectares, rounded to 4 decimals; 0 without a boundary" }),
   bbox: Schema.NullOr(Schema.Tuple([Measure, Measure, Measure, Measure]).annotate({ description: "[west, south, east, north] in degrees" })),
   status: ProjectStatus,
@@ -228,7 +232,7 @@ export type Project = typeof Project.Type
 export const Asset = Schema.Struct({
   ...Struct.pick(AssetRow.fields, ["id", "project_id", "name"]),
   type: AssetType,
-  location: Schema.NullOr(documented<unknown>(pointJsonSchema)),
+  location: Schema.NullOr(documented<Geometry.Point>(pointJsonSchema)),
   status: AssetStatus,
   metadata: AnyObject("Free-form JSON object (any keys)"),
   created_at: Timestamp,

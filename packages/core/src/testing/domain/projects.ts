@@ -1,6 +1,7 @@
 /** The domain cases for projects and assets. */
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
+import type * as Geometry from "../../Geometry.ts"
 import * as Ids from "../../Ids.ts"
 import * as RawJson from "../../RawJson.ts"
 import { Assets } from "../../services/Assets.ts"
@@ -24,7 +25,7 @@ export const projectsCases = (it: DomainIt, { clock, tick }: SuiteClock): void =
       assert.closeTo(p.area_hectares, 10, 0.1)
       assert.strictEqual(p.area_hectares, Math.round(p.area_hectares * 10_000) / 10_000)
       assert.deepStrictEqual(p.bbox?.map((x) => Math.round(x * 1e6) / 1e6), [10, 0, 10.002841, 0.00286])
-      const ring = (RawJson.materialize(p.geometry) as { coordinates: Array<Array<[number, number]>> }).coordinates[0]!
+      const ring = (RawJson.materialize(p.geometry) as Geometry.Polygon).coordinates[0]!
       const signed = ring.slice(0, -1).reduce((acc, q, i) => acc + q[0] * ring[i + 1]![1] - ring[i + 1]![0] * q[1], 0)
       assert.isAbove(signed, 0, "the stored shell is counter-clockwise (RFC 7946)")
       assert.strictEqual(p.created_at, new Date(JAN_1).toISOString())
