@@ -140,7 +140,7 @@ describe("the packages, installed from their tarballs outside the repository", (
     copyFileSync(join(repo, "examples/library-sqlite/src/main.ts"), join(full, "main.mjs"))
     const library = await ok(node, ["main.mjs", join(full, "library.db")], { cwd: full })
     assert.strictEqual(library.out,
-      "Acme Forestry: amazon-reforestation covers 491.5243 ha\nrefused: CONFLICT (a project with this slug already exists in the account)\n")
+      "Acme Forestry: amazon-reforestation covers 491.5243 ha\nits shell: 5 positions from -62.2, -3.4\nrefused: CONFLICT (a project with this slug already exists in the account)\n")
 
     // (b) The mount example (examples/embed-node-http): its app module as it is (Node strips the
     // types of a .ts file outside node_modules), driven by a host script.
