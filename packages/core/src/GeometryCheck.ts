@@ -70,7 +70,12 @@ export type Shared =
   | { readonly _tag: "Shared"; readonly hectares: number }
   | { readonly _tag: "TooComplex" }
 
-/** Boundaries parsed for the measures, by their text's object (a write's own is compared with each neighbour). */
+/**
+ * Boundaries parsed for the measures, by their text's object (a write's own is compared with each
+ * neighbour). Kept apart from `RawJson.value()`, which is what a library caller's result is
+ * materialised from: a checked value shares its positions with the caller's input, and a result
+ * must not.
+ */
 const parsedTexts = new WeakMap<RawJson, Geometry.Boundary>()
 
 /**
