@@ -1,8 +1,14 @@
 /**
  * An Effect `SqlClient` over better-sqlite3: one connection, a semaphore so one fiber uses it at a
  * time, prepared statements cached, transactions begun `IMMEDIATE` (the write lock is taken up
- * front, so two writers queue on `busy_timeout` instead of deadlocking on an upgrade). Beside it,
+ * front, so two writers queue for it instead of deadlocking on an upgrade). Beside it,
  * `SqliteDatabase` hands the same connection, under the same semaphore, to synchronous code.
+ *
+ * A lock held elsewhere (another process on the file, the checkpoint thread's RESTART) is waited
+ * for off the event loop: the connection's own `busy_timeout` is 0, and a statement that finds the
+ * database busy before it changed anything is tried again after a sleep (1 ms, doubling to 20 ms)
+ * until `busyTimeoutMs` has passed. SQLite's busy handler would sleep inside the call, holding the
+ * loop — every request of the server — for as long as the other holds the lock.
  */
 import Database from "better-sqlite3"
 import { existsSync, statSync } from "node:fs"
@@ -16,7 +22,10 @@ import * as Checkpointer from "./Checkpointer.ts"
 export interface SqliteOptions {
   /** A file path, or `:memory:`. */
   readonly filename: string
-  /** How long a writer waits for another process's lock (ms). Default 5,000. */
+  /**
+   * How long a statement waits for a lock held elsewhere (ms), off the event loop, before it fails
+   * with SQLite's busy error. Default 5,000.
+   */
   readonly busyTimeoutMs?: number
   /**
    * Refuse to create the file: opening a path where no file exists fails ("no database at PATH")
@@ -59,6 +68,19 @@ const classify = (operation: string) => (cause: unknown) => {
 
 const COMMIT = /^\s*COMMIT\s*$/i
 
+const isBusy = (cause: unknown) => {
+  const code = (cause as { code?: unknown }).code
+  return typeof code === "string" && code.startsWith("SQLITE_BUSY")
+}
+/** The longest sleep between two tries of a statement that found the database locked (ms). */
+const LOCK_RETRY_MAX_MS = 20
+/** A sleep of the wall clock (a lock is held in real time, whatever the fiber's `Clock` says). */
+const pause = (ms: number) =>
+  Effect.callback<void>((resume) => {
+    const timer = setTimeout(() => resume(Effect.void), ms)
+    return Effect.sync(() => clearTimeout(timer))
+  })
+
 /** A cached prepared statement of the connection. */
 export type Prepare = (sql: string) => Database.Statement
 
@@ -77,6 +99,7 @@ export class SqliteDatabase extends Context.Service<SqliteDatabase, {
 /** Opens the database and builds the client; the database closes with the scope. */
 export const make = (options: SqliteOptions) =>
   Effect.gen(function*() {
+    const lockWaitMs = options.busyTimeoutMs ?? 5_000
     const opened = yield* Effect.acquireRelease(
       Effect.try({
         try: () => {
@@ -86,7 +109,7 @@ export const make = (options: SqliteOptions) =>
           }
           const db = new Database(options.filename, { fileMustExist: options.mustExist === true && onDisk })
           try {
-            db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5_000}`)
+            db.pragma(`busy_timeout = ${lockWaitMs}`) // opening may wait on the loop (once, at start)
             if (options.filename !== ":memory:") db.pragma("journal_mode = WAL")
             db.pragma("synchronous = NORMAL")
             db.pragma("foreign_keys = ON")
@@ -97,6 +120,7 @@ export const make = (options: SqliteOptions) =>
             db.close()
             throw e
           }
+          db.pragma("busy_timeout = 0") // from here on, locks are waited for off the loop (`attempt`)
           const checkpointer = onDisk && options.checkpointOffThread !== false ? Checkpointer.start(db, options.filename) : undefined
           const afterCommit = checkpointer?.afterCommit ?? (onDisk ? Checkpointer.writerBound(db, options.filename) : undefined)
           return { db, stopCheckpointer: checkpointer?.stop, afterCommit }
@@ -122,33 +146,64 @@ export const make = (options: SqliteOptions) =>
       }
       return st
     }
+    /**
+     * Runs `f` on the connection; when it finds the database locked (`SQLITE_BUSY`) having changed
+     * nothing — outside a transaction, where a statement either completes or has no effect, and a
+     * better-sqlite3 transaction function rolls back — it is tried again after a sleep, until
+     * `lockWaitMs` has passed. Inside a transaction (which began `IMMEDIATE`, holding the write
+     * lock) a busy error is passed on.
+     */
+    const attempt = <A>(operation: string, f: () => A): Effect.Effect<A, SqlError.SqlError> =>
+      Effect.suspend(() => {
+        try {
+          return Effect.succeed(f())
+        } catch (cause) {
+          if (!isBusy(cause) || db.inTransaction) return Effect.fail(classify(operation)(cause))
+          const deadline = Date.now() + lockWaitMs
+          const again = (sleepMs: number): Effect.Effect<A, SqlError.SqlError> =>
+            Effect.flatMap(pause(sleepMs), () => {
+              try {
+                return Effect.succeed(f())
+              } catch (cause) {
+                if (!isBusy(cause) || db.inTransaction || Date.now() >= deadline) return Effect.fail(classify(operation)(cause))
+                return again(Math.min(sleepMs * 2, LOCK_RETRY_MAX_MS))
+              }
+            })
+          return again(1)
+        }
+      })
     const run = (sql: string, params: ReadonlyArray<unknown>, raw = false) =>
-      Effect.try({
-        try: () => {
-          const st = prepare(sql)
-          if (st.reader) return st.all(...params) as ReadonlyArray<Record<string, unknown>>
-          const info = st.run(...params)
-          if (afterCommit && COMMIT.test(sql)) afterCommit()
-          return (raw ? info : []) as never
-        },
-        catch: classify("execute")
+      attempt("execute", () => {
+        const st = prepare(sql)
+        if (st.reader) return st.all(...params) as ReadonlyArray<Record<string, unknown>>
+        const info = st.run(...params)
+        if (afterCommit && COMMIT.test(sql)) afterCommit()
+        return (raw ? info : []) as never
       })
     const values = (sql: string, params: ReadonlyArray<unknown>) =>
-      Effect.try({
-        try: () => {
-          const st = prepare(sql)
-          if (st.reader) return st.raw(true).all(...params) as ReadonlyArray<ReadonlyArray<unknown>>
-          st.run(...params)
-          return []
-        },
-        catch: classify("execute")
+      attempt("execute", () => {
+        const st = prepare(sql)
+        if (st.reader) return st.raw(true).all(...params) as ReadonlyArray<ReadonlyArray<unknown>>
+        st.run(...params)
+        return []
       })
+    // Several statements at once may stop part-way: run with SQLite's own busy wait (on the loop;
+    // DDL of migrations and tests, not a request's path).
+    const execWaiting = (sql: string) => {
+      db.pragma(`busy_timeout = ${lockWaitMs}`)
+      try {
+        db.exec(sql)
+      } finally {
+        db.pragma("busy_timeout = 0")
+      }
+      return [] as ReadonlyArray<Record<string, unknown>>
+    }
     // Transaction control runs as cached prepared statements (it is on every write's path);
     // other parameterless statements (DDL, several statements at once) go through exec.
     const TRANSACTION_CONTROL = /^\s*(BEGIN( IMMEDIATE)?|COMMIT|ROLLBACK|SAVEPOINT \w+|RELEASE SAVEPOINT \w+|ROLLBACK TO SAVEPOINT \w+)\s*$/i
     const unprepared = (sql: string, params: ReadonlyArray<unknown>) =>
       params.length === 0 && !/^\s*(select|with|insert|update|delete)/i.test(sql) && !TRANSACTION_CONTROL.test(sql)
-        ? Effect.try({ try: () => (db.exec(sql), [] as ReadonlyArray<Record<string, unknown>>), catch: classify("execute") })
+        ? Effect.try({ try: () => execWaiting(sql), catch: classify("execute") })
         : run(sql, params)
 
     const connection: SqlConnection.Connection = {
@@ -174,7 +229,7 @@ export const make = (options: SqliteOptions) =>
     })
 
     const use = <A>(operation: string, f: (prepare: Prepare, db: Database.Database) => A) => {
-      const direct = Effect.try({ try: () => f(prepare, db), catch: classify(operation) })
+      const direct = attempt(operation, () => f(prepare, db))
       // Outside a transaction, borrow the connection as the client's own statements do (the
       // borrower also rolls back a transaction a failed COMMIT's cleanup left open).
       return Effect.flatMap(Effect.serviceOption(client.transactionService), (tx) => Option.isSome(tx) ? direct : acquirers.borrower(() => direct))

@@ -17,7 +17,7 @@ const tempDb = () => {
 const nodeArgs = ["--conditions=source", "--disable-warning=ExperimentalWarning"]
 
 describe("SQLite adapter", () => {
-  it("opens with WAL, foreign keys and a busy timeout", async () => {
+  it("opens with WAL and foreign keys; its own busy timeout is 0 (locks are waited for off the loop)", async () => {
     const { cleanup, filename } = tempDb()
     const canopy = await createCanopy({ storage: sqliteStorage({ filename }) })
     await canopy.close()
@@ -31,8 +31,65 @@ describe("SQLite adapter", () => {
       const busy = yield* sql`pragma busy_timeout`
       return [fk[0], busy[0]]
     }).pipe(Effect.provide(SqliteClient.layer({ filename }))))
-    assert.deepStrictEqual(out, [{ foreign_keys: 1 }, { timeout: 5000 }])
+    assert.deepStrictEqual(out, [{ foreign_keys: 1 }, { timeout: 0 }])
     cleanup()
+  })
+
+  it("a lock held elsewhere is waited for off the event loop, up to busyTimeoutMs; past it the write fails and changes nothing", async () => {
+    const { cleanup, filename } = tempDb()
+    const other = new Database(filename)
+    other.pragma("journal_mode = WAL")
+    other.exec("create table t (x integer)")
+    // The longest gap between ticks of a 5 ms timer while `p` runs: a wait held on the loop shows.
+    const longestGap = async <A>(p: () => Promise<A>) => {
+      let last = performance.now()
+      let longest = 0
+      const timer = setInterval(() => {
+        const now = performance.now()
+        longest = Math.max(longest, now - last)
+        last = now
+      }, 5)
+      try {
+        return { value: await p(), longest }
+      } finally {
+        clearInterval(timer)
+      }
+    }
+    const insertTimed = (transaction: boolean) =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const started = performance.now()
+        const insert = sql`insert into t (x) values (1)`
+        const exit = yield* Effect.exit(transaction ? sql.withTransaction(insert) : insert)
+        return { exit, ms: performance.now() - started }
+      }).pipe(Effect.provide(SqliteClient.layer({ filename, busyTimeoutMs: 400 })))
+    try {
+      for (const transaction of [false, true]) {
+        // Released after 150 ms: the write waits for it, then succeeds.
+        other.exec("begin immediate")
+        setTimeout(() => other.exec("commit"), 150)
+        const waited = await longestGap(() => Effect.runPromise(insertTimed(transaction)))
+        assert.strictEqual(waited.value.exit._tag, "Success")
+        assert.isAbove(waited.value.ms, 140)
+        assert.isBelow(waited.longest, 100, `the loop was held ${Math.round(waited.longest)} ms`)
+
+        // Held for a second: the write gives up after 400 ms (SQLite's busy error), writing nothing.
+        const before = other.prepare("select count(*) from t").pluck().get()
+        other.exec("begin immediate")
+        setTimeout(() => other.exec("commit"), 1_000)
+        const refused = await longestGap(() => Effect.runPromise(insertTimed(transaction)))
+        assert.strictEqual(refused.value.exit._tag, "Failure")
+        assert.match(String(refused.value.exit), /SQLITE_BUSY|locked/i)
+        assert.isAbove(refused.value.ms, 390)
+        assert.isBelow(refused.value.ms, 900)
+        assert.isBelow(refused.longest, 100, `the loop was held ${Math.round(refused.longest)} ms`)
+        await new Promise((r) => setTimeout(r, 700))
+        assert.strictEqual(other.prepare("select count(*) from t").pluck().get(), before)
+      }
+    } finally {
+      other.close()
+      cleanup()
+    }
   })
 
   it("migrations are versioned and applied once: a reopen runs none", async () => {
