@@ -59,18 +59,21 @@ export const startPgBouncer = async (serverUrl: string, options: { readonly pool
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
     stderr = (stderr + chunk).slice(-4000)
   })
-  const exited = once(child, "exit")
+  // A binary that cannot be started (not installed) is an `error` event, not an exit.
+  let spawnError: Error | undefined
+  child.once("error", (e) => void (spawnError = e))
+  const exited = once(child, "exit").catch(() => undefined)
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
+    if (spawnError === undefined && child.exitCode === null && child.signalCode === null) {
       child.kill("SIGINT")
       await exited
     }
     rmSync(dir, { recursive: true, force: true })
   }
   for (let waited = 0; !(await accepts(port)); waited += 50) {
-    if (child.exitCode !== null || waited > 10_000) {
+    if (spawnError !== undefined || child.exitCode !== null || waited > 10_000) {
       await stop()
-      throw new Error(`PgBouncer did not start: ${stderr.trim() || "no output"}`)
+      throw new Error(`PgBouncer did not start: ${spawnError?.message ?? (stderr.trim() || "no output")}`)
     }
     await new Promise((r) => setTimeout(r, 50))
   }
