@@ -60,7 +60,7 @@ describe("a write lock held by another process", () => {
     assert.isAbove(posted.at - heldAt, 700)
     // …while /health went on answering: the wait was not held on the loop.
     assert.isAbove(probes.length, 40)
-    assert.isBelow(probes.at(-1)!, 400, `slowest /health ${Math.round(probes.at(-1)!)} ms while the lock was held`)
+    assert.isBelow(probes.at(-1)!, 500, `slowest /health ${Math.round(probes.at(-1)!)} ms while the lock was held`)
   })
 
   it("held past the busy timeout: a 503 with the spec's error body, nothing stored, and the loop free meanwhile", async () => {
@@ -81,7 +81,7 @@ describe("a write lock held by another process", () => {
     assert.strictEqual(refused.retryAfter, "5")
     assert.strictEqual(projectCount(), before)
     assert.isAbove(probes.length, 200)
-    assert.isBelow(probes.at(-1)!, 400, `slowest /health ${Math.round(probes.at(-1)!)} ms while the lock was held`)
+    assert.isBelow(probes.at(-1)!, 500, `slowest /health ${Math.round(probes.at(-1)!)} ms while the lock was held`)
     // and once the lock is free, the same request succeeds
     assert.strictEqual((await timed("/v1/projects", { method: "POST", body: JSON.stringify({ name: "After" }) })).status, 201)
   }, 20_000)
