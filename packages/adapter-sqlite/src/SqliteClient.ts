@@ -153,25 +153,21 @@ export const make = (options: SqliteOptions) =>
      * `lockWaitMs` has passed. Inside a transaction (which began `IMMEDIATE`, holding the write
      * lock) a busy error is passed on.
      */
-    const attempt = <A>(operation: string, f: () => A): Effect.Effect<A, SqlError.SqlError> =>
-      Effect.suspend(() => {
+    const attempt = <A>(operation: string, f: () => A): Effect.Effect<A, SqlError.SqlError> => {
+      // `deadline` is set by the first busy answer; each later one sleeps twice as long, up to the cap.
+      const tryAt = (deadline: number | undefined, sleepMs: number): Effect.Effect<A, SqlError.SqlError> => {
         try {
           return Effect.succeed(f())
         } catch (cause) {
-          if (!isBusy(cause) || db.inTransaction) return Effect.fail(classify(operation)(cause))
-          const deadline = Date.now() + lockWaitMs
-          const again = (sleepMs: number): Effect.Effect<A, SqlError.SqlError> =>
-            Effect.flatMap(pause(sleepMs), () => {
-              try {
-                return Effect.succeed(f())
-              } catch (cause) {
-                if (!isBusy(cause) || db.inTransaction || Date.now() >= deadline) return Effect.fail(classify(operation)(cause))
-                return again(Math.min(sleepMs * 2, LOCK_RETRY_MAX_MS))
-              }
-            })
-          return again(1)
+          if (!isBusy(cause) || db.inTransaction || (deadline !== undefined && Date.now() >= deadline)) {
+            return Effect.fail(classify(operation)(cause))
+          }
+          const until = deadline ?? Date.now() + lockWaitMs
+          return Effect.flatMap(pause(sleepMs), () => tryAt(until, Math.min(sleepMs * 2, LOCK_RETRY_MAX_MS)))
         }
-      })
+      }
+      return Effect.suspend(() => tryAt(undefined, 1))
+    }
     const run = (sql: string, params: ReadonlyArray<unknown>, raw = false) =>
       attempt("execute", () => {
         const st = prepare(sql)
