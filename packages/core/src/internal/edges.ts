@@ -114,41 +114,40 @@ export const pointTest = (E: Edges): (x: number, y: number) => number => (E.test
 /** An even–odd point-in-boundary test over latitude bands of the boundary's edges near a box. */
 const bandIndex = (E: Edges, box: readonly [number, number, number, number]) => {
   const [w, s, , n] = box
-  const keep: Array<number> = []
+  const keep = new Int32Array(E.n)
+  let kept = 0
   for (let i = 0; i < E.n; i++) {
     if (Math.max(E.x1[i]!, E.x2[i]!) < w || Math.max(E.y1[i]!, E.y2[i]!) < s || Math.min(E.y1[i]!, E.y2[i]!) > n) continue
-    keep.push(i)
+    keep[kept++] = i
   }
   const height = n - s
-  let bands = Math.max(1, Math.min(4096, Math.ceil(keep.length / 2)))
-  const span = (i: number, b: number): [number, number] => {
-    const lo = Math.floor(((Math.min(E.y1[i]!, E.y2[i]!) - s) / height) * b)
-    const hi = Math.floor(((Math.max(E.y1[i]!, E.y2[i]!) - s) / height) * b)
-    return [Math.max(0, Math.min(b - 1, lo)), Math.max(0, Math.min(b - 1, hi))]
-  }
+  let bands = Math.max(1, Math.min(4096, Math.ceil(kept / 2)))
+  // Each kept edge's first and last band, for the band count being tried.
+  const lo = new Int32Array(kept), hi = new Int32Array(kept)
+  const bandAt = (y: number, b: number) => Math.max(0, Math.min(b - 1, Math.floor(((y - s) / height) * b)))
   // Long edges sit in many bands: fewer bands when the index would pass 16 entries per edge.
   for (;;) {
     let entries = 0
-    for (const i of keep) {
-      const [lo, hi] = span(i, bands)
-      entries += hi - lo + 1
+    for (let k = 0; k < kept; k++) {
+      const i = keep[k]!
+      lo[k] = bandAt(Math.min(E.y1[i]!, E.y2[i]!), bands)
+      hi[k] = bandAt(Math.max(E.y1[i]!, E.y2[i]!), bands)
+      entries += hi[k]! - lo[k]! + 1
     }
-    if (bands === 1 || entries <= 16 * keep.length + 64) break
+    if (bands === 1 || entries <= 16 * kept + 64) break
     bands = Math.max(1, bands >> 1)
   }
-  if (!(height > 0)) bands = 1
-  const start = new Int32Array(bands + 1)
-  for (const i of keep) {
-    const [lo, hi] = bands === 1 ? [0, 0] : span(i, bands)
-    for (let b = lo; b <= hi; b++) start[b + 1]!++
+  if (!(height > 0)) {
+    bands = 1
+    lo.fill(0)
+    hi.fill(0)
   }
+  const start = new Int32Array(bands + 1)
+  for (let k = 0; k < kept; k++) for (let b = lo[k]!; b <= hi[k]!; b++) start[b + 1]!++
   for (let b = 0; b < bands; b++) start[b + 1]! += start[b]!
   const items = new Int32Array(start[bands]!)
   const fill = start.slice(0, bands)
-  for (const i of keep) {
-    const [lo, hi] = bands === 1 ? [0, 0] : span(i, bands)
-    for (let b = lo; b <= hi; b++) items[fill[b]!++] = i
-  }
+  for (let k = 0; k < kept; k++) for (let b = lo[k]!; b <= hi[k]!; b++) items[fill[b]!++] = keep[k]!
   // Exact: which side of an edge the point lies on is an orientation predicate, and a point on an
   // edge is told apart (ON) rather than counted on one side by rounding.
   return (x: number, y: number): number => {

@@ -34,9 +34,12 @@ interface Prepared {
   /** Start of each cell's edges in `items` (one more entry). */
   readonly start: Int32Array
   readonly items: Int32Array
-  /** Running sums of the edges' geodesic terms in index order, as unevaluated pairs (hi + lo). */
-  readonly sumHi: Float64Array
-  readonly sumLo: Float64Array
+  /**
+   * Running sums of the edges' geodesic terms in index order, as unevaluated pairs (hi + lo); made
+   * when a measure first needs a run of whole edges inside its neighbour (a boundary that only
+   * nearly coincides with its one neighbour never does).
+   */
+  sums: { readonly hi: Float64Array; readonly lo: Float64Array } | undefined
   /** Per edge: the pass that last examined it (one measure at a time per thread). */
   readonly seen: Int32Array
   pass: number
@@ -46,6 +49,9 @@ interface Prepared {
 
 const preparedOf = new WeakMap<Rings, Prepared>()
 
+/** The grid cell (column or row) of a coordinate: `count` cells of `size` from `origin`, clamped. Monotone in `v`. */
+const cellAt = (v: number, origin: number, size: number, count: number) => Math.min(count - 1, Math.max(0, Math.floor(((v - origin) / size) * count)))
+
 /** The prepared form of a boundary; made once per rings array. */
 const prepare = (rings: Rings): Prepared => {
   let P = preparedOf.get(rings)
@@ -53,33 +59,42 @@ const prepare = (rings: Rings): Prepared => {
   const E = edgesOf(rings)
   const [w, s, e, n] = E.box
   const width = Math.max(e - w, Number.MIN_VALUE), height = Math.max(n - s, Number.MIN_VALUE)
+  // Each edge's span of cells, for the grid being tried (plain loops: this runs for every write's boundary).
+  const c0 = new Int32Array(E.n), c1 = new Int32Array(E.n), r0 = new Int32Array(E.n), r1 = new Int32Array(E.n)
   // About two cells per edge, square in degrees; coarser while long edges would fill too many.
   let cells = Math.max(1, 2 * E.n)
-  let cols = 1, rows = 1
-  // Monotone in its argument, so two extents that meet reach a cell in common.
-  const at = (v: number, origin: number, size: number, count: number) => Math.min(count - 1, Math.max(0, Math.floor(((v - origin) / size) * count)))
-  const col = (x: number) => at(x, w, width, cols), row = (y: number) => at(y, s, height, rows)
-  const each = (f: (cell: number, i: number) => void) => {
-    for (let i = 0; i < E.n; i++) {
-      const c0 = col(Math.min(E.x1[i]!, E.x2[i]!)), c1 = col(Math.max(E.x1[i]!, E.x2[i]!))
-      const r0 = row(Math.min(E.y1[i]!, E.y2[i]!)), r1 = row(Math.max(E.y1[i]!, E.y2[i]!))
-      for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) f(r * cols + c, i)
-    }
-  }
+  let cols = 1, rows = 1, entries = 0
   for (;;) {
     cols = Math.max(1, Math.min(4096, Math.round(Math.sqrt((cells * width) / height))))
     rows = Math.max(1, Math.min(4096, Math.round(cells / cols)))
-    let entries = 0
-    each(() => void entries++)
+    entries = 0
+    for (let i = 0; i < E.n; i++) {
+      const xa = E.x1[i]!, xb = E.x2[i]!, ya = E.y1[i]!, yb = E.y2[i]!
+      c0[i] = cellAt(Math.min(xa, xb), w, width, cols)
+      c1[i] = cellAt(Math.max(xa, xb), w, width, cols)
+      r0[i] = cellAt(Math.min(ya, yb), s, height, rows)
+      r1[i] = cellAt(Math.max(ya, yb), s, height, rows)
+      entries += (c1[i]! - c0[i]! + 1) * (r1[i]! - r0[i]! + 1)
+    }
     if (cells <= 1 || entries <= 16 * E.n + 64) break
     cells = Math.floor(cells / 4)
   }
   const start = new Int32Array(cols * rows + 1)
-  each((cell) => start[cell + 1]!++)
+  for (let i = 0; i < E.n; i++) for (let r = r0[i]!; r <= r1[i]!; r++) for (let c = c0[i]!; c <= c1[i]!; c++) start[r * cols + c + 1]!++
   for (let k = 0; k < cols * rows; k++) start[k + 1]! += start[k]!
-  const items = new Int32Array(start[cols * rows]!)
+  const items = new Int32Array(entries)
   const fill = start.slice(0, cols * rows)
-  each((cell, i) => void (items[fill[cell]!++] = i))
+  for (let i = 0; i < E.n; i++) for (let r = r0[i]!; r <= r1[i]!; r++) for (let c = c0[i]!; c <= c1[i]!; c++) items[fill[r * cols + c]!++] = i
+  const col = (x: number) => cellAt(x, w, width, cols), row = (y: number) => cellAt(y, s, height, rows)
+  P = { E, cols, rows, col, row, start, items, sums: undefined, seen: new Int32Array(E.n), pass: 0, marked: new Uint8Array(E.n) }
+  preparedOf.set(rings, P)
+  return P
+}
+
+/** The prepared boundary's running sums, made on first use. */
+const sumsOf = (P: Prepared) => {
+  if (P.sums) return P.sums
+  const E = P.E
   // Compensated running sums (TwoSum): a run's terms are then as exact as summing them one by one.
   const sumHi = new Float64Array(E.n + 1), sumLo = new Float64Array(E.n + 1)
   let hi = 0, lo = 0
@@ -91,13 +106,14 @@ const prepare = (rings: Rings): Prepared => {
     sumHi[i + 1] = hi
     sumLo[i + 1] = lo
   }
-  P = { E, cols, rows, col, row, start, items, sumHi, sumLo, seen: new Int32Array(E.n), pass: 0, marked: new Uint8Array(E.n) }
-  preparedOf.set(rings, P)
-  return P
+  return P.sums = { hi: sumHi, lo: sumLo }
 }
 
 /** The terms of edges `from` to `to` (exclusive) of a prepared boundary. */
-const termsBetween = (P: Prepared, from: number, to: number): number => (P.sumHi[to]! - P.sumHi[from]!) + (P.sumLo[to]! - P.sumLo[from]!)
+const termsBetween = (P: Prepared, from: number, to: number): number => {
+  const { hi, lo } = sumsOf(P)
+  return (hi[to]! - hi[from]!) + (lo[to]! - lo[from]!)
+}
 
 /**
  * The geodesic area `a` and `b` share, in m², as `sharedArea.sharedSquareMetres(a, b)` measures it,

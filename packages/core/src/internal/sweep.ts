@@ -79,6 +79,11 @@ const contact = (
   dx: number,
   dy: number
 ): "none" | "touch" | "cross" | "overlap" => {
+  // Boxes apart: no meeting (most neighbours in the sweep, such as a ring's lower and upper sides).
+  if (Math.max(ax, bx) < Math.min(cx, dx) || Math.max(cx, dx) < Math.min(ax, bx) || Math.max(ay, by) < Math.min(cy, dy) ||
+    Math.max(cy, dy) < Math.min(ay, by)) {
+    return "none"
+  }
   const d1 = orient(cx, cy, dx, dy, ax, ay), d2 = orient(cx, cy, dx, dy, bx, by)
   const d3 = orient(ax, ay, bx, by, cx, cy), d4 = orient(ax, ay, bx, by, dx, dy)
   if (d1 * d2 < 0 && d3 * d4 < 0) return "cross"
