@@ -29,7 +29,9 @@ const saveBucket = db.prepare("insert into rate_limits (account_id, state) value
 const count = db.prepare(`insert into usage_counters (account_id, period, metric, value) values (?, ?, 'api_requests', 1)
   on conflict (account_id, period, metric) do update set value = usage_counters.value + 1 returning value`)
 const byId = db.prepare("select * from projects where account_id = ? and id = ?")
-const page = db.prepare("select * from projects where account_id = ? order by created_at desc, id asc limit 20 offset 0")
+// `+?` where a statement orders or joins: SQLite would otherwise prepare it again on every run
+// (adapter-sqlite/src/Placeholders.ts), as Canopy's adapter no longer does.
+const page = db.prepare("select * from projects where account_id = +? order by created_at desc, id asc limit 20 offset 0")
 const total = db.prepare("select count(*) as n from projects where account_id = ?")
 const insert = db.prepare(`insert into projects (id, account_id, name, slug, description, geometry, area_hectares, bbox, status,
   created_by, sort_name, search_text, created_at, updated_at, boundary_key, zoom_cell)
@@ -37,10 +39,10 @@ const insert = db.prepare(`insert into projects (id, account_id, name, slug, des
 const totals = db.prepare("select * from account_totals where account_id = ?")
 const neighbours = db.prepare(`select projects.id, name, area_hectares, boundary_key, boundary_key = @key as same,
     case when boundary_key = @key then null else geometry end as geometry
-  from (select rowid as k from accounts where id = @account) a cross join projects_rtree r cross join projects
+  from (select rowid as k from accounts where id = +@account) a cross join projects_rtree r cross join projects
   where r.account_lo <= a.k and r.account_hi >= a.k and r.counted_hi >= 1 and projects.rowid = r.id
     and r.west <= @east and r.east >= @west and r.south <= @north and r.north >= @south
-    and account_id = @account and status <> 'archived' and bbox is not null
+    and account_id = +@account and status <> 'archived' and bbox is not null
     and json_extract(bbox, '$[0]') <= @east and json_extract(bbox, '$[2]') >= @west
     and json_extract(bbox, '$[1]') <= @north and json_extract(bbox, '$[3]') >= @south
   limit 1001`)

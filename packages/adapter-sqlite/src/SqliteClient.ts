@@ -17,6 +17,7 @@ import { Context, Effect, Layer, Option, Semaphore, Stream } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient, SqlError, type SqlConnection, Statement } from "effect/sql"
 import * as Checkpointer from "./Checkpointer.ts"
+import { planIndependent } from "./Placeholders.ts"
 
 /** How to open the database. */
 export interface SqliteOptions {
@@ -137,10 +138,11 @@ export const make = (options: SqliteOptions) =>
     const { db, afterCommit } = opened
 
     const cache = new Map<string, Database.Statement>()
+    // Cached statements stay prepared: no plan reads a bound value (`Placeholders.ts`).
     const prepare = (sql: string) => {
       let st = cache.get(sql)
       if (!st) {
-        st = db.prepare(sql)
+        st = db.prepare(planIndependent(sql))
         if (cache.size >= 500) cache.delete(cache.keys().next().value!)
         cache.set(sql, st)
       }
