@@ -5,7 +5,9 @@
  * smooth outline with as many positions (the baseline): the sweep line keeps them alike; and the
  * area two boundaries share, measured by the pieces of their edges (`Overlap.sharedHectares`)
  * against clipping with `polyclip-ts` and measuring the result (`Overlap.clippedHectares`, the
- * baseline), on nearly coinciding rings, crossing combs and an estate's stands.
+ * baseline), on nearly coinciding rings, crossing combs and an estate's stands; and the geometry
+ * steps of one create as the http benchmark posts it, each on freshly parsed boundaries (a measure
+ * keeps its preparation of a boundary by the object), against parsing the body (the baseline).
  */
 import { Geometry, Overlap } from "@canopy/core"
 import type { Polygon, Position } from "../packages/core/src/Geometry.ts"
@@ -65,6 +67,7 @@ export const run = () => {
     )
   }
   overlaps()
+  createSteps()
   console.log("geometry: corpus accuracy against GeographicLib")
   for (const { name, boundary } of corpus) {
     const ours = Geometry.areaHectares(boundary)
@@ -115,5 +118,41 @@ const overlaps = () => {
         (clipMs / edgesMs).toFixed(0).padStart(3)
       }×), shares? ${testMs.toFixed(3).padStart(6)} ms; |Δ| ${difference.toExponential(1)} ha`
     )
+  }
+}
+
+/**
+ * The geometry steps of one create, as `npm run bench -- http` posts it (a 1,000-position circle
+ * over its site's 64-vertex boundary), each timed on boundaries parsed afresh, as every request's
+ * are: the ratio is to parsing the request body, the one step every server does.
+ */
+const createSteps = () => {
+  const posted = JSON.stringify({ name: "Re-survey", geometry: circle(1_000, -60, -3, 0.004, 0.5) })
+  const neighbour = JSON.stringify(Geometry.normalize(circle(64, -60, -3, 0.004)))
+  const perStep = (step: (body: { geometry: Geometry.Boundary }) => unknown): number => {
+    let spent = 0, runs = 0
+    for (let round = 0; round < 60; round++) {
+      const fresh = Array.from({ length: 25 }, () => JSON.parse(posted) as { geometry: Geometry.Boundary })
+      const t0 = performance.now()
+      for (const body of fresh) step(body)
+      if (round >= 10) { // the first rounds compile
+        spent += performance.now() - t0
+        runs += fresh.length
+      }
+    }
+    return (spent / runs) * 1000
+  }
+  const parseUs = perStep(() => JSON.parse(posted))
+  const steps: ReadonlyArray<[string, (body: { geometry: Geometry.Boundary }) => unknown]> = [
+    ["validation (Geometry.problems)", (b) => Geometry.problems(b.geometry)],
+    ["stored text (normalise + JSON)", (b) => JSON.stringify(Geometry.normalize(b.geometry))],
+    ["geodesic area", (b) => Geometry.areaHectares(b.geometry)],
+    ["shared area with the neighbour", (b) => Overlap.sharedHectaresPrepared(b.geometry, JSON.parse(neighbour) as Geometry.Boundary)]
+  ]
+  console.log("geometry: one create's steps on a fresh 1,000-position boundary (µs each, ratio to parsing the body)")
+  console.log(`  ${"JSON.parse of the body".padEnd(34)} ${parseUs.toFixed(0).padStart(6)} µs  (baseline)`)
+  for (const [label, step] of steps) {
+    const us = perStep(step)
+    console.log(`  ${label.padEnd(34)} ${us.toFixed(0).padStart(6)} µs  ${(us / parseUs).toFixed(2)}×`)
   }
 }

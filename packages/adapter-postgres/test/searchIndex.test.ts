@@ -64,6 +64,12 @@ layer(Canopy.layer.pipe(Layer.provideMerge(storage), Layer.provideMerge(Database
           const indexes = await ginIndexes(c)
           assert.sameMembers(indexes.map((i) => i.name), [...SqlMigrations.SEARCH_INDEXES])
           for (const i of indexes) assert.include(i.options, `gin_pending_list_limit=${SqlMigrations.SEARCH_PENDING_LIST_KB}`, i.name)
+          // The lists are measured as the writes leave them: an autovacuum (or auto-analyze) that
+          // came in between would empty them and hide the longer list the old setting allowed.
+          for (const index of SqlMigrations.SEARCH_INDEXES) {
+            const table = (await c.query(`select indrelid::regclass::text as t from pg_index where indexrelid = $1::regclass`, [index])).rows[0].t
+            await c.query(`alter table ${table} set (autovacuum_enabled = off)`)
+          }
         })
         yield* write(0, 250)
         atMost(yield* withClient(database, pendingPages))
