@@ -111,6 +111,14 @@ const CCW = Math.sign(orient2d(0, 0, 1, 0, 0, 1))
 /** Where a point lies against a boundary (`IN`, `OUT`, `ON`): its banded test, made once per boundary. */
 export const pointTest = (E: Edges): (x: number, y: number) => number => (E.test ??= bandIndex(E, E.box))
 
+/**
+ * The cell (grid column or row, latitude band) of a coordinate: `count` cells of `size` from
+ * `origin`, clamped to the first and last. Monotone in `v`, so two extents that meet reach a cell
+ * in common.
+ */
+export const cellAt = (v: number, origin: number, size: number, count: number): number =>
+  Math.max(0, Math.min(count - 1, Math.floor(((v - origin) / size) * count)))
+
 /** An even–odd point-in-boundary test over latitude bands of the boundary's edges near a box. */
 const bandIndex = (E: Edges, box: readonly [number, number, number, number]) => {
   const [w, s, , n] = box
@@ -124,14 +132,13 @@ const bandIndex = (E: Edges, box: readonly [number, number, number, number]) => 
   let bands = Math.max(1, Math.min(4096, Math.ceil(kept / 2)))
   // Each kept edge's first and last band, for the band count being tried.
   const lo = new Int32Array(kept), hi = new Int32Array(kept)
-  const bandAt = (y: number, b: number) => Math.max(0, Math.min(b - 1, Math.floor(((y - s) / height) * b)))
   // Long edges sit in many bands: fewer bands when the index would pass 16 entries per edge.
   for (;;) {
     let entries = 0
     for (let k = 0; k < kept; k++) {
       const i = keep[k]!
-      lo[k] = bandAt(Math.min(E.y1[i]!, E.y2[i]!), bands)
-      hi[k] = bandAt(Math.max(E.y1[i]!, E.y2[i]!), bands)
+      lo[k] = cellAt(Math.min(E.y1[i]!, E.y2[i]!), s, height, bands)
+      hi[k] = cellAt(Math.max(E.y1[i]!, E.y2[i]!), s, height, bands)
       entries += hi[k]! - lo[k]! + 1
     }
     if (bands === 1 || entries <= 16 * kept + 64) break
@@ -151,7 +158,7 @@ const bandIndex = (E: Edges, box: readonly [number, number, number, number]) => 
   // Exact: which side of an edge the point lies on is an orientation predicate, and a point on an
   // edge is told apart (ON) rather than counted on one side by rounding.
   return (x: number, y: number): number => {
-    const b = bands === 1 ? 0 : Math.max(0, Math.min(bands - 1, Math.floor(((y - s) / height) * bands)))
+    const b = bands === 1 ? 0 : cellAt(y, s, height, bands)
     spend(start[b + 1]! - start[b]! + 1)
     let inside = false
     for (let k = start[b]!; k < start[b + 1]!; k++) {

@@ -18,7 +18,7 @@
  * grid cell reached, k edges met and r runs, against O((n + m) log(n + m)) for the pair.
  */
 import { edgeArea } from "./geodesy.ts"
-import { budgeted, type Edges, edgesOf, pointTest, type Rings, spend } from "./edges.ts"
+import { budgeted, cellAt, type Edges, edgesOf, pointTest, type Rings, spend } from "./edges.ts"
 import { type CutTable, meet } from "./edgeCuts.ts"
 import { edgePieces, insideTest, reaches } from "./edgePieces.ts"
 import { closedSum } from "./sharedArea.ts"
@@ -48,9 +48,6 @@ interface Prepared {
 }
 
 const preparedOf = new WeakMap<Rings, Prepared>()
-
-/** The grid cell (column or row) of a coordinate: `count` cells of `size` from `origin`, clamped. Monotone in `v`. */
-const cellAt = (v: number, origin: number, size: number, count: number) => Math.min(count - 1, Math.max(0, Math.floor(((v - origin) / size) * count)))
 
 /** The prepared form of a boundary; made once per rings array. */
 const prepare = (rings: Rings): Prepared => {
