@@ -11,6 +11,7 @@
  * coordinates (`orient`), never a computed intersection point.
  */
 import { orient2d } from "robust-predicates"
+import { float64, int32, uint8 } from "./scratch.ts"
 import { Treap } from "./treap.ts"
 
 /** Edges of closed rings, ring after ring: ring r owns edges `ringStart[r]` to `ringStart[r + 1] - 1`. */
@@ -30,7 +31,10 @@ export interface EdgeSet {
  */
 export type Report = (kind: "cross" | "overlap" | "touch", i: number, j: number, x: number, y: number) => boolean
 
-/** What the sweep learned; `parent` and `touches` are meaningful only when nothing was reported. */
+/**
+ * What the sweep learned; `parent` and `touches` are meaningful only when nothing was reported.
+ * `parent` is a scratch array (./scratch.ts): valid while the caller's `scratch` scope lasts.
+ */
 export interface SweepResult {
   /** The innermost ring whose interior contains each ring, or -1. */
   readonly parent: Int32Array
@@ -69,7 +73,7 @@ export const orient = (ax: number, ay: number, bx: number, by: number, cx: numbe
 const within = (a: number, b: number, v: number): boolean => (a <= b ? a <= v && v <= b : b <= v && v <= a)
 
 /** How two segments meet: not at all, at one point, crossing in both interiors, or along a stretch. */
-const contact = (
+export const contact = (
   ax: number,
   ay: number,
   bx: number,
@@ -109,8 +113,8 @@ export const sweep = (edges: EdgeSet, report: Report): SweepResult => {
   const n = ax.length, ringCount = ringStart.length - 1
   // Each edge runs from its left end L to its right end R in (x, y) order: as if the plane were
   // turned by an infinitesimal angle, so that a vertical edge goes up and slightly right.
-  const lx = new Float64Array(n), ly = new Float64Array(n), rx = new Float64Array(n), ry = new Float64Array(n)
-  const forward = new Uint8Array(n)
+  const lx = float64(n), ly = float64(n), rx = float64(n), ry = float64(n)
+  const forward = uint8(n)
   for (let e = 0; e < n; e++) {
     const f = ax[e]! < bx[e]! || (ax[e] === bx[e] && ay[e]! < by[e]!)
     forward[e] = f ? 1 : 0
@@ -129,10 +133,10 @@ export const sweep = (edges: EdgeSet, report: Report): SweepResult => {
   order.sort((i, j) => ax[i]! - ax[j]! || ay[i]! - ay[j]!)
 
   const tree = new Treap(n)
-  const parent = new Int32Array(ringCount).fill(-2) // -2: not known yet
-  const reached = new Uint8Array(ringCount), ccw = new Uint8Array(ringCount), lowest = new Int32Array(ringCount)
-  const onStack = new Uint8Array(ringCount)
-  const stamp = new Int32Array(ringCount).fill(-1), seenEdge = new Int32Array(ringCount)
+  const parent = int32(ringCount).fill(-2) // -2: not known yet
+  const reached = uint8(ringCount), ccw = uint8(ringCount), lowest = int32(ringCount)
+  const onStack = uint8(ringCount)
+  const stamp = int32(ringCount).fill(-1), seenEdge = int32(ringCount)
   const touches: Array<{ x: number; y: number; rings: Array<number> }> = []
   let stopped = false
   const say: Report = (kind, i, j, x, y) => {
@@ -183,7 +187,7 @@ export const sweep = (edges: EdgeSet, report: Report): SweepResult => {
       seenEdge[r] = occEdge[o]!
     }
     if (!clean) return
-    const stack: Array<number> = [], open = new Uint8Array(count)
+    const stack: Array<number> = [], open = uint8(count)
     for (const k of armOrder) {
       const o = armOcc[k]!
       if (!open[o]) {

@@ -3,10 +3,13 @@
  * holes outside their shell, nested holes, overlapping polygons and polygons whose interior is cut
  * in two (OGC simple features, as GEOS IsValid judges them).
  *
- * One sweep line (./sweep.ts) finds the illegal meetings of edges, the points where rings touch
+ * A polygon of one ring certified simple by a grid of its edges (./simpleRing.ts) has no problem;
+ * otherwise one sweep line (./sweep.ts) finds the illegal meetings of edges, the points where rings touch
  * and the ring around every ring, in O(n log n) for n edges whatever the shape; the rest is linear
  * in the number of rings and touch points. Every decision uses exact orientation predicates.
  */
+import { float64, int32, scratch } from "./scratch.ts"
+import { certifiedSimple } from "./simpleRing.ts"
 import { type EdgeSet, sweep } from "./sweep.ts"
 
 /** A ring as given: positions [lon, lat, ...], closing position included. */
@@ -36,11 +39,11 @@ const buildRings = (polygons: ReadonlyArray<ReadonlyArray<RingInput>>): Rings =>
       total += ring.length
       ringCount++
     }
-  const ax = new Float64Array(total), ay = new Float64Array(total)
-  const bx = new Float64Array(total), by = new Float64Array(total)
-  const ringOf = new Int32Array(total), startPosition = new Int32Array(total)
-  const ringStart = new Int32Array(ringCount + 1), polygonOf = new Int32Array(ringCount)
-  const indexOf = new Int32Array(ringCount), shellOf = new Int32Array(polygons.length)
+  const ax = float64(total), ay = float64(total)
+  const bx = float64(total), by = float64(total)
+  const ringOf = int32(total), startPosition = int32(total)
+  const ringStart = int32(ringCount + 1), polygonOf = int32(ringCount)
+  const indexOf = int32(ringCount), shellOf = int32(polygons.length)
   let e = 0, g = 0
   polygons.forEach((poly, p) => {
     shellOf[p] = g
@@ -90,14 +93,16 @@ const ringName = (rings: Rings, g: number, from: number) =>
  * rings are simple, do not cross, holes sit inside their shell and not inside each other, no
  * polygon of a multipolygon lies inside another, and every polygon's interior is connected.
  */
-export const topologyProblems = (
-  polygons: ReadonlyArray<ReadonlyArray<RingInput>>,
-  limit = 10
-): Array<TopologyProblem> => {
+export const topologyProblems = (polygons: ReadonlyArray<ReadonlyArray<RingInput>>, limit = 10): Array<TopologyProblem> =>
+  scratch(() => problemsOf(polygons, limit))
+
+const problemsOf = (polygons: ReadonlyArray<ReadonlyArray<RingInput>>, limit: number): Array<TopologyProblem> => {
   const rings = buildRings(polygons)
   const { edges, startPosition, polygonOf, indexOf, shellOf } = rings
   const problems: Array<TopologyProblem> = []
   if (edges.ax.length === 0) return problems
+  // One ring (most boundaries): when no two edges meet, nothing below can find a problem.
+  if (certifiedSimple(edges)) return problems
   const add = (g: number, message: string) => {
     problems.push({ polygon: polygonOf[g]!, ring: indexOf[g]!, message })
     return problems.length < limit
@@ -156,14 +161,15 @@ export const topologyProblems = (
 /** For each ring, the nearest ring of its own polygon around it in the `parent` forest, or -1. */
 const nearestOwnAncestor = (parent: Int32Array, polygonOf: Int32Array, polygonCount: number): Int32Array => {
   const n = parent.length
-  const childStart = new Int32Array(n + 2), children = new Int32Array(n)
+  const childStart = int32(n + 2), children = int32(n)
   for (let g = 0; g < n; g++) childStart[parent[g]! + 2]!++
   for (let g = 0; g <= n; g++) childStart[g + 1]! += childStart[g]!
-  const fill = childStart.slice()
+  const fill = int32(n + 2)
+  fill.set(childStart)
   for (let g = 0; g < n; g++) children[fill[parent[g]! + 1]!++] = g
   // Depth-first from the roots (children of -1), keeping the innermost open ring of each polygon.
-  const innermost = new Int32Array(polygonCount).fill(-1), saved = new Int32Array(n)
-  const nearest = new Int32Array(n), next = new Int32Array(n)
+  const innermost = int32(polygonCount).fill(-1), saved = int32(n)
+  const nearest = int32(n), next = int32(n)
   const stack: Array<number> = []
   const enter = (g: number) => {
     nearest[g] = saved[g] = innermost[polygonOf[g]!]!
@@ -204,7 +210,8 @@ const interiorCuts = (
 ): Array<Cut> => {
   let size = ringCount
   for (const touch of touches) size += touch.rings.length
-  const root = new Int32Array(size).map((_, i) => i)
+  const root = int32(size)
+  for (let i = 0; i < size; i++) root[i] = i
   const find = (a: number): number => {
     while (root[a] !== a) a = root[a] = root[root[a]!]!
     return a

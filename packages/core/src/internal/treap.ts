@@ -3,7 +3,11 @@
  * by a caller's comparison, remove by id, and step to the neighbours of an id, each in O(log n)
  * expected time whatever the order of the keys (priorities are random, so no input can unbalance
  * it). The order lives only in the caller's comparisons; the tree never compares ids itself.
+ * Its arrays are scratch arrays (./scratch.ts): made inside a `scratch` scope, it lives as long as the scope.
  */
+import { float64, int32, uint8 } from "./scratch.ts"
+
+/** The ordered set (see the module comment). */
 export class Treap {
   private readonly left: Int32Array
   private readonly right: Int32Array
@@ -13,11 +17,11 @@ export class Treap {
   private root = -1
 
   constructor(capacity: number) {
-    this.left = new Int32Array(capacity)
-    this.right = new Int32Array(capacity)
-    this.up = new Int32Array(capacity)
-    this.priority = new Float64Array(capacity)
-    this.member = new Uint8Array(capacity)
+    this.left = int32(capacity)
+    this.right = int32(capacity)
+    this.up = int32(capacity)
+    this.priority = float64(capacity)
+    this.member = uint8(capacity)
   }
 
   /** Whether `x` is in the set. */
