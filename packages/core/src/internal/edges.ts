@@ -4,6 +4,7 @@
  * point test over latitude bands; and the budget of work a measure may spend.
  */
 import { orient2d } from "robust-predicates"
+import { int32, scratch } from "./scratch.ts"
 
 /** Polygons as rings of [lon, lat] positions, closing position included (GeoJSON). */
 export type Rings = ReadonlyArray<ReadonlyArray<ReadonlyArray<ReadonlyArray<number>>>>
@@ -48,7 +49,9 @@ export const edgesOf = (polygons: Rings): Edges => {
 const makeEdges = (polygons: Rings): Edges => {
   let count = 0
   for (const rings of polygons) for (const ring of rings) count += Math.max(0, ring.length - 1)
-  const x1 = new Float64Array(count), y1 = new Float64Array(count), x2 = new Float64Array(count), y2 = new Float64Array(count)
+  // One allocation for the four coordinate arrays (each typed array of its own costs microseconds).
+  const all = new Float64Array(4 * count)
+  const x1 = all.subarray(0, count), y1 = all.subarray(count, 2 * count), x2 = all.subarray(2 * count, 3 * count), y2 = all.subarray(3 * count)
   let n = 0
   let w = Infinity, s = Infinity, e = -Infinity, north = -Infinity
   const starts: Array<number> = [], reversed: Array<number> = []
@@ -119,10 +122,15 @@ export const pointTest = (E: Edges): (x: number, y: number) => number => (E.test
 export const cellAt = (v: number, origin: number, size: number, count: number): number =>
   Math.max(0, Math.min(count - 1, Math.floor(((v - origin) / size) * count)))
 
-/** An even–odd point-in-boundary test over latitude bands of the boundary's edges near a box. */
-const bandIndex = (E: Edges, box: readonly [number, number, number, number]) => {
+/**
+ * An even–odd point-in-boundary test over latitude bands of the boundary's edges near a box. Its
+ * working arrays are scratch (./scratch.ts); the test keeps only its own index.
+ */
+const bandIndex = (E: Edges, box: readonly [number, number, number, number]) => scratch(() => bandTest(E, box))
+
+const bandTest = (E: Edges, box: readonly [number, number, number, number]) => {
   const [w, s, , n] = box
-  const keep = new Int32Array(E.n)
+  const keep = int32(E.n)
   let kept = 0
   for (let i = 0; i < E.n; i++) {
     if (Math.max(E.x1[i]!, E.x2[i]!) < w || Math.max(E.y1[i]!, E.y2[i]!) < s || Math.min(E.y1[i]!, E.y2[i]!) > n) continue
@@ -131,7 +139,7 @@ const bandIndex = (E: Edges, box: readonly [number, number, number, number]) => 
   const height = n - s
   let bands = Math.max(1, Math.min(4096, Math.ceil(kept / 2)))
   // Each kept edge's first and last band, for the band count being tried.
-  const lo = new Int32Array(kept), hi = new Int32Array(kept)
+  const lo = int32(kept), hi = int32(kept)
   // Long edges sit in many bands: fewer bands when the index would pass 16 entries per edge.
   for (;;) {
     let entries = 0
@@ -149,11 +157,15 @@ const bandIndex = (E: Edges, box: readonly [number, number, number, number]) => 
     lo.fill(0)
     hi.fill(0)
   }
-  const start = new Int32Array(bands + 1)
+  // The index the test keeps: one allocation for its band starts and items.
+  let entries = 0
+  for (let k = 0; k < kept; k++) entries += hi[k]! - lo[k]! + 1
+  const index = new Int32Array(bands + 1 + entries)
+  const start = index.subarray(0, bands + 1), items = index.subarray(bands + 1)
   for (let k = 0; k < kept; k++) for (let b = lo[k]!; b <= hi[k]!; b++) start[b + 1]!++
   for (let b = 0; b < bands; b++) start[b + 1]! += start[b]!
-  const items = new Int32Array(start[bands]!)
-  const fill = start.slice(0, bands)
+  const fill = int32(bands)
+  fill.set(start.subarray(0, bands))
   for (let k = 0; k < kept; k++) for (let b = lo[k]!; b <= hi[k]!; b++) items[fill[b]!++] = keep[k]!
   // Exact: which side of an edge the point lies on is an orientation predicate, and a point on an
   // edge is told apart (ON) rather than counted on one side by rounding.

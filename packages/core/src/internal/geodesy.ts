@@ -12,6 +12,7 @@
  * never pay for the iterative solution.
  */
 import geographiclib from "geographiclib-geodesic"
+import { float64, scratch } from "./scratch.ts"
 
 const { Geodesic } = geographiclib
 
@@ -41,13 +42,14 @@ const lonDelta = (from: number, to: number): number => {
  * Signed area in m² enclosed by a ring of [lon, lat] positions (closing position included),
  * edges being geodesics. Counter-clockwise rings are positive.
  */
-export const ringSignedArea = (ring: ReadonlyArray<ReadonlyArray<number>>): number => {
+export const ringSignedArea = (ring: ReadonlyArray<ReadonlyArray<number>>): number => ring.length < 4 ? 0 : scratch(() => signedArea(ring))
+
+const signedArea = (ring: ReadonlyArray<ReadonlyArray<number>>): number => {
   const n = ring.length
-  if (n < 4) return 0
-  const lon = new Float64Array(n)
-  const lat = new Float64Array(n)
-  const tanHalf = new Float64Array(n)
-  const cosBeta = new Float64Array(n)
+  const lon = float64(n)
+  const lat = float64(n)
+  const tanHalf = float64(n)
+  const cosBeta = float64(n)
   for (let i = 0; i < n; i++) {
     const p = ring[i]!
     const phi = p[1]! * DEG

@@ -22,6 +22,7 @@ import { budgeted, cellAt, type Edges, edgesOf, pointTest, type Rings, spend } f
 import { type CutTable, meet } from "./edgeCuts.ts"
 import { edgePieces, insideTest, reaches } from "./edgePieces.ts"
 import { closedSum } from "./sharedArea.ts"
+import { int32, scratch } from "./scratch.ts"
 
 /** A boundary prepared for many measures: its edges, their grid, and running sums of their terms. */
 interface Prepared {
@@ -49,15 +50,15 @@ interface Prepared {
 
 const preparedOf = new WeakMap<Rings, Prepared>()
 
-/** The prepared form of a boundary; made once per rings array. */
-const prepare = (rings: Rings): Prepared => {
-  let P = preparedOf.get(rings)
-  if (P) return P
+/** The prepared form of a boundary; made once per rings array (its working arrays are scratch: ./scratch.ts). */
+const prepare = (rings: Rings): Prepared => preparedOf.get(rings) ?? scratch(() => prepareNew(rings))
+
+const prepareNew = (rings: Rings): Prepared => {
   const E = edgesOf(rings)
   const [w, s, e, n] = E.box
   const width = Math.max(e - w, Number.MIN_VALUE), height = Math.max(n - s, Number.MIN_VALUE)
   // Each edge's span of cells, for the grid being tried (plain loops: this runs for every write's boundary).
-  const c0 = new Int32Array(E.n), c1 = new Int32Array(E.n), r0 = new Int32Array(E.n), r1 = new Int32Array(E.n)
+  const c0 = int32(E.n), c1 = int32(E.n), r0 = int32(E.n), r1 = int32(E.n)
   // About two cells per edge, square in degrees; coarser while long edges would fill too many.
   let cells = Math.max(1, 2 * E.n)
   let cols = 1, rows = 1, entries = 0
@@ -76,14 +77,18 @@ const prepare = (rings: Rings): Prepared => {
     if (cells <= 1 || entries <= 16 * E.n + 64) break
     cells = Math.floor(cells / 4)
   }
-  const start = new Int32Array(cols * rows + 1)
+  // What the prepared form keeps, in one allocation: the grid's cell starts and items, and per edge
+  // its pass and mark.
+  const kept = new Int32Array(cols * rows + 1 + entries + E.n)
+  const start = kept.subarray(0, cols * rows + 1), items = kept.subarray(cols * rows + 1, cols * rows + 1 + entries)
   for (let i = 0; i < E.n; i++) for (let r = r0[i]!; r <= r1[i]!; r++) for (let c = c0[i]!; c <= c1[i]!; c++) start[r * cols + c + 1]!++
   for (let k = 0; k < cols * rows; k++) start[k + 1]! += start[k]!
-  const items = new Int32Array(entries)
-  const fill = start.slice(0, cols * rows)
+  const fill = int32(cols * rows)
+  fill.set(start.subarray(0, cols * rows))
   for (let i = 0; i < E.n; i++) for (let r = r0[i]!; r <= r1[i]!; r++) for (let c = c0[i]!; c <= c1[i]!; c++) items[fill[r * cols + c]!++] = i
   const col = (x: number) => cellAt(x, w, width, cols), row = (y: number) => cellAt(y, s, height, rows)
-  P = { E, cols, rows, col, row, start, items, sums: undefined, seen: new Int32Array(E.n), pass: 0, marked: new Uint8Array(E.n) }
+  const P: Prepared = { E, cols, rows, col, row, start, items, sums: undefined, seen: kept.subarray(cols * rows + 1 + entries), pass: 0,
+    marked: new Uint8Array(E.n) }
   preparedOf.set(rings, P)
   return P
 }
