@@ -2,11 +2,11 @@
  * A quick, exact certificate that one closed ring is simple: no two of its edges meet, except
  * neighbours at the position they share (and not running back along each other). It is how a
  * polygon of one ring — most boundaries — is validated without the sweep (./sweep.ts): 1,000
- * positions in ~0.1 ms instead of ~0.45 ms.
+ * positions in ~0.13 ms instead of ~0.4 ms.
  *
  * The edges go into a uniform grid over the ring's box, cells about twice an edge's size; only edges in
- * one cell are compared, each pair once (in the cell holding the lower-left corner where their
- * boxes overlap), with the sweep's exact `contact`. The answer false means "not certified": a pair
+ * one cell are compared, each pair once (in the cell of their lowest common column and row), with
+ * the sweep's exact `contact`. The answer false means "not certified": a pair
  * meets, or the work passed its budget (long edges over many cells, crowded cells). The sweep then
  * decides and words the problems, so the certificate never changes a verdict, only its cost; and
  * its own cost stays linear in the ring's edges.
