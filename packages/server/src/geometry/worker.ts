@@ -29,12 +29,14 @@ const encoder = new TextEncoder()
 
 /** A request body: parsed here, its boundary field checked and serialised here; the rest goes back. */
 const parseBody = (request: Extract<Request, { body: Uint8Array }>): BodyAnswer => {
+  const text = decoder.decode(request.body)
   let value: unknown
   try {
-    value = JSON.parse(decoder.decode(request.body))
+    value = JSON.parse(text)
   } catch (e) {
     return { id: request.id, notJson: e instanceof SyntaxError ? e.message : "invalid JSON" }
   }
+  GeometryCheck.keepSource(value, text, request.field) // a plain boundary is stored as sent, not serialised again
   if (!isRecord(value) || !Object.hasOwn(value, request.field)) return { id: request.id, rest: value, field: { kind: "absent" } }
   const { [request.field]: boundary, ...rest } = value
   if (boundary === null || typeof boundary !== "object") return { id: request.id, rest, field: { kind: "value", value: boundary } }

@@ -48,7 +48,11 @@ export const parseBody = (route: Route, req: ApiRequest) =>
     }
     const parse = Effect.suspend(() => {
       try {
-        return Effect.succeed(JSON.parse(Buffer.from(bytes).toString("utf8")) as unknown)
+        const text = Buffer.from(bytes).toString("utf8")
+        const value: unknown = JSON.parse(text)
+        // A plain boundary is then stored as the text it was sent as, not serialised again.
+        if (hasBoundary(route)) GeometryCheck.keepSource(value, text)
+        return Effect.succeed(value)
       } catch (e) {
         return Effect.fail(new BadRequest("The request body is not valid JSON", [
           { field: "body", message: e instanceof SyntaxError ? e.message : "invalid JSON" }
