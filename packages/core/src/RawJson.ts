@@ -15,7 +15,7 @@
 
 /** A JSON value held as its (valid, compact) JSON text. */
 export class RawJson {
-  /** The JSON text, as `JSON.stringify` wrote it. */
+  /** The JSON text, compact (as `JSON.stringify` writes it, or a boundary as it was sent without its whitespace). */
   readonly text: string
   #value: unknown
   #parsed = false

@@ -44,7 +44,8 @@ export const compare = (storage: StorageShape, accountId: string, b: Counted, ex
   Effect.gen(function*() {
     // The same boundary stored twice (a duplicate import: the classic double count) shares all
     // of it: the store tells which neighbours hold this very text, so they are never read out or
-    // clipped. (Stored texts are normalised: equal shapes are equal text.)
+    // clipped. (Equal text is the same shape. The same shape spelled otherwise — a boundary is
+    // stored as sent when it is plain, GeometryCheck.keepSource — is measured like any neighbour.)
     const sameBoundary = b.geometry.text.length <= Overlap.SAME_BOUNDARY_MAX_CHARS ? b.geometry.text : undefined
     const near = yield* storage.projects.meeting(accountId, b.bbox, { excludeId, limit: Overlap.MAX_CANDIDATES + 1, sameBoundary })
     const out = new Map<string, { readonly name: string; readonly updated_at: string; readonly hectares: number | undefined }>()
