@@ -7,7 +7,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { Migrations, migrate, SqliteClient, sqliteStorage } from "../src/index.ts"
+import { make, Migrations, migrate, SqliteClient, sqliteStorage } from "../src/index.ts"
 
 const tempDb = () => {
   const dir = mkdtempSync(join(tmpdir(), "canopy-sqlite-"))
@@ -32,6 +32,22 @@ describe("SQLite adapter", () => {
       return [fk[0], busy[0]]
     }).pipe(Effect.provide(SqliteClient.layer({ filename }))))
     assert.deepStrictEqual(out, [{ foreign_keys: 1 }, { timeout: 0 }])
+    cleanup()
+  })
+
+  it("migrates with temporary files on disk, then serves with them in memory", async () => {
+    const { cleanup, filename } = tempDb()
+    const tempStore = Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      return (yield* sql<{ temp_store: number }>`pragma temp_store`)[0]!.temp_store
+    })
+    const [whileMigrating, serving] = await Effect.runPromise(Effect.gen(function*() {
+      yield* Migrations.run
+      const whileMigrating = yield* tempStore
+      yield* make
+      return [whileMigrating, yield* tempStore]
+    }).pipe(Effect.provide(SqliteClient.layer({ filename }))))
+    assert.deepStrictEqual([whileMigrating, serving], [0, 2]) // the default (a file), then MEMORY
     cleanup()
   })
 
