@@ -82,7 +82,12 @@ export const keepSource = (body: unknown, json: string, field = "geometry"): voi
   if (!isRecord(body)) return
   const value = body[field]
   if (!isRecord(value)) return
-  const text = boundarySource(json, field)
+  let text: string | undefined
+  try {
+    text = boundarySource(json, field)
+  } catch {
+    return // a body the reading cannot take (none known) is serialised as before
+  }
   if (text !== undefined) sources.set(value, text)
 }
 

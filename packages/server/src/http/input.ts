@@ -47,8 +47,8 @@ export const parseBody = (route: Route, req: ApiRequest) =>
       ]))
     }
     const parse = Effect.suspend(() => {
+      const text = Buffer.from(bytes).toString("utf8")
       try {
-        const text = Buffer.from(bytes).toString("utf8")
         const value: unknown = JSON.parse(text)
         // A plain boundary is then stored as the text it was sent as, not serialised again.
         if (hasBoundary(route)) GeometryCheck.keepSource(value, text)
