@@ -145,7 +145,8 @@ const checkRing = (c: Collector, ring: unknown, path: Path): ring is Ring => {
   return ok
 }
 
-const countPositions = (coordinates: unknown, depth: number): number => {
+/** The positions in `coordinates`, arrays of positions nested `depth` levels deep (a Polygon's 1, a MultiPolygon's 2). */
+export const countPositions = (coordinates: unknown, depth: number): number => {
   if (!Array.isArray(coordinates)) return 0
   if (depth === 0) return coordinates.length
   let n = 0

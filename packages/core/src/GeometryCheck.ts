@@ -39,7 +39,9 @@ export const evaluate = (value: unknown): Verdict => {
   if (problems.length > 0) return { _tag: "Invalid", problems }
   const geometry = Geometry.normalize(value as Geometry.Boundary)
   const source = sameRings(value as Geometry.Boundary, geometry) ? sources.get(value as object) : undefined
-  const kept = source !== undefined && source.length <= MAX_SOURCE_CHARS_PER_POSITION * positionCount(geometry) ? source : undefined
+  const kept =
+    source !== undefined && source.length <= MAX_SOURCE_CHARS_PER_POSITION * Geometry.countPositions(geometry.coordinates, geometry.type === "Polygon" ? 1 : 2)
+      ? source : undefined
   return {
     _tag: "Valid",
     geometry: storedText(geometry, kept),
@@ -60,12 +62,6 @@ const sameRings = (sent: Geometry.Boundary, normalized: Geometry.Boundary): bool
  * boundary is much longer than its positions need (~40 characters each, 17 digits a number).
  */
 export const MAX_SOURCE_CHARS_PER_POSITION = 80
-
-const positionCount = (g: Geometry.Boundary): number => {
-  let n = 0
-  for (const rings of g.type === "Polygon" ? [g.coordinates] : g.coordinates) for (const ring of rings) n += ring.length
-  return n
-}
 
 /** Boundaries parsed from request bodies, and the compact text each was sent as (`keepSource`). */
 const sources = new WeakMap<object, string>()
