@@ -48,6 +48,15 @@ const undoSearchIndexMigration = Effect.gen(function*() {
   yield* sql.unsafe(`delete from effect_sql_migrations where name = 'search_short_pending_list'`)
 })
 
+/**
+ * The database as it was before 20_boundaries_last: the migration not recorded. (Its columns are
+ * left in their place: the migration moves a boundary that is already last to the end again.)
+ */
+const undoBoundariesLastMigration = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.unsafe(`delete from effect_sql_migrations where name = 'boundaries_last'`)
+})
+
 /** Registers the migration cases for a store; `client` opens a fresh, empty database each time it is built. */
 export const migrationSuite = (name: string, client: Layer.Layer<SqlClient.SqlClient, unknown>): void => {
   describe(`${name}: migrations over stored projects`, () => {
@@ -59,13 +68,14 @@ export const migrationSuite = (name: string, client: Layer.Layer<SqlClient.SqlCl
           (_, i) => projectRow(account.id, { name: `Stand ${i}`, bbox: [0, 0, 1, 1], geometry: i === 0 ? null : new RawJson(square(1 + (i % 7))) }))
         yield* s.transaction(Effect.forEach(rows, (r) => s.projects.insert(r), { discard: true }))
         // The database as it was before the migration (and the later ones).
+        yield* undoBoundariesLastMigration
         yield* undoSearchIndexMigration
         yield* undoAccountLockMigration
         yield* undoZoomCellsMigration
         yield* sql.unsafe(`alter table projects drop column boundary_key`)
         yield* sql.unsafe(`delete from effect_sql_migrations where name = 'boundary_keys'`)
         const ran = yield* SqlMigrations.run
-        assert.deepStrictEqual(ran.map(([, name]) => name), ["boundary_keys", "zoom_cells", "account_lock", "search_short_pending_list"])
+        assert.deepStrictEqual(ran.map(([, name]) => name), ["boundary_keys", "zoom_cells", "account_lock", "search_short_pending_list", "boundaries_last"])
         const found = yield* s.projects.meeting(account.id, [0, 0, 1, 1], { limit: 2_000 })
         assert.lengthOf(found, rows.length)
         const byId = new Map(rows.map((r) => [r.id, r]))
@@ -84,11 +94,12 @@ export const migrationSuite = (name: string, client: Layer.Layer<SqlClient.SqlCl
           return projectRow(account.id, { name: `Stand ${i}`, bbox: i % 50 === 0 ? null : [w, south, w + 0.01, south + 0.01], area_hectares: 1 + (i % 9) })
         })
         yield* s.transaction(Effect.forEach(rows, (r) => s.projects.insert(r), { discard: true }))
+        yield* undoBoundariesLastMigration
         yield* undoSearchIndexMigration
         yield* undoAccountLockMigration
         yield* undoZoomCellsMigration
         const ran = yield* SqlMigrations.run
-        assert.deepStrictEqual(ran.map(([, name]) => name), ["zoom_cells", "account_lock", "search_short_pending_list"])
+        assert.deepStrictEqual(ran.map(([, name]) => name), ["zoom_cells", "account_lock", "search_short_pending_list", "boundaries_last"])
         const stored = yield* storedCells(s, account.id)
         LEVELS.forEach((level, i) => assert.deepStrictEqual(stored[i], expectedCells(rows, level), `level ${level}`))
         assert.strictEqual(stored[0]!.reduce((n, c) => n + c.projects, 0), rows.length - 25)
