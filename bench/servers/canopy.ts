@@ -21,7 +21,12 @@ const running = await serve({
   log: false,
   dispatcher: process.env.BENCH_DISPATCHER === "0" ? false : maintenance,
   // As `canopy serve` does: the geometry workers start with the server, not with the first large boundary.
-  geometry: { prewarm: true, ...(process.env.BENCH_GEOMETRY_THRESHOLD ? { threshold: Number(process.env.BENCH_GEOMETRY_THRESHOLD) } : {}) },
+  // BENCH_GEOMETRY_THRESHOLD and BENCH_GEOMETRY_NICENESS set the pool's options of those names.
+  geometry: {
+    prewarm: true,
+    ...(process.env.BENCH_GEOMETRY_THRESHOLD ? { threshold: Number(process.env.BENCH_GEOMETRY_THRESHOLD) } : {}),
+    ...(process.env.BENCH_GEOMETRY_NICENESS ? { niceness: Number(process.env.BENCH_GEOMETRY_NICENESS) } : {})
+  },
   // /metrics to anyone on loopback: the star benchmark reads the server's own event-loop delay there.
   // BENCH_METRICS=0: none (nor the per-operation timing behind it), as a server without /metrics.
   metrics: process.env.BENCH_METRICS === "0" ? false : "public",

@@ -1,10 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
-import { mkdtempSync, rmSync, statSync } from "node:fs"
+import { mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { HARD_BYTES } from "../src/Checkpointer.ts"
+import { HARD_BYTES, WRITER_LOOK_MS, writerBound } from "../src/Checkpointer.ts"
 import { SqliteClient } from "../src/index.ts"
 
 const tempDb = () => {
@@ -55,6 +55,34 @@ describe("SQLite write-ahead log checkpoints", () => {
         return largest
       }).pipe(Effect.provide(SqliteClient.layer({ filename, checkpointOffThread: false }))))
       assert.isBelow(largest, HARD_BYTES + 2 * 1024 * 1024)
+    } finally {
+      cleanup()
+    }
+  })
+
+  it("beside the thread, the writer looks at the log's size at most every WRITER_LOOK_MS; alone, after every commit", async () => {
+    const { cleanup, filename } = tempDb()
+    try {
+      // a -wal file past the hard bound, and a connection that counts the checkpoints asked of it
+      writeFileSync(`${filename}-wal`, "")
+      truncateSync(`${filename}-wal`, HARD_BYTES + 1)
+      let checkpoints = 0
+      const db = { open: true, inTransaction: false, pragma: () => void checkpoints++ } as never
+      const besideThread = writerBound(db, filename, WRITER_LOOK_MS)
+      besideThread()
+      besideThread()
+      besideThread()
+      assert.strictEqual(checkpoints, 1)
+      await new Promise((resolve) => setTimeout(resolve, WRITER_LOOK_MS + 5))
+      besideThread()
+      assert.strictEqual(checkpoints, 2)
+      const alone = writerBound(db, filename)
+      alone()
+      alone()
+      assert.strictEqual(checkpoints, 4)
+      truncateSync(`${filename}-wal`, HARD_BYTES)
+      alone()
+      assert.strictEqual(checkpoints, 4) // not past the bound: no checkpoint
     } finally {
       cleanup()
     }
