@@ -9,10 +9,10 @@
  * - the migration over `BENCH_LAST_GROWN` (128,000) projects of 64 positions, copied by SQL.
  */
 import { sqliteStorage, SqliteClient } from "@canopy/adapter-sqlite"
-import { type Canopy, createCanopy, SqlMigrations, SqlStorage, Storage } from "@canopy/core"
+import { type Canopy, createCanopy, Storage } from "@canopy/core"
+import * as Testing from "@canopy/core/testing"
 import Database from "better-sqlite3"
 import { Effect, Layer } from "effect"
-import { Migrator } from "effect/sql"
 import { mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -23,11 +23,9 @@ const GROWN = Number(process.env.BENCH_LAST_GROWN ?? 128_000)
 const ROUNDS = 25
 
 /** A storage on a file migrated up to migration `last` only: the schema a database had then. */
-const storageUpTo = (filename: string, last: number): Canopy.StorageProvider => {
-  const earlier = Object.fromEntries(Object.entries(SqlMigrations.migrations).filter(([key]) => Number(key.split("_")[0]) <= last))
-  const migrate = Migrator.make({})({ loader: Migrator.fromRecord(earlier) })
-  return { layer: Layer.effect(Storage.Storage, Effect.andThen(migrate, SqlStorage.make)).pipe(Layer.provide(SqliteClient.layer({ filename }))) }
-}
+const storageUpTo = (filename: string, last: number): Canopy.StorageProvider => ({
+  layer: Testing.storageUpTo(last).pipe(Layer.provide(SqliteClient.layer({ filename })))
+})
 
 const circle = (cx: number, cy: number, r: number, n: number) => {
   const ring: Array<[number, number]> = []

@@ -1,19 +1,17 @@
-import { type Canopy, createCanopy, SqlMigrations, SqlStorage, Storage } from "@canopy/core"
+import { type Canopy, createCanopy, SqlMigrations } from "@canopy/core"
+import * as Testing from "@canopy/core/testing"
 import { assert, describe, it } from "@effect/vitest"
 import Database from "better-sqlite3"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Effect, Layer } from "effect"
-import { Migrator } from "effect/sql"
+import { Layer } from "effect"
 import { SqliteClient, sqliteStorage } from "../src/index.ts"
 
 /** A storage on a file migrated only up to `last` (the schema a database had then). */
-const storageUpTo = (filename: string, last: number): Canopy.StorageProvider => {
-  const earlier = Object.fromEntries(Object.entries(SqlMigrations.migrations).filter(([key]) => Number(key.split("_")[0]) <= last))
-  const run = Migrator.make({})({ loader: Migrator.fromRecord(earlier) })
-  return { layer: Layer.effect(Storage.Storage, Effect.andThen(run, SqlStorage.make)).pipe(Layer.provide(SqliteClient.layer({ filename }))) }
-}
+const storageUpTo = (filename: string, last: number): Canopy.StorageProvider => ({
+  layer: Testing.storageUpTo(last).pipe(Layer.provide(SqliteClient.layer({ filename })))
+})
 
 const square = (x: number, y: number, size: number, vertices = 4) => {
   const ring: Array<[number, number]> = []

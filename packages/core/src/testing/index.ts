@@ -13,7 +13,7 @@ import { domainSuite } from "./domainSuite.ts"
 import { storageSuite } from "./storageSuite.ts"
 
 export * as Fixtures from "./fixtures.ts"
-export { migrationSuite } from "./migrationSuite.ts"
+export { migrationSuite, storageUpTo } from "./migrationSuite.ts"
 export { expectedCells, storedCells, undoZoomCellsMigration } from "./storage/zoomCells.ts"
 export { domainSuite, storageSuite }
 

@@ -9,15 +9,20 @@
  * ```
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, type Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { RawJson } from "../RawJson.ts"
 import { boundaryKey } from "../Overlap.ts"
 import * as SqlMigrations from "../sql/migrations.ts"
 import * as SqlStorage from "../sql/SqlStorage.ts"
+import { Storage } from "../Storage.ts"
 import { LEVELS } from "../TileGrid.ts"
 import { accountRow, projectRow } from "./fixtures.ts"
 import { expectedCells, storedCells, undoZoomCellsMigration } from "./storage/zoomCells.ts"
+
+/** The storage over the `SqlClient` in context, its database migrated up to migration `last` only: the schema a database had then. */
+export const storageUpTo = (last: number): Layer.Layer<Storage, unknown, SqlClient.SqlClient> =>
+  Layer.effect(Storage, Effect.andThen(SqlMigrations.runUpTo(last), SqlStorage.make))
 
 /** More projects than one batch of a migration places (500), with a partial last batch. */
 const STORED_BEFORE = 1_203
@@ -49,12 +54,13 @@ const undoSearchIndexMigration = Effect.gen(function*() {
 })
 
 /**
- * The database as it was before 20_boundaries_last: the migration not recorded. (Its columns are
- * left in their place: the migration moves a boundary that is already last to the end again.)
+ * The database as it was before 20_boundaries_last and 21_boundaries_uncompressed: the migrations
+ * not recorded. (Each runs again alike: a boundary already last moves to the end again, a column
+ * already stored uncompressed is set so again.)
  */
-const undoBoundariesLastMigration = Effect.gen(function*() {
+const undoBoundaryStorageMigrations = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  yield* sql.unsafe(`delete from effect_sql_migrations where name = 'boundaries_last'`)
+  yield* sql.unsafe(`delete from effect_sql_migrations where name in ('boundaries_last', 'boundaries_uncompressed')`)
 })
 
 /** Registers the migration cases for a store; `client` opens a fresh, empty database each time it is built. */
@@ -68,14 +74,15 @@ export const migrationSuite = (name: string, client: Layer.Layer<SqlClient.SqlCl
           (_, i) => projectRow(account.id, { name: `Stand ${i}`, bbox: [0, 0, 1, 1], geometry: i === 0 ? null : new RawJson(square(1 + (i % 7))) }))
         yield* s.transaction(Effect.forEach(rows, (r) => s.projects.insert(r), { discard: true }))
         // The database as it was before the migration (and the later ones).
-        yield* undoBoundariesLastMigration
+        yield* undoBoundaryStorageMigrations
         yield* undoSearchIndexMigration
         yield* undoAccountLockMigration
         yield* undoZoomCellsMigration
         yield* sql.unsafe(`alter table projects drop column boundary_key`)
         yield* sql.unsafe(`delete from effect_sql_migrations where name = 'boundary_keys'`)
         const ran = yield* SqlMigrations.run
-        assert.deepStrictEqual(ran.map(([, name]) => name), ["boundary_keys", "zoom_cells", "account_lock", "search_short_pending_list", "boundaries_last"])
+        assert.deepStrictEqual(ran.map(([, name]) => name), ["boundary_keys", "zoom_cells", "account_lock", "search_short_pending_list", "boundaries_last",
+          "boundaries_uncompressed"])
         const found = yield* s.projects.meeting(account.id, [0, 0, 1, 1], { limit: 2_000 })
         assert.lengthOf(found, rows.length)
         const byId = new Map(rows.map((r) => [r.id, r]))
@@ -94,12 +101,13 @@ export const migrationSuite = (name: string, client: Layer.Layer<SqlClient.SqlCl
           return projectRow(account.id, { name: `Stand ${i}`, bbox: i % 50 === 0 ? null : [w, south, w + 0.01, south + 0.01], area_hectares: 1 + (i % 9) })
         })
         yield* s.transaction(Effect.forEach(rows, (r) => s.projects.insert(r), { discard: true }))
-        yield* undoBoundariesLastMigration
+        yield* undoBoundaryStorageMigrations
         yield* undoSearchIndexMigration
         yield* undoAccountLockMigration
         yield* undoZoomCellsMigration
         const ran = yield* SqlMigrations.run
-        assert.deepStrictEqual(ran.map(([, name]) => name), ["zoom_cells", "account_lock", "search_short_pending_list", "boundaries_last"])
+        assert.deepStrictEqual(ran.map(([, name]) => name), ["zoom_cells", "account_lock", "search_short_pending_list", "boundaries_last",
+          "boundaries_uncompressed"])
         const stored = yield* storedCells(s, account.id)
         LEVELS.forEach((level, i) => assert.deepStrictEqual(stored[i], expectedCells(rows, level), `level ${level}`))
         assert.strictEqual(stored[0]!.reduce((n, c) => n + c.projects, 0), rows.length - 25)
