@@ -7,7 +7,9 @@
  * neighbours found and measured, the project, its version and events written in one transaction);
  * "no geometry" floors parse the body and insert a row, as a reference. A second reference, the
  * bare floor, does the endpoint's lookups only. On PostgreSQL the floor is a bare node:http + `pg` server doing the same
- * lookups (`servers/floorPg.ts`), by one and by two processes like Canopy. Every contender runs
+ * lookups (`servers/floorPg.ts`), by one and by two processes like Canopy. The last scenario
+ * sends the same creates from 8 accounts in turn, to Canopy alone: what a second server adds when
+ * writes do not all wait for one account's lock. Every contender runs
  * `BENCH_ROUNDS` rounds (default 2) taken in turns. `BENCH_POSTGRES=0` leaves PostgreSQL out,
  * `BENCH_SQLITE=0` SQLite.
  */
@@ -62,7 +64,15 @@ interface Figures {
   readonly incomplete: number
 }
 
-const load = async (url: string, opts: { method?: "GET" | "POST"; token?: string; body?: (i: number) => string; connections?: number }): Promise<Figures> => {
+/** What one load sends: a method, a bearer token (or, `tokens`, one after the other by request), a body by request number. */
+interface Sending {
+  readonly method?: "GET" | "POST"
+  readonly token?: string
+  readonly tokens?: ReadonlyArray<string>
+  readonly body?: (i: number) => string
+}
+
+const load = async (url: string, opts: Sending & { connections?: number }): Promise<Figures> => {
   let i = 0, incomplete = 0
   const result = await autocannon({
     url,
@@ -72,7 +82,11 @@ const load = async (url: string, opts: { method?: "GET" | "POST"; token?: string
     headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), "content-type": "application/json" },
     ...(opts.body ? {
       requests: [{
-        setupRequest: (req: autocannon.Request) => ({ ...req, body: opts.body!(++i) }),
+        setupRequest: (req: autocannon.Request) => {
+          const n = ++i
+          const headers = opts.tokens ? { ...req.headers, authorization: `Bearer ${opts.tokens[n % opts.tokens.length]}` } : req.headers
+          return { ...req, headers, body: opts.body!(n) }
+        },
         // A create's overlap report must be complete: one that is not is counted and shown.
         onResponse: (_status: number, body: string) => {
           if (body.includes("\"complete\":false")) incomplete++
@@ -83,20 +97,37 @@ const load = async (url: string, opts: { method?: "GET" | "POST"; token?: string
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx, incomplete }
 }
 
-/** Seeds a store with an account and a 64-vertex project at each of the 200 sites; answers the key, account and a project id. */
-const seed = async (storage: StorageProvider) => {
+/** Accounts the many-accounts POST scenario writes from, one after the other by request. */
+const ACCOUNTS = 8
+
+/** The seed of a store: the first account's key, id and a project of it; with `accounts`, every account's key. */
+interface Seed {
+  readonly token: string
+  readonly accountId: string
+  readonly projectId: string
+  readonly tokens: ReadonlyArray<string>
+}
+
+/**
+ * Seeds a store with `accounts` accounts (1 unless told), each with a 64-vertex project at each of
+ * the 200 sites; answers the first's key, id and a project id, and every account's key.
+ */
+const seed = async (storage: StorageProvider, accounts = 1): Promise<Seed> => {
   const canopy = await createCanopy({ storage, settings: { plans: { free: big, pro: big, enterprise: big } } })
-  const { account, api_key } = await canopy.bootstrap({ account_name: "Bench", email: "bench@example.com", plan: "enterprise" })
-  const principal = await canopy.authenticate(api_key.token)
-  let projectId = ""
-  for (let i = 0; i < SITES; i++) projectId = (await canopy.projects.create(principal, { name: `Seed ${i}`, geometry: polygon(64, i) })).id
+  const seeded: Array<{ token: string; accountId: string; projectId: string }> = []
+  for (let a = 0; a < accounts; a++) {
+    const { account, api_key } = await canopy.bootstrap({ account_name: `Bench ${a}`, email: `bench${a}@example.com`, plan: "enterprise" })
+    const principal = await canopy.authenticate(api_key.token)
+    let projectId = ""
+    for (let i = 0; i < SITES; i++) projectId = (await canopy.projects.create(principal, { name: `Seed ${i}`, geometry: polygon(64, i) })).id
+    seeded.push({ token: api_key.token, accountId: account.id, projectId })
+  }
   await canopy.close()
-  return { token: api_key.token, accountId: account.id, projectId }
+  return { ...seeded[0]!, tokens: seeded.map((s) => s.token) }
 }
 
 /** Runs one scenario against several servers at once (connections split), summing req/s. */
-const loadAll = async (urls: ReadonlyArray<string>, path: string,
-  opts: { method?: "GET" | "POST"; token?: string; body?: (i: number) => string }): Promise<Figures> => {
+const loadAll = async (urls: ReadonlyArray<string>, path: string, opts: Sending): Promise<Figures> => {
   const parts = await Promise.all(urls.map((u, k) =>
     load(`${u}${path}`, {
       ...opts,
@@ -118,14 +149,22 @@ const loadAll = async (urls: ReadonlyArray<string>, path: string,
 interface Contender {
   readonly label: string
   readonly urls: ReadonlyArray<string>
-  readonly seed: { token: string; projectId: string }
+  readonly seed: Seed
   readonly base?: string
   /** A second reference its ratio is also shown to. */
   readonly also?: string
+  /** The same store's row with one server: what the second server adds. */
+  readonly scaleOf?: string
   readonly auth?: boolean
-  /** The scenarios it runs, when not all (`get`, `list`, `post`). */
+  /** The scenarios it runs, when not all (`get`, `list`, `post`; `accounts` only where listed). */
   readonly routes?: ReadonlyArray<string>
 }
+
+/** The scenarios every contender runs unless it lists its own. */
+const ROUTES = ["get", "list", "post"]
+
+/** The scenarios a contender runs. */
+const runs = (c: Contender, key: string) => (c.routes ?? ROUTES).includes(key)
 
 const line = (label: string, f: Figures, ratio: string) =>
   `    ${label.padEnd(36)} ${f.rps.toFixed(0).padStart(7)} req/s  p50/p99 ${f.p50}/${f.p99} ms  ${ratio}${
@@ -142,7 +181,7 @@ export const run = async () => {
   try {
     // SQLite: one seeded file, copied for Canopy and for the floor.
     const seedFile = join(dir, "seed.db")
-    const lite = await seed(sqliteStorage({ filename: seedFile }))
+    const lite = await seed(sqliteStorage({ filename: seedFile }), ACCOUNTS)
     copyFileSync(seedFile, join(dir, "canopy.db"))
     copyFileSync(seedFile, join(dir, "floor.db"))
     copyFileSync(seedFile, join(dir, "bare.db"))
@@ -164,20 +203,20 @@ export const run = async () => {
       { label: "floor, no geometry", urls: [await spawnServer("floor.ts", [join(dir, "lookups.db"), lite.accountId], { FLOOR_GEOMETRY: "0" })], seed: lite,
         routes: ["post"] },
       { label: "canopy, SQLite", urls: [await spawnServer("canopy.ts", [join(dir, "canopy.db")], { BENCH_DISPATCHER: "0" })], seed: lite, base: "floor",
-        also: "floor, no geometry" }
+        also: "floor, no geometry", routes: [...ROUTES, "accounts"] }
     ]
     if (postgres) {
       // PostgreSQL: one database per contender, seeded the same way; Canopy by one and by two
       // processes, the floor (bare node:http + pg) by one and by two.
       const admin = new pg.Client({ connectionString: postgres.url })
       await admin.connect()
-      const database = async (name: string) => {
+      const database = async (name: string, accounts = 1) => {
         await admin.query(`create database ${name}`)
         const url = postgres.url.replace(/\/postgres$/, `/${name}`)
-        return { url, seed: await seed(postgresStorage({ url })) }
+        return { url, seed: await seed(postgresStorage({ url }), accounts) }
       }
       const floorDb = await database("floor_bench")
-      const canopyDb = await database("canopy_bench")
+      const canopyDb = await database("canopy_bench", ACCOUNTS)
       await admin.end()
       const floorPg = [await spawnServer("floorPg.ts", [floorDb.url]), await spawnServer("floorPg.ts", [floorDb.url])]
       const floorPgLookups = await spawnServer("floorPg.ts", [floorDb.url], { FLOOR_GEOMETRY: "0" })
@@ -187,9 +226,10 @@ export const run = async () => {
         { label: "floor, PostgreSQL, 1 server", urls: floorPg.slice(0, 1), seed: floorDb.seed },
         { label: "floor, PostgreSQL, no geometry", urls: [floorPgLookups], seed: floorDb.seed, routes: ["post"] },
         { label: "canopy, PostgreSQL, 1 server", urls: onPg.slice(0, 1), seed: canopyDb.seed, base: "floor, PostgreSQL, 1 server",
-          also: "floor, PostgreSQL, no geometry" },
+          also: "floor, PostgreSQL, no geometry", routes: [...ROUTES, "accounts"] },
         { label: "floor, PostgreSQL, 2 servers", urls: floorPg, seed: floorDb.seed },
-        { label: "canopy, PostgreSQL, 2 servers", urls: onPg, seed: canopyDb.seed, base: "floor, PostgreSQL, 2 servers" }
+        { label: "canopy, PostgreSQL, 2 servers", urls: onPg, seed: canopyDb.seed, base: "floor, PostgreSQL, 2 servers",
+          scaleOf: "canopy, PostgreSQL, 1 server", routes: [...ROUTES, "accounts"] }
       )
       // Two more Canopy processes on the same database through PgBouncer in transaction mode,
       // with the settings docs/operating.md gives (when pgbouncer is installed).
@@ -205,7 +245,8 @@ export const run = async () => {
           await spawnServer("floorPg.ts", [bouncer.url("floor_bench")], floorEnv)]
         contenders.push(
           { label: "floor, PgBouncer, 2 servers", urls: floorViaBouncer, seed: floorDb.seed },
-          { label: "canopy, PgBouncer, 2 servers", urls: viaBouncer, seed: canopyDb.seed, base: "floor, PgBouncer, 2 servers" }
+          { label: "canopy, PgBouncer, 2 servers", urls: viaBouncer, seed: canopyDb.seed, base: "floor, PgBouncer, 2 servers",
+            scaleOf: "canopy, PostgreSQL, 1 server", routes: [...ROUTES, "accounts"] }
         )
       }
     }
@@ -219,17 +260,20 @@ export const run = async () => {
     const scenarios: Array<[string, (s: { token: string; projectId: string }) => string, "GET" | "POST", string]> = [
       ["GET /v1/projects/{id}", (s) => `/v1/projects/${s.projectId}`, "GET", "get"],
       ["GET /v1/projects?per_page=20", () => "/v1/projects?per_page=20", "GET", "list"],
-      ["POST /v1/projects (1,000-vertex polygon)", () => "/v1/projects", "POST", "post"]
+      ["POST /v1/projects (1,000-vertex polygon)", () => "/v1/projects", "POST", "post"],
+      // The same creates from 8 accounts in turn (each its own seeded sites): an account's writes
+      // take its lock one at a time on PostgreSQL, other accounts' do not wait for them.
+      [`POST /v1/projects (1,000-vertex polygon), from ${ACCOUNTS} accounts in turn`, () => "/v1/projects", "POST", "accounts"]
     ]
-    // BENCH_ROUTES=get,list,post: a subset of the scenarios, in this order.
-    const routes = (process.env.BENCH_ROUTES ?? "get,list,post").split(",")
+    // BENCH_ROUTES=get,list,post,accounts: a subset of the scenarios, in this order.
+    const routes = (process.env.BENCH_ROUTES ?? [...ROUTES, "accounts"].join(",")).split(",")
     for (const [name, path, method, key] of scenarios.filter((s) => routes.includes(s[3]))) {
       const best = new Map<string, Figures>()
       // Rounds in turns: a machine busy for a while slows every contender alike.
       for (let round = 0; round < rounds; round++) {
-        for (const c of contenders.filter((c) => !c.routes || c.routes.includes(key))) {
+        for (const c of contenders.filter((c) => runs(c, key))) {
           const f = await loadAll(c.urls, path(c.seed), {
-            ...(c.auth === false ? {} : { token: c.seed.token }),
+            ...(c.auth === false ? {} : key === "accounts" ? { tokens: c.seed.tokens } : { token: c.seed.token }),
             ...(method === "POST" ? { method, body: post(`${c.label.replace(/\W+/g, "-")}-${round}`) } : {})
           })
           const before = best.get(c.label)
@@ -239,7 +283,7 @@ export const run = async () => {
       console.log(`  ${name}`)
       for (const c of contenders.filter((c) => best.has(c.label))) {
         const f = best.get(c.label)!
-        const ratios = [c.base, c.also].filter((b) => b !== undefined && best.has(b)).map((b) => `${(f.rps / best.get(b!)!.rps).toFixed(2)}× ${b}`)
+        const ratios = [c.base, c.also, c.scaleOf].filter((b) => b !== undefined && best.has(b)).map((b) => `${(f.rps / best.get(b!)!.rps).toFixed(2)}× ${b}`)
         console.log(line(c.label, f, ratios.join(", ")))
       }
     }
