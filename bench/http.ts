@@ -245,8 +245,7 @@ export const run = async () => {
           await spawnServer("floorPg.ts", [bouncer.url("floor_bench")], floorEnv)]
         contenders.push(
           { label: "floor, PgBouncer, 2 servers", urls: floorViaBouncer, seed: floorDb.seed },
-          { label: "canopy, PgBouncer, 2 servers", urls: viaBouncer, seed: canopyDb.seed, base: "floor, PgBouncer, 2 servers",
-            scaleOf: "canopy, PostgreSQL, 1 server", routes: [...ROUTES, "accounts"] }
+          { label: "canopy, PgBouncer, 2 servers", urls: viaBouncer, seed: canopyDb.seed, base: "floor, PgBouncer, 2 servers", routes: [...ROUTES, "accounts"] }
         )
       }
     }
@@ -274,7 +273,8 @@ export const run = async () => {
         for (const c of contenders.filter((c) => runs(c, key))) {
           const f = await loadAll(c.urls, path(c.seed), {
             ...(c.auth === false ? {} : key === "accounts" ? { tokens: c.seed.tokens } : { token: c.seed.token }),
-            ...(method === "POST" ? { method, body: post(`${c.label.replace(/\W+/g, "-")}-${round}`) } : {})
+            // names (and so slugs) of their own in each scenario and round
+            ...(method === "POST" ? { method, body: post(`${c.label.replace(/\W+/g, "-")}-${key}-${round}`) } : {})
           })
           const before = best.get(c.label)
           if (!before || f.rps > before.rps) best.set(c.label, f)

@@ -11,6 +11,7 @@ if (only === "httpapi") await (await import("./httpapi.ts")).run() // the HTTP s
 if (only === "scale") await (await import("./scale.ts")).run() // heavy: only when asked for
 if (only === "writes") await (await import("./writes.ts")).run() // minutes: only when asked for
 if (only === "soak") await (await import("./soak.ts")).run() // minutes: only when asked for
+if (only === "boundary-storage") await (await import("./boundaryStorage.ts")).run() // a minute, PostgreSQL: only when asked for
 if (only === "boundaries-last") await (await import("./boundariesLast.ts")).run() // a minute, SQLite: only when asked for
 if (only === "estate") await (await import("./estate.ts")).run() // a minute: only when asked for
 if (only === "search-index") await (await import("./searchIndex.ts")).run() // a few minutes, PostgreSQL: only when asked for

@@ -15,7 +15,10 @@
  *   one succeeds and N−1 fail with `Duplicate`.
  * - **Atomicity.** Inside `transaction`, every write commits together or not at all: when the
  *   effect fails (or dies, or is interrupted) no row it wrote remains, including events and
- *   deliveries appended to the outbox. Nested `transaction` calls join the outer one.
+ *   deliveries appended to the outbox. Nested `transaction` calls join the outer one. Every
+ *   operation inside a transaction sees what the transaction wrote before it, in order; a store may
+ *   send an append (`outbox.append`, `boundaryVersions.append`) with later writes, and its failure
+ *   then fails the transaction at the next operation or the commit instead of the append.
  * - **Serialisation.** `lockAccount` inside a transaction makes concurrent transactions on the same
  *   account run one after another from that point, so read-check-write sequences (usage limits,
  *   last-owner guard, rate limits) see each other's effects.

@@ -52,6 +52,37 @@ const rememberLocked = (accountId: string, answer: unknown) => {
     ], { discard: true })
 }
 
+/**
+ * The operations that send nothing held first: the transaction itself, the two that hold their
+ * inserts (`holdOrRun`), and the reads an event's emission makes between them — of the account and
+ * its webhooks, tables no held insert writes (remembered by the transaction: no round trip).
+ */
+const NOT_FLUSHING: ReadonlySet<string> = new Set(["transaction", "outbox.append", "boundaryVersions.append", "accounts.get", "webhooks.list"])
+
+/**
+ * The store with every other operation first sending the inserts its transaction holds
+ * (PostgreSQL): whatever it reads or writes then comes after them, as if none were held.
+ * Operations are found by walking the store (functions answering an Effect, Effect values).
+ */
+const flushingFirst = (storage: S.StorageShape, flush: Effect.Effect<void, S.StorageError>): S.StorageShape => {
+  const wrap = (value: unknown, path: string): unknown => {
+    if (NOT_FLUSHING.has(path)) return value
+    if (Effect.isEffect(value)) return Effect.andThen(flush, value)
+    if (typeof value === "function") {
+      const f = value as (...args: Array<unknown>) => unknown
+      return (...args: Array<unknown>) => {
+        const out = f(...args)
+        return Effect.isEffect(out) ? Effect.andThen(flush, out) : out
+      }
+    }
+    if (value !== null && typeof value === "object") {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wrap(v, path ? `${path}.${k}` : k)]))
+    }
+    return value
+  }
+  return wrap(storage, "") as S.StorageShape
+}
+
 /** The storage contract implemented over the `SqlClient` in context. */
 export const make = Effect.gen(function*() {
   const c = yield* makeContext
@@ -74,7 +105,7 @@ export const make = Effect.gen(function*() {
     ...metering(c),
     ...imports(c)
   }
-  return storage
+  return dialect === "pg" ? flushingFirst(storage, orStorage(c.flushHeld)) : storage
 })
 
 /** The storage layer over the `SqlClient` in context. */

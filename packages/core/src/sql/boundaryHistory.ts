@@ -32,22 +32,20 @@ const NO_BOUNDARY = "null"
 const stored = (g: RawJson | null | undefined) => (g === undefined ? null : g === null ? NO_BOUNDARY : g.text)
 
 export const boundaryHistory = (c: Context): S.BoundaryHistoryShape => {
-  const { sql, count } = c
+  const { sql, count, holdOrRun, flushHeld } = c
   const ofProject = (accountId: string, projectId: string) => sql`account_id = ${accountId} and project_id = ${projectId}`
   return {
     boundaryVersions: {
-      append: (row) =>
-        orStorage(Effect.gen(function*() {
-          yield* sql`insert into boundary_versions ${
-            sql.insert({
-              ...row,
-              geometry: stored(row.geometry),
-              bbox: json(row.bbox)
-            })
-          }`
-          const expired = row.version - S.MAX_BOUNDARY_VERSIONS
-          if (expired >= 1) yield* sql`delete from boundary_versions where ${ofProject(row.account_id, row.project_id)} and version = ${expired}`
-        })),
+      append: (row) => {
+        const inserted = sql`insert into boundary_versions ${sql.insert({ ...row, geometry: stored(row.geometry), bbox: json(row.bbox) })}`
+        const expired = row.version - S.MAX_BOUNDARY_VERSIONS
+        // A version past the history's length also removes the oldest: sent now, after what is held.
+        return orStorage(expired < 1 ? holdOrRun([inserted]) : Effect.gen(function*() {
+          yield* flushHeld
+          yield* inserted
+          yield* sql`delete from boundary_versions where ${ofProject(row.account_id, row.project_id)} and version = ${expired}`
+        }))
+      },
       // The newest version found by the key's index and its copy given in the same statement (a
       // version that has its own is written back unchanged: only histories from before copies were
       // deferred have one), so a boundary replacement costs one round trip here, not two.

@@ -34,6 +34,15 @@ export const orStorage = <A, R>(self: Effect.Effect<A, SqlError.SqlError, R>): E
  */
 const TransactionMemo = Context.Reference<Map<string, unknown> | undefined>("canopy/sql/TransactionMemo", { defaultValue: () => undefined })
 
+/**
+ * Inserts a PostgreSQL transaction holds back to send together (`holdOrRun`): an event with its
+ * deliveries, a boundary version. Consecutive ones go in one statement — each a data-modifying CTE
+ * of it — before the store's next other operation or the commit (`flushHeld`): under the account's
+ * lock, one round trip for a create's first version, its event and its overlap event, not three.
+ * Absent outside a transaction and on SQLite (statements in the same process: no trip to save).
+ */
+const HeldInserts = Context.Reference<Array<SqlStatement<Row>> | undefined>("canopy/sql/HeldInserts", { defaultValue: () => undefined })
+
 /** The keys rows are remembered under: one spelling for whoever reads or remembers them. */
 export const memoKey = {
   account: (id: string) => `account:${id}`,
@@ -114,6 +123,24 @@ export const makeContext = Effect.gen(function*() {
   const insertAll = (table: Table, [first, ...rest]: readonly [object, ...Array<object>]) =>
     sql`insert into ${sql(table)} ${sql.insert([toDb(table, first), ...rest.map((r) => toDb(table, r))])}`
 
+  /**
+   * Insert statements, in order, as one: on PostgreSQL one statement (all but the last as
+   * data-modifying CTEs; a foreign key between them is checked at the statement's end), on SQLite
+   * one after the other.
+   */
+  const together = (parts: ReadonlyArray<SqlStatement<Row>>): Effect.Effect<void, SqlError.SqlError> => {
+    if (parts.length === 0) return Effect.void
+    if (dialect !== "pg" || parts.length === 1) return Effect.forEach(parts, (p) => p, { discard: true })
+    const ctes = parts.slice(1, -1).reduce((acc, part, i) => sql`${acc}, ${sql.literal(`held${i + 1}`)} as (${part})`, sql`held0 as (${parts[0]!})`)
+    return Effect.asVoid(sql`with ${ctes} ${parts.at(-1)!}`)
+  }
+  /** Inserts held for the transaction's next flush where it holds them (PostgreSQL), else run now. */
+  const holdOrRun = (parts: ReadonlyArray<SqlStatement<Row>>): Effect.Effect<void, SqlError.SqlError> =>
+    Effect.flatMap(Effect.service(HeldInserts), (held) => held === undefined ? together(parts) : Effect.sync(() => void held.push(...parts)))
+  /** Sends the inserts the transaction holds, in one statement (nothing when none). */
+  const flushHeld: Effect.Effect<void, SqlError.SqlError> = Effect.flatMap(Effect.service(HeldInserts),
+    (held) => held === undefined || held.length === 0 ? Effect.void : together(held.splice(0)))
+
   /** A statement written with `?` placeholders (shared with an adapter's own route), in this dialect. */
   const text = (statement: string, params: ReadonlyArray<unknown>) => sql.unsafe<Row>(dialect === "pg" ? numbered(statement) : statement, params)
 
@@ -176,10 +203,18 @@ export const makeContext = Effect.gen(function*() {
   const totals = (accountId: string): Effect.Effect<Totals, S.StorageError> =>
     memo(memoKey.totalsOf(accountId), orStorage(Effect.map(sql`select * from account_totals where account_id = ${accountId}`, (rows) => totalsOf(rows[0]))))
 
-  /** Joins the current transaction when there is one (no savepoint), or opens one. */
+  /**
+   * Joins the current transaction when there is one (no savepoint), or opens one: with its memo,
+   * and on PostgreSQL the inserts it holds, sent before the commit.
+   */
   const atomically = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     Effect.flatMap(Effect.serviceOption(sql.transactionService), (current) =>
-      current._tag === "Some" ? effect : sql.withTransaction(Effect.provideService(effect, TransactionMemo, new Map())))
+      current._tag === "Some" ? effect : sql.withTransaction(
+        Effect.tap(effect, () => flushHeld).pipe(
+          Effect.provideService(TransactionMemo, new Map()),
+          Effect.provideService(HeldInserts, dialect === "pg" ? [] : undefined)
+        )
+      ))
 
   /** `Storage.transaction`: atomically, a driver failure as StorageError. */
   const transaction: S.StorageShape["transaction"] = (effect) =>
@@ -198,6 +233,8 @@ export const makeContext = Effect.gen(function*() {
     text,
     skipLocked,
     patchRow,
+    holdOrRun,
+    flushHeld,
     orderBy,
     keyset,
     page,

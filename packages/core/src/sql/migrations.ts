@@ -247,11 +247,12 @@ export const UNCOMPRESSED_COLUMNS = [
 
 /**
  * PostgreSQL: a boundary's text stored out of line uncompressed (`storage external`). By default
- * PostgreSQL compresses a value past 2 kB with pglz before storing it out of line: 2.7 ms of the
- * server's CPU for a 1,000-position boundary (40 kB to 23 kB), and a create writes one two or
- * three times (the project, its event, a replayed response), under the account's lock. Stored
- * uncompressed: 0.7 ms against 3.3 ms a 40 kB insert, on disk 1.8× the compressed size; a read no
- * longer decompresses. The setting applies to values written from then on; SQLite never compresses.
+ * PostgreSQL compresses a value past 2 kB with pglz before storing it out of line, and a create
+ * writes a boundary's text two or three times (the project, its event, a replayed response), under
+ * the account's lock: an insert of a 1,000-position boundary (40.6 kB) took 2.65 ms compressed
+ * (to 20 kB) and 0.69 ms uncompressed (`npm run bench -- boundary-storage`), on disk 2.0× the
+ * compressed size; a read no longer decompresses. The setting applies to values written from then
+ * on; SQLite never compresses.
  */
 const boundariesUncompressed = ddl((_t, dialect) =>
   dialect === "sqlite" ? [] : UNCOMPRESSED_COLUMNS.map(([table, column]) => `alter table ${table} alter column ${column} set storage external`)

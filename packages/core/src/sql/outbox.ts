@@ -5,7 +5,7 @@ import { fromDb, numOrNull } from "./codec.ts"
 import { type Context, forgetting, memo, memoKey, orStorage } from "./common.ts"
 
 export const outbox = (c: Context): S.OutboxShape => {
-  const { sql, dialect, one, all, count, affected, insert, insertAll, patchRow, page, totals, skipLocked, transaction } = c
+  const { sql, dialect, one, all, count, affected, insert, insertAll, holdOrRun, patchRow, page, totals, skipLocked, transaction } = c
 
   /** Deliveries joined with their event and webhook, as a dispatcher needs them. */
   const claimedRows = (ids: ReadonlyArray<string>) =>
@@ -42,9 +42,7 @@ export const outbox = (c: Context): S.OutboxShape => {
       // round trip; the deliveries' foreign key is checked at the statement's end).
       append: (event, deliveries) =>
         orStorage(
-          !Arr.isReadonlyArrayNonEmpty(deliveries) ? Effect.asVoid(insert("events", event))
-            : dialect === "pg" ? Effect.asVoid(sql`with event as (${insert("events", event)}) ${insertAll("deliveries", deliveries)}`)
-            : Effect.andThen(insert("events", event), insertAll("deliveries", deliveries))
+          holdOrRun(Arr.isReadonlyArrayNonEmpty(deliveries) ? [insert("events", event), insertAll("deliveries", deliveries)] : [insert("events", event)])
         ),
       getEvent: (accountId, id) => one("events", sql`select * from events where account_id = ${accountId} and id = ${id}`),
       listEvents: (accountId, q) => {

@@ -2,28 +2,9 @@
 import { assert, type Vitest } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import { RawJson } from "../../RawJson.ts"
-import { type BoundaryVersionRow, MAX_BOUNDARY_VERSIONS, Storage, type StorageShape } from "../../Storage.ts"
+import { MAX_BOUNDARY_VERSIONS, Storage, type StorageShape } from "../../Storage.ts"
 import { projectRow } from "../fixtures.ts"
-import { iso, newAccountRow } from "./helpers.ts"
-
-/** A version of a project; its boundary a small square named by the version. */
-const versionRow = (accountId: string, projectId: string, version: number, over: Partial<BoundaryVersionRow> = {}): BoundaryVersionRow => ({
-  account_id: accountId,
-  project_id: projectId,
-  version,
-  geometry: RawJson.of({ type: "Polygon", coordinates: [[[0, 0], [version, 0], [version, 1], [0, 0]]] }),
-  bbox: [0, 0, version, 1],
-  area_hectares_before: version - 1 + 0.25,
-  area_hectares_after: version + 0.25,
-  via: "update",
-  file_format: null,
-  restored_from: null,
-  actor_kind: "api_key",
-  user_id: "user_1",
-  credential_id: "key_1",
-  created_at: iso(version),
-  ...over
-})
+import { newAccountRow, versionRow } from "./helpers.ts"
 
 /** The project's newest version number, read as the history's first page of one; undefined without versions. */
 const newest = (s: StorageShape, accountId: string, projectId: string) =>

@@ -5,7 +5,7 @@ import * as Ids from "../../Ids.ts"
 import { RawJson } from "../../RawJson.ts"
 import { Storage } from "../../Storage.ts"
 import { assetRow, credentialRow, eventWithDeliveries, memberRow, projectRow, webhookRow } from "../fixtures.ts"
-import { countEvery, failureTag, iso, newAccountRow } from "./helpers.ts"
+import { countEvery, failureTag, iso, newAccountRow, versionRow } from "./helpers.ts"
 
 export const contractCases = (it: Vitest.MethodsNonLive<Storage>): void => {
   it.effect("rows out equal rows in, JSON values and nulls included", () =>
@@ -247,6 +247,49 @@ export const contractCases = (it: Vitest.MethodsNonLive<Storage>): void => {
         yield* s.projects.delete(a.id, p.id)
         assert.deepStrictEqual(yield* s.projects.stats(a.id), { active: 0, archived: 0, draft: 0, hectares: 0 })
       }))
+    }))
+
+  it.effect("a transaction reads its own writes: events with their deliveries and boundary versions, before it commits; none after a rollback", () =>
+    Effect.gen(function*() {
+      const s = yield* Storage
+      const a = yield* newAccountRow(s)
+      const w = webhookRow(a.id)
+      yield* s.webhooks.insert(w)
+      const p = projectRow(a.id)
+      yield* s.projects.insert(p)
+      const created = eventWithDeliveries(a.id, [w.id])
+      const overlap = eventWithDeliveries(a.id, [], "project.overlap_detected")
+      const later = eventWithDeliveries(a.id, [w.id], "project.updated")
+      yield* s.transaction(Effect.gen(function*() {
+        yield* s.lockAccount(a.id)
+        // a create's writes after its row, one after the other, then read back
+        yield* s.boundaryVersions.append(versionRow(a.id, p.id, 1))
+        yield* s.outbox.append(created.event, created.deliveries)
+        yield* s.outbox.append(overlap.event, overlap.deliveries)
+        assert.strictEqual((yield* s.outbox.getEvent(a.id, created.event.id))?.payload, created.event.payload)
+        assert.deepStrictEqual((yield* s.outbox.listDeliveries(a.id, created.event.id)).map((d) => d.id), created.deliveries.map((d) => d.id))
+        assert.strictEqual((yield* s.outbox.getEvent(a.id, overlap.event.id))?.type, "project.overlap_detected")
+        assert.strictEqual((yield* s.boundaryVersions.get(a.id, p.id, 1))?.version, 1)
+        // more after a read, then a write that reads what came before it (the newest version)
+        yield* s.outbox.append(later.event, later.deliveries)
+        yield* s.boundaryVersions.append(versionRow(a.id, p.id, 2))
+        assert.strictEqual(yield* s.boundaryVersions.supersedeLatest(a.id, p.id, null), 2)
+      }))
+      for (const e of [created, overlap, later]) assert.strictEqual((yield* s.outbox.getEvent(a.id, e.event.id))?.id, e.event.id)
+      assert.lengthOf(yield* s.outbox.listDeliveries(a.id, later.event.id), 1)
+      assert.strictEqual((yield* s.boundaryVersions.list(a.id, p.id, { limit: 5, offset: 0 })).rows.length, 2)
+      // held to the end and then refused: nothing of it kept
+      const refused = eventWithDeliveries(a.id, [w.id])
+      const failed = yield* Effect.exit(s.transaction(Effect.gen(function*() {
+        yield* s.lockAccount(a.id)
+        yield* s.boundaryVersions.append(versionRow(a.id, p.id, 3))
+        yield* s.outbox.append(refused.event, refused.deliveries)
+        return yield* Effect.fail("refused after its writes" as const)
+      })))
+      assert.isTrue(Exit.isFailure(failed))
+      assert.isUndefined(yield* s.outbox.getEvent(a.id, refused.event.id))
+      assert.lengthOf(yield* s.outbox.listDeliveries(a.id, refused.event.id), 0)
+      assert.isUndefined(yield* s.boundaryVersions.get(a.id, p.id, 3))
     }))
 
   it.effect("the account's lock: what a write reads after it includes what the previous holder committed", () =>

@@ -1,6 +1,7 @@
 /** Helpers the storage contract's cases share. */
 import { Effect, Exit } from "effect"
-import type { StorageShape } from "../../Storage.ts"
+import { RawJson } from "../../RawJson.ts"
+import type { BoundaryVersionRow, StorageShape } from "../../Storage.ts"
 import { accountRow, webhookRow } from "../fixtures.ts"
 
 export const newAccountRow = (s: StorageShape) =>
@@ -49,6 +50,24 @@ export const deliveryOf = (s: StorageShape, accountId: string, eventId: string, 
 /** A metering decision that counts every request (and keeps no rate-limit state of note). */
 export const countEvery = () => ({ result: undefined, state: { units: 0, refilledAt: 0, day: 0, dayCount: 0 }, count: true })
 
+/** 2026-01-01 at `minute` past midnight, UTC, as ISO text. */
 export const iso = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString()
 
-/** Runs the storage-contract cases against a store layer. */
+/** Version `version` of a project's boundary history (a triangle `version` wide), written at minute `version`. */
+export const versionRow = (accountId: string, projectId: string, version: number, over: Partial<BoundaryVersionRow> = {}): BoundaryVersionRow => ({
+  account_id: accountId,
+  project_id: projectId,
+  version,
+  geometry: RawJson.of({ type: "Polygon", coordinates: [[[0, 0], [version, 0], [version, 1], [0, 0]]] }),
+  bbox: [0, 0, version, 1],
+  area_hectares_before: version - 1 + 0.25,
+  area_hectares_after: version + 0.25,
+  via: "update",
+  file_format: null,
+  restored_from: null,
+  actor_kind: "api_key",
+  user_id: "user_1",
+  credential_id: "key_1",
+  created_at: iso(version),
+  ...over
+})
