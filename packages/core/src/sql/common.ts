@@ -126,13 +126,15 @@ export const makeContext = Effect.gen(function*() {
   /**
    * Insert statements, in order, as one: on PostgreSQL one statement (all but the last as
    * data-modifying CTEs; a foreign key between them is checked at the statement's end), on SQLite
-   * one after the other.
+   * one after the other. The combined statement goes unnamed: its text changes with what was held
+   * (which inserts, how many deliveries each event has), and named it would crowd out the
+   * connection's other prepared statements (100, least recently used evicted, then parsed again).
    */
   const together = (parts: ReadonlyArray<SqlStatement<Row>>): Effect.Effect<void, SqlError.SqlError> => {
     if (parts.length === 0) return Effect.void
     if (dialect !== "pg" || parts.length === 1) return Effect.forEach(parts, (p) => p, { discard: true })
     const ctes = parts.slice(1, -1).reduce((acc, part, i) => sql`${acc}, ${sql.literal(`held${i + 1}`)} as (${part})`, sql`held0 as (${parts[0]!})`)
-    return Effect.asVoid(sql`with ${ctes} ${parts.at(-1)!}`)
+    return Effect.asVoid(sql`with ${ctes} ${parts.at(-1)!}`.unprepared)
   }
   /** Inserts held for the transaction's next flush where it holds them (PostgreSQL), else run now. */
   const holdOrRun = (parts: ReadonlyArray<SqlStatement<Row>>): Effect.Effect<void, SqlError.SqlError> =>
