@@ -104,8 +104,6 @@ const migrationClientLayer = (options: PostgresOptions) =>
 
 const runMigrations = (options: PostgresOptions) => Effect.scoped(Effect.provide(Migrations.run, migrationClientLayer(options)))
 
-const isEffect = (u: unknown): u is Effect.Effect<unknown, unknown, unknown> => Effect.isEffect(u)
-
 /**
  * Bounds every operation of a store in time: an operation without an answer after `ms` fails with
  * `StorageError` (the statement is interrupted; the driver cancels it, or drops the connection).
@@ -124,23 +122,8 @@ export const withTimeouts = (storage: Storage.StorageShape, ms: number): Storage
             Effect.fail(new Storage.StorageError({ message: `storage timeout: no answer from PostgreSQL within ${limit} ms` }))
           )
       }))
-  const wrap = (value: unknown): unknown => {
-    if (isEffect(value)) return bound(value, ms)
-    if (typeof value === "function") {
-      return (...args: Array<unknown>) => {
-        const out = (value as (...a: Array<unknown>) => unknown)(...args)
-        return isEffect(out) ? bound(out, ms) : out
-      }
-    }
-    if (value !== null && typeof value === "object") {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wrap(v)]))
-    }
-    return value
-  }
-  return {
-    ...(wrap(storage) as Storage.StorageShape),
-    transaction: (effect) => bound(storage.transaction(effect), ms * 3)
-  }
+  // A transaction holds several statements: three times the bound.
+  return Storage.mapOperations(storage, (operation, effect) => bound(effect, operation === "transaction" ? ms * 3 : ms))
 }
 
 /** The Storage service on PostgreSQL, migrated on open, every operation bounded in time. */

@@ -48,7 +48,7 @@
  * with its rows (one `Schema.Struct` per row: the row type is its `Type`, and the SQL store derives
  * its column codec from it) and its operations. This module composes them and re-exports all.
  */
-import { Context, type Effect } from "effect"
+import { Context, Effect } from "effect"
 import type { BoundaryHistoryShape } from "./storage/boundaryHistory.ts"
 import type { Fx, StorageError } from "./storage/common.ts"
 import type { CredentialsShape } from "./storage/credentials.ts"
@@ -90,3 +90,30 @@ export interface StorageShape extends IdentityShape, ProjectsShape, BoundaryHist
 
 /** The storage service. */
 export class Storage extends Context.Service<Storage, StorageShape>()("canopy/Storage") {}
+
+/**
+ * The store with each operation's Effect passed through `f` with the operation's path
+ * (`projects.get`, `transaction`, `ping`…): found by walking the store, functions answering an
+ * Effect and Effect values. What an adapter or a host wraps around every operation (timeouts,
+ * timing, held inserts sent first).
+ */
+export const mapOperations = (
+  storage: StorageShape,
+  f: (operation: string, effect: Effect.Effect<unknown, unknown, unknown>) => Effect.Effect<unknown, unknown, unknown>
+): StorageShape => {
+  const wrap = (value: unknown, path: string): unknown => {
+    if (Effect.isEffect(value)) return f(path, value)
+    if (typeof value === "function") {
+      const operation = value as (...args: Array<unknown>) => unknown
+      return (...args: Array<unknown>) => {
+        const out = operation(...args)
+        return Effect.isEffect(out) ? f(path, out) : out
+      }
+    }
+    if (value !== null && typeof value === "object") {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wrap(v, path ? `${path}.${k}` : k)]))
+    }
+    return value
+  }
+  return wrap(storage, "") as StorageShape
+}

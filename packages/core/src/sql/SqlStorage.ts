@@ -62,26 +62,9 @@ const NOT_FLUSHING: ReadonlySet<string> = new Set(["transaction", "outbox.append
 /**
  * The store with every other operation first sending the inserts its transaction holds
  * (PostgreSQL): whatever it reads or writes then comes after them, as if none were held.
- * Operations are found by walking the store (functions answering an Effect, Effect values).
  */
-const flushingFirst = (storage: S.StorageShape, flush: Effect.Effect<void, S.StorageError>): S.StorageShape => {
-  const wrap = (value: unknown, path: string): unknown => {
-    if (NOT_FLUSHING.has(path)) return value
-    if (Effect.isEffect(value)) return Effect.andThen(flush, value)
-    if (typeof value === "function") {
-      const f = value as (...args: Array<unknown>) => unknown
-      return (...args: Array<unknown>) => {
-        const out = f(...args)
-        return Effect.isEffect(out) ? Effect.andThen(flush, out) : out
-      }
-    }
-    if (value !== null && typeof value === "object") {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wrap(v, path ? `${path}.${k}` : k)]))
-    }
-    return value
-  }
-  return wrap(storage, "") as S.StorageShape
-}
+const flushingFirst = (storage: S.StorageShape, flush: Effect.Effect<void, S.StorageError>): S.StorageShape =>
+  S.mapOperations(storage, (operation, effect) => NOT_FLUSHING.has(operation) ? effect : Effect.andThen(flush, effect))
 
 /** The storage contract implemented over the `SqlClient` in context. */
 export const make = Effect.gen(function*() {

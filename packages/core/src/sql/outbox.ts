@@ -38,8 +38,9 @@ export const outbox = (c: Context): S.OutboxShape => {
     },
 
     outbox: {
-      // The event and its deliveries in one statement (on PostgreSQL a data-modifying CTE: one
-      // round trip; the deliveries' foreign key is checked at the statement's end).
+      // The event and its deliveries in one statement on PostgreSQL (data-modifying CTEs: one
+      // round trip, held in a transaction to go with its other appends; the deliveries' foreign
+      // key is checked at the statement's end).
       append: (event, deliveries) =>
         orStorage(
           holdOrRun(Arr.isReadonlyArrayNonEmpty(deliveries) ? [insert("events", event), insertAll("deliveries", deliveries)] : [insert("events", event)])

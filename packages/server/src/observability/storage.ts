@@ -44,8 +44,7 @@ export interface InstrumentOptions {
 
 /**
  * The provider's store with every operation timed (when `observe` is given) and bookkeeping
- * writes skipped when the database refuses them. Operations are found by walking the store:
- * functions answering an Effect and Effect values, by their path (`group.operation`).
+ * writes skipped when the database refuses them, each by its path (`group.operation`).
  */
 export const instrumentStorage = (provider: Canopy.StorageProvider, options: InstrumentOptions): Canopy.StorageProvider => {
   const observe = options.observe
@@ -58,23 +57,9 @@ export const instrumentStorage = (provider: Canopy.StorageProvider, options: Ins
     SKIPPABLE.has(operation)
       ? Effect.catchIf(effect, (e) => writeRefusal(e) !== undefined, (e) => Effect.sync(() => options.onRefused?.(operation, writeRefusal(e) ?? "unknown")))
       : effect
-  const wrap = (value: unknown, path: string): unknown => {
-    if (Effect.isEffect(value)) return timed(path, value)
-    if (typeof value === "function") {
-      const f = value as (...args: Array<unknown>) => unknown
-      return (...args: Array<unknown>) => {
-        const out = f(...args)
-        return Effect.isEffect(out) ? tolerant(path, timed(path, out)) : out
-      }
-    }
-    if (value !== null && typeof value === "object") {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wrap(v, path ? `${path}.${k}` : k)]))
-    }
-    return value
-  }
   return {
     layer: Layer.effect(Storage.Storage, Effect.gen(function*() {
-      return wrap(yield* Storage.Storage, "") as Storage.StorageShape
+      return Storage.mapOperations(yield* Storage.Storage, (operation, effect) => tolerant(operation, timed(operation, effect)))
     }))
       .pipe(Layer.provide(provider.layer))
   }
