@@ -5,7 +5,9 @@
  * asset writes and deletes, a few file imports — while every event is delivered to a local receiver.
  *
  * Prints per minute: p50/p99 per route, the server's RSS and heap, database and WAL size, the
- * outbox backlog and the event loop's lag (p99 and max; the client's own max beside it). At the end: every acknowledged write present as
+ * outbox backlog, the event loop's lag (p99 and max; the client's own max beside it) and, on Linux,
+ * the host's CPU left idle and taken by steal (a step in every route at once with less idle is the
+ * host's). At the end: every acknowledged write present as
  * acknowledged, every stored event delivered to the receiver exactly once, and the last measured
  * minutes' figures against the first ones (p99 per route, RSS, disk: a ratio above 1.25 is flagged).
  *
@@ -34,7 +36,7 @@ import { Agent, request } from "undici"
 import { startEmbeddedPostgres } from "../packages/adapter-postgres/test/embedded.ts"
 import { start } from "./http.ts"
 import { checkWrites, deliveries, startReceiver } from "./soak/checks.ts"
-import { type MinuteFigures, reportFlatness, reportGrowth, reportMinute } from "./soak/report.ts"
+import { type MinuteFigures, reportFlatness, hostCpu, reportGrowth, reportMinute } from "./soak/report.ts"
 import { type Call, type Sample, seed, trafficMix } from "./soak/traffic.ts"
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10)
@@ -118,6 +120,7 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
 
   const began = performance.now()
   let minuteEnds = began + 60_000
+  const hostMinute = hostCpu()
   await new Promise<void>((resolve) => {
     const tick = setInterval(() => {
       const now = performance.now()
@@ -144,8 +147,9 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
         void collectEvents()
         const clientLagMax = clientLag.max / 1e6
         clientLag.reset()
+        const host = hostMinute()
         void Promise.all([scrape(), sizes()]).then(([m, disk]) => {
-          perMinute.push(reportMinute(perMinute.length + 1, rows, m, disk, clientLagMax, perMinute.length < WARMUP))
+          perMinute.push(reportMinute(perMinute.length + 1, rows, m, disk, clientLagMax, perMinute.length < WARMUP, host))
           if (perMinute.length === WARMUP + 1 && tableSizes)
             void tableSizes().then((t) => {
               firstTables = t

@@ -2,6 +2,7 @@
  * What the soak benchmark prints: each minute's figures, and at the end the last minutes against
  * the first ones (p99 per route, RSS, disk), a ratio above `FLAT` flagged.
  */
+import { readFileSync } from "node:fs"
 import type { Sample } from "./traffic.ts"
 
 /** The ratio of the last minutes to the first ones above which a figure is flagged. */
@@ -48,6 +49,31 @@ export interface MinuteFigures extends Scraped {
   readonly wal: number
 }
 
+/**
+ * The host's CPU since the last call, from Linux's `/proc/stat` (undefined elsewhere): the share
+ * left idle and the share taken by the hypervisor (steal). A step in every route's latency that
+ * comes with less idle or more steal is the host's, not the server's.
+ */
+export const hostCpu = () => {
+  const read = () => {
+    try {
+      return readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number)
+    } catch {
+      return undefined
+    }
+  }
+  let last = read()
+  return (): { readonly idle: number; readonly steal: number } | undefined => {
+    const now = read()
+    if (!now || !last) return undefined
+    const d = now.map((v, i) => v - (last![i] ?? 0))
+    last = now
+    const total = d.reduce((a, b) => a + b, 0)
+    // Fields: user nice system idle iowait irq softirq steal …
+    return total > 0 ? { idle: (d[3]! + d[4]!) / total, steal: (d[7] ?? 0) / total } : undefined
+  }
+}
+
 /** Computes and prints minute `k`'s figures from its samples, metrics and disk sizes. */
 export const reportMinute = (
   k: number,
@@ -55,7 +81,8 @@ export const reportMinute = (
   m: Scraped,
   disk: { db: number; wal: number },
   clientLagMax: number,
-  warmUp = false
+  warmUp = false,
+  host?: { readonly idle: number; readonly steal: number }
 ): MinuteFigures => {
   const routes = new Map<string, { p50: number; p99: number; n: number }>()
   for (const route of new Set(rows.map((r) => r.route))) {
@@ -67,7 +94,7 @@ export const reportMinute = (
       m.lagMax.toFixed(0)
     } ms; the client's max ${clientLagMax.toFixed(0)} ms; GC ${m.gc.ms.toFixed(0)} ms, ${m.gc.over10ms} pauses over 10 ms), outbox ${m.backlog}, db ${
       mb(disk.db)
-    }, wal ${mb(disk.wal)}`
+    }, wal ${mb(disk.wal)}${host ? `; host ${(100 * host.idle).toFixed(0)}% idle, ${(100 * host.steal).toFixed(1)}% steal` : ""}`
   )
   for (const [route, f] of [...routes].sort())
     console.log(`    ${route.padEnd(34)} n=${String(f.n).padStart(5)}  p50 ${f.p50.toFixed(1).padStart(7)} ms  p99 ${f.p99.toFixed(1).padStart(7)} ms`)
