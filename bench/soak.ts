@@ -7,9 +7,9 @@
  * Prints per minute: p50/p99 per route, the server's RSS and heap, database and WAL size, the
  * outbox backlog, the event loop's lag (p99 and max; the client's own max beside it) and, on Linux,
  * the host's CPU left idle and taken by steal (a step in every route at once with less idle is the
- * host's). At the end: every acknowledged write present as
- * acknowledged, every stored event delivered to the receiver exactly once, and the last measured
- * minutes' figures against the first ones (p99 per route, RSS, disk: a ratio above 1.25 is flagged).
+ * host's). At the end: every acknowledged write present as acknowledged, every stored event
+ * delivered to the receiver exactly once, and the last measured minutes' figures against the first
+ * ones (p99 per route, RSS, disk: a ratio above 1.25 is flagged).
  *
  * `SOAK_MINUTES` (default 10), `SOAK_RATE` requests/s offered (default 40), `SOAK_ACCOUNTS`
  * (default 20), `SOAK_ENGINES` (default `sqlite,postgres`), `SOAK_EVENT_RETENTION_MINUTES`
@@ -36,7 +36,7 @@ import { Agent, request } from "undici"
 import { startEmbeddedPostgres } from "../packages/adapter-postgres/test/embedded.ts"
 import { start } from "./http.ts"
 import { checkWrites, deliveries, startReceiver } from "./soak/checks.ts"
-import { type MinuteFigures, reportFlatness, hostCpu, reportGrowth, reportMinute } from "./soak/report.ts"
+import { type MinuteFigures, hostCpu, reportFlatness, reportGrowth, reportMinute } from "./soak/report.ts"
 import { type Call, type Sample, seed, trafficMix } from "./soak/traffic.ts"
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10)

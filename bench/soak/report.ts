@@ -50,8 +50,8 @@ export interface MinuteFigures extends Scraped {
 }
 
 /**
- * The host's CPU since the last call, from Linux's `/proc/stat` (undefined elsewhere): the share
- * left idle and the share taken by the hypervisor (steal). A step in every route's latency that
+ * A sampler of the host's CPU, from Linux's `/proc/stat`: each call answers the shares left idle
+ * and taken by the hypervisor (steal) since the call before (undefined where there is no such file). A step in every route's latency that
  * comes with less idle or more steal is the host's, not the server's.
  */
 export const hostCpu = () => {
