@@ -49,9 +49,15 @@ export interface MinuteFigures extends Scraped {
   readonly wal: number
 }
 
+/** The shares of the host's CPU left idle and taken by the hypervisor (steal), 0–1. */
+export interface HostShares {
+  readonly idle: number
+  readonly steal: number
+}
+
 /**
- * A sampler of the host's CPU, from Linux's `/proc/stat`: each call answers the shares left idle
- * and taken by the hypervisor (steal) since the call before (undefined where there is no such file). A step in every route's latency that
+ * A sampler of the host's CPU, from Linux's `/proc/stat`: each call answers its `HostShares` since
+ * the call before (undefined where there is no such file). A step in every route's latency that
  * comes with less idle or more steal is the host's, not the server's.
  */
 export const hostCpu = () => {
@@ -63,7 +69,7 @@ export const hostCpu = () => {
     }
   }
   let last = read()
-  return (): { readonly idle: number; readonly steal: number } | undefined => {
+  return (): HostShares | undefined => {
     const now = read()
     if (!now || !last) return undefined
     const d = now.map((v, i) => v - (last![i] ?? 0))
@@ -82,7 +88,7 @@ export const reportMinute = (
   disk: { db: number; wal: number },
   clientLagMax: number,
   warmUp = false,
-  host?: { readonly idle: number; readonly steal: number }
+  host?: HostShares
 ): MinuteFigures => {
   const routes = new Map<string, { p50: number; p99: number; n: number }>()
   for (const route of new Set(rows.map((r) => r.route))) {
