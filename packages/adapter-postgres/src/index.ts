@@ -112,8 +112,10 @@ export const withTimeouts = (storage: Storage.StorageShape, ms: number): Storage
   // The operation runs in a fiber of its own, so that the answer does not wait for it to stop: a
   // frozen server never acknowledges the driver's cancel request, and interrupting the query in
   // place would hold the request until the connection gives up. It is interrupted in the background.
+  // The fiber starts in the caller's turn: started on a later one, every operation waited behind all
+  // else the event loop had queued (a create's under its account's lock, 1–2 ms each on a busy server).
   const bound = <A, E, R>(self: Effect.Effect<A, E, R>, limit: number): Effect.Effect<A, E | Storage.StorageError, R> =>
-    Effect.flatMap(Effect.forkDetach(self), (fiber) =>
+    Effect.flatMap(Effect.forkDetach(self, { startImmediately: true }), (fiber) =>
       Effect.timeoutOrElse(Fiber.join(fiber), {
         duration: limit,
         orElse: () =>
