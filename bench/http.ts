@@ -5,7 +5,8 @@
  * database, measured in the same run with autocannon. A floor's create does what Canopy's must
  * (`servers/floorCreate.ts`: the boundary checked and measured with core's pure functions, its
  * neighbours found and measured, the project, its version and events written in one transaction);
- * "no geometry" floors parse the body and insert a row, as a reference. A second reference, the
+ * "rows only" floors write and answer the same rows without validating or measuring the boundary,
+ * and "no geometry" floors parse the body and insert a row, as references. A second reference, the
  * bare floor, does the endpoint's lookups only. On PostgreSQL the floor is a bare node:http + `pg` server doing the same
  * lookups (`servers/floorPg.ts`), by one and by two processes like Canopy. The last scenario
  * sends the same creates from 8 accounts in turn, to Canopy alone: what a second server adds when
@@ -151,8 +152,8 @@ interface Contender {
   readonly urls: ReadonlyArray<string>
   readonly seed: Seed
   readonly base?: string
-  /** A second reference its ratio is also shown to. */
-  readonly also?: string
+  /** More references its ratio is also shown to. */
+  readonly also?: ReadonlyArray<string>
   /** The same store's row with one server: what the second server adds. */
   readonly scaleOf?: string
   readonly auth?: boolean
@@ -186,6 +187,7 @@ export const run = async () => {
     copyFileSync(seedFile, join(dir, "floor.db"))
     copyFileSync(seedFile, join(dir, "bare.db"))
     copyFileSync(seedFile, join(dir, "lookups.db"))
+    copyFileSync(seedFile, join(dir, "rows.db"))
 
     // Each create's 1,000-vertex boundary nearly coincides with one site's seeded 64-vertex one (a
     // re-survey), site after site: it is measured against that neighbour, and its copies at the
@@ -200,10 +202,12 @@ export const run = async () => {
     const contenders: Array<Contender> = process.env.BENCH_SQLITE === "0" ? [] : [
       { label: "bare floor", urls: [await spawnServer("floor.ts", [join(dir, "bare.db"), lite.accountId], { FLOOR_AUTH: "0" })], seed: lite, auth: false },
       { label: "floor", urls: [await spawnServer("floor.ts", [join(dir, "floor.db"), lite.accountId])], seed: lite, base: "bare floor" },
+      { label: "floor, rows only", urls: [await spawnServer("floor.ts", [join(dir, "rows.db"), lite.accountId], { FLOOR_GEOMETRY: "rows" })], seed: lite,
+        routes: ["post"] },
       { label: "floor, no geometry", urls: [await spawnServer("floor.ts", [join(dir, "lookups.db"), lite.accountId], { FLOOR_GEOMETRY: "0" })], seed: lite,
         routes: ["post"] },
       { label: "canopy, SQLite", urls: [await spawnServer("canopy.ts", [join(dir, "canopy.db")], { BENCH_DISPATCHER: "0" })], seed: lite, base: "floor",
-        also: "floor, no geometry", routes: [...ROUTES, "accounts"] }
+        also: ["floor, rows only", "floor, no geometry"], routes: [...ROUTES, "accounts"] }
     ]
     if (postgres) {
       // PostgreSQL: one database per contender, seeded the same way; Canopy by one and by two
@@ -219,14 +223,16 @@ export const run = async () => {
       const canopyDb = await database("canopy_bench", ACCOUNTS)
       await admin.end()
       const floorPg = [await spawnServer("floorPg.ts", [floorDb.url]), await spawnServer("floorPg.ts", [floorDb.url])]
+      const floorPgRows = await spawnServer("floorPg.ts", [floorDb.url], { FLOOR_GEOMETRY: "rows" })
       const floorPgLookups = await spawnServer("floorPg.ts", [floorDb.url], { FLOOR_GEOMETRY: "0" })
       const onPg = [await spawnServer("canopy.ts", [canopyDb.url], { BENCH_DISPATCHER: "0" }),
         await spawnServer("canopy.ts", [canopyDb.url], { BENCH_DISPATCHER: "0" })]
       contenders.push(
         { label: "floor, PostgreSQL, 1 server", urls: floorPg.slice(0, 1), seed: floorDb.seed },
+        { label: "floor, PostgreSQL, rows only", urls: [floorPgRows], seed: floorDb.seed, routes: ["post"] },
         { label: "floor, PostgreSQL, no geometry", urls: [floorPgLookups], seed: floorDb.seed, routes: ["post"] },
         { label: "canopy, PostgreSQL, 1 server", urls: onPg.slice(0, 1), seed: canopyDb.seed, base: "floor, PostgreSQL, 1 server",
-          also: "floor, PostgreSQL, no geometry", routes: [...ROUTES, "accounts"] },
+          also: ["floor, PostgreSQL, rows only", "floor, PostgreSQL, no geometry"], routes: [...ROUTES, "accounts"] },
         { label: "floor, PostgreSQL, 2 servers", urls: floorPg, seed: floorDb.seed },
         { label: "canopy, PostgreSQL, 2 servers", urls: onPg, seed: canopyDb.seed, base: "floor, PostgreSQL, 2 servers",
           scaleOf: "canopy, PostgreSQL, 1 server", routes: [...ROUTES, "accounts"] }
@@ -253,7 +259,8 @@ export const run = async () => {
     console.log("  floor = bare node:http + better-sqlite3 doing the same lookups (token, rate limit, usage count, rows); ratios are to it")
     console.log("  bare floor = the same server doing the endpoint's rows only (no auth, no rate limit, no usage count)")
     console.log("  a floor's create also checks and measures the boundary and its neighbours with @canopy/core's pure functions and writes")
-    console.log("  the project, its version and events in one transaction (servers/floorCreate.ts); \"no geometry\" = parse the body, insert a row")
+    console.log("  the project, its version and events in one transaction (servers/floorCreate.ts); \"rows only\" = the same rows and answer,")
+    console.log("  the boundary neither validated nor measured; \"no geometry\" = parse the body, insert a row")
     if (postgres)
       console.log("  floor, PostgreSQL = bare node:http + pg (pool of 10, prepared statements): token, one metering statement, rows; through PgBouncer unnamed")
     const scenarios: Array<[string, (s: { token: string; projectId: string }) => string, "GET" | "POST", string]> = [
@@ -283,7 +290,9 @@ export const run = async () => {
       console.log(`  ${name}`)
       for (const c of contenders.filter((c) => best.has(c.label))) {
         const f = best.get(c.label)!
-        const ratios = [c.base, c.also, c.scaleOf].filter((b) => b !== undefined && best.has(b)).map((b) => `${(f.rps / best.get(b!)!.rps).toFixed(2)}× ${b}`)
+        const ratios = [c.base, ...(c.also ?? []), c.scaleOf].filter((b) => b !== undefined && best.has(b)).map((b) =>
+          `${(f.rps / best.get(b!)!.rps).toFixed(2)}× ${b}`
+        )
         console.log(line(c.label, f, ratios.join(", ")))
       }
     }

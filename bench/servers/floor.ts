@@ -13,7 +13,7 @@
 import Database from "better-sqlite3"
 import { createHash } from "node:crypto"
 import { createServer, type ServerResponse } from "node:http"
-import { check, type Neighbour, report, withGeometry } from "./floorCreate.ts"
+import { check, listed, type Neighbour, report, rowsOf, rowsOnly, withGeometry } from "./floorCreate.ts"
 
 const [filename, accountId] = process.argv.slice(2) as [string, string]
 const withAuth = process.env.FLOOR_AUTH !== "0"
@@ -67,7 +67,7 @@ const create = db.transaction((account: string, id: string, name: string, c: Ext
   totals.get(account)
   const [west, south, east, north] = c.bbox
   const near = neighbours.all({ key: c.key, account, west, south, east, north }) as Array<Neighbour>
-  const overlaps = report(c.boundary, near)
+  const overlaps = rowsOnly ? listed(near) : report(c.boundary, near)
   const bbox = JSON.stringify(c.bbox)
   insert.run(id, account, name, `floor-${n}`, c.text, c.area_hectares, bbox, name.toLowerCase(), name.toLowerCase(), now, now, c.key, c.zoomCell)
   version.run(account, id, bbox, c.area_hectares, now)
@@ -129,7 +129,7 @@ const server = createServer((req, res) => {
           null, null)
         return send(res, 201, { data: { id, name: body.name } }, who.headers)
       }
-      const checked = check(body.geometry)
+      const checked = rowsOnly ? rowsOf(body.geometry) : check(body.geometry)
       if (!checked.ok) return send(res, 422, { error: { code: "validation_error", details: checked.problems } })
       const answer = create.immediate(who.account, id, body.name, checked, now)
       send(res, 201, answer, who.headers)

@@ -5,12 +5,17 @@
  * neighbour the spatial index finds measured against it (`Overlap.sharedHectaresPrepared`; copies
  * of one stored boundary measured once, copies of the posted one taking their own area), and the
  * overlap report as Canopy rounds and orders it. `FLOOR_GEOMETRY=0` skips it all (the floor then
- * stores the posted text as it came, area 0, and answers the id and name).
+ * stores the posted text as it came, area 0, and answers the id and name). `FLOOR_GEOMETRY=rows`
+ * writes and answers the same rows as the default without computing the geometry (`rowsOf`,
+ * `listed`): what the create costs apart from validating and measuring the boundary.
  */
 import { Geometry, Overlap, TileGrid } from "@canopy/core"
 
-/** Whether this floor does the create's geometry (default) or only parses the body and inserts. */
+/** Whether this floor does the create's rows (default, and `rows`) or only parses the body and inserts one. */
 export const withGeometry = process.env.FLOOR_GEOMETRY !== "0"
+
+/** Whether this floor writes the create's rows without computing the boundary's geometry (`FLOOR_GEOMETRY=rows`). */
+export const rowsOnly = process.env.FLOOR_GEOMETRY === "rows"
 
 /** A neighbour as the candidates' statement reads it: its text only when it is not the posted boundary. */
 export interface Neighbour {
@@ -58,3 +63,30 @@ export const report = (mine: Geometry.Boundary, neighbours: ReadonlyArray<Neighb
   overlaps.sort((a, b) => b.overlap_hectares - a.overlap_hectares || (a.project_id < b.project_id ? -1 : 1))
   return { overlaps, complete: neighbours.length <= Overlap.MAX_CANDIDATES }
 }
+
+/**
+ * The row's geometry columns without validating or measuring the boundary: its text as parsed,
+ * the box of its outer rings (for the spatial index and the neighbours' read), its key and cell;
+ * area 0.
+ */
+export const rowsOf = (geometry: unknown): Checked => {
+  const boundary = geometry as Geometry.Boundary
+  const text = JSON.stringify(boundary)
+  let west = Infinity, south = Infinity, east = -Infinity, north = -Infinity
+  for (const polygon of boundary.type === "Polygon" ? [boundary.coordinates] : boundary.coordinates) {
+    for (const [x, y] of polygon[0]!) {
+      if (x! < west) west = x!
+      if (x! > east) east = x!
+      if (y! < south) south = y!
+      if (y! > north) north = y!
+    }
+  }
+  const bbox: Geometry.BBox = [west, south, east, north]
+  return { ok: true, text, boundary, area_hectares: 0, bbox, key: Overlap.boundaryKey(text), zoomCell: TileGrid.cellOf(bbox) }
+}
+
+/** A report as long as the measured one, unmeasured: every neighbour found, with its own area. */
+export const listed = (neighbours: ReadonlyArray<Neighbour>) => ({
+  overlaps: neighbours.map((n) => ({ project_id: n.id, name: n.name, overlap_hectares: n.area_hectares })),
+  complete: neighbours.length <= Overlap.MAX_CANDIDATES
+})

@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto"
 import { createServer, type ServerResponse } from "node:http"
 import pg from "pg"
-import { check, type Neighbour, report, withGeometry } from "./floorCreate.ts"
+import { check, listed, type Neighbour, report, rowsOf, rowsOnly, withGeometry } from "./floorCreate.ts"
 
 const [url] = process.argv.slice(2) as [string]
 const pool = new pg.Pool({ connectionString: url, max: 10 })
@@ -113,7 +113,7 @@ const handle = async (req: import("node:http").IncomingMessage, res: ServerRespo
       now])
     return send(res, 201, { data: { id, name: input.name } }, who.headers)
   }
-  const c = check(input.geometry)
+  const c = rowsOnly ? rowsOf(input.geometry) : check(input.geometry)
   if (!c.ok) return send(res, 422, { error: { code: "validation_error", details: c.problems } })
   const bbox = JSON.stringify(c.bbox)
   const resource = `{"id":${JSON.stringify(id)},"name":${JSON.stringify(input.name)},"slug":"${slug}","description":null,"geometry":${c.text},`
@@ -124,7 +124,7 @@ const handle = async (req: import("node:http").IncomingMessage, res: ServerRespo
     await client.query("begin")
     await q("lockAndTotals", lockAndTotals, [who.account])
     const near = await q("neighbours", neighbours, [who.account, c.key, ...c.bbox]) as Array<Neighbour>
-    const overlaps = report(c.boundary, near)
+    const overlaps = rowsOnly ? listed(near) : report(c.boundary, near)
     await q("write", write, [id, who.account, input.name, slug, c.text, c.area_hectares, bbox, input.name.toLowerCase(), now, c.key, c.zoomCell,
       `evt_floorpg${process.pid}_${k}`, `{"type":"project.created","data":${resource}}`,
       overlaps.overlaps.length > 0 ? JSON.stringify({ type: "project.overlap_detected", data: { project_id: id, ...overlaps } }) : null])
