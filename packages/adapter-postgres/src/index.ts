@@ -5,7 +5,7 @@
  */
 import { type Canopy, SqlStorage, Storage } from "@canopy/core"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Fiber, Layer, Redacted } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import * as Migrations from "./migrations.ts"
 
 export { Migrations }
@@ -115,15 +115,27 @@ export const withTimeouts = (storage: Storage.StorageShape, ms: number): Storage
   // The fiber starts in the caller's turn: started on a later one, every operation waited behind all
   // else the event loop had queued (a create's under its account's lock, 1–2 ms each on a busy server).
   const bound = <A, E, R>(self: Effect.Effect<A, E, R>, limit: number): Effect.Effect<A, E | Storage.StorageError, R> =>
-    Effect.flatMap(Effect.forkDetach(self, { startImmediately: true }), (fiber) =>
-      Effect.timeoutOrElse(Fiber.join(fiber), {
-        duration: limit,
-        orElse: () =>
-          Effect.andThen(
-            Effect.forkDetach(Fiber.interrupt(fiber)),
-            Effect.fail(new Storage.StorageError({ message: `storage timeout: no answer from PostgreSQL within ${limit} ms` }))
-          )
-      }))
+    Effect.flatMap(Effect.forkDetach(self, { startImmediately: true }), (fiber) => {
+      // Answered at once (a row the transaction remembered, an insert it holds): no timer to set.
+      const done = fiber.pollUnsafe()
+      if (done !== undefined) return done
+      // One timer and the fiber's observer (a race with a sleep would start two more fibers an operation).
+      return Effect.callback<A, E | Storage.StorageError>((resume) => {
+        const timer = setTimeout(() => {
+          stop()
+          fiber.interruptUnsafe()
+          resume(Effect.fail(new Storage.StorageError({ message: `storage timeout: no answer from PostgreSQL within ${limit} ms` })))
+        }, limit)
+        const stop = fiber.addObserver((exit) => {
+          clearTimeout(timer)
+          resume(exit)
+        })
+        return Effect.sync(() => {
+          clearTimeout(timer)
+          stop()
+        })
+      })
+    })
   // A transaction holds several statements: three times the bound.
   return Storage.mapOperations(storage, (operation, effect) => bound(effect, operation === "transaction" ? ms * 3 : ms))
 }
