@@ -7,7 +7,7 @@
  * `responses.ts` (bodies and headers), `readiness.ts` (`/ready`).
  */
 import { type CanopyClient, Errors, Ids } from "@canopy/core"
-import { Cause, Exit } from "effect"
+import { Cause, Effect, Exit } from "effect"
 import type { RequestTrace } from "../observability/tracing.ts"
 import * as Docs from "./docs.ts"
 import { type FileAnswer, fileResponse, type RunEffect } from "./files.ts"
@@ -124,7 +124,9 @@ export const makeHandler = (canopy: CanopyClient, options: HandlerOptions = {}) 
     const idempotency = keyOf(route, req)
     if (idempotency) seen.idempotency = idempotency
     const work = pipeline(route, params, bearer, req, seen, options.onMeteringRefused)
-    const exit = await canopy.runExit(trace ? trace.wrap(routeName, work) : work)
+    // Without an exporter no span is made: a span per service call and statement, kept by no one,
+    // cost a PostgreSQL create ~8% of its throughput.
+    const exit = await canopy.runExit(trace ? trace.wrap(routeName, work) : Effect.withTracerEnabled(work, false))
     accountId = seen.accountId
     const decision = seen.decision
     const limitHeaders = decision ? rateLimitHeaders(decision) : {}
