@@ -66,22 +66,12 @@ export const report = (mine: Geometry.Boundary, neighbours: ReadonlyArray<Neighb
 
 /**
  * The row's geometry columns without validating or measuring the boundary: its text as parsed,
- * the box of its outer rings (for the spatial index and the neighbours' read), its key and cell;
- * area 0.
+ * its box (for the spatial index and the neighbours' read), its key and cell; area 0.
  */
 export const rowsOf = (geometry: unknown): Checked => {
   const boundary = geometry as Geometry.Boundary
   const text = JSON.stringify(boundary)
-  let west = Infinity, south = Infinity, east = -Infinity, north = -Infinity
-  for (const polygon of boundary.type === "Polygon" ? [boundary.coordinates] : boundary.coordinates) {
-    for (const [x, y] of polygon[0]!) {
-      if (x! < west) west = x!
-      if (x! > east) east = x!
-      if (y! < south) south = y!
-      if (y! > north) north = y!
-    }
-  }
-  const bbox: Geometry.BBox = [west, south, east, north]
+  const bbox = Geometry.bbox(boundary)
   return { ok: true, text, boundary, area_hectares: 0, bbox, key: Overlap.boundaryKey(text), zoomCell: TileGrid.cellOf(bbox) }
 }
 
