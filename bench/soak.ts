@@ -36,7 +36,7 @@ import { Agent, request } from "undici"
 import { startEmbeddedPostgres } from "../packages/adapter-postgres/test/embedded.ts"
 import { start } from "./http.ts"
 import { checkWrites, deliveries, startReceiver } from "./soak/checks.ts"
-import { type MinuteFigures, hostCpu, reportFlatness, reportGrowth, reportMinute } from "./soak/report.ts"
+import { type MinuteFigures, hostCpu, processCpu, reportFlatness, reportGrowth, reportMinute } from "./soak/report.ts"
 import { type Call, type Sample, seed, trafficMix } from "./soak/traffic.ts"
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10)
@@ -121,6 +121,7 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
   const began = performance.now()
   let minuteEnds = began + 60_000
   const hostMinute = hostCpu()
+  const cpuMinute = processCpu(child.pid)
   await new Promise<void>((resolve) => {
     const tick = setInterval(() => {
       const now = performance.now()
@@ -148,8 +149,9 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
         const clientLagMax = clientLag.max / 1e6
         clientLag.reset()
         const host = hostMinute()
+        const cpu = cpuMinute()
         void Promise.all([scrape(), sizes()]).then(([m, disk]) => {
-          perMinute.push(reportMinute(perMinute.length + 1, rows, m, disk, clientLagMax, perMinute.length < WARMUP, host))
+          perMinute.push(reportMinute(perMinute.length + 1, rows, m, disk, clientLagMax, perMinute.length < WARMUP, host, cpu))
           if (perMinute.length === WARMUP + 1 && tableSizes)
             void tableSizes().then((t) => {
               firstTables = t

@@ -2,7 +2,8 @@
  * What the soak benchmark prints: each minute's figures, and at the end the last minutes against
  * the first ones (p99 per route, RSS, disk), a ratio above `FLAT` flagged.
  */
-import { readFileSync } from "node:fs"
+import { execFileSync } from "node:child_process"
+import { readdirSync, readFileSync } from "node:fs"
 import type { Sample } from "./traffic.ts"
 
 /** The ratio of the last minutes to the first ones above which a figure is flagged. */
@@ -80,6 +81,70 @@ export const hostCpu = () => {
   }
 }
 
+/** Linux's clock ticks a second, the unit of `/proc/<pid>/stat`'s CPU times. */
+const clockTicks = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100
+  } catch {
+    return 100
+  }
+})()
+
+/** A process's command name, parent, own CPU and its waited-for children's CPU (ticks), from `/proc`. */
+const procStat = (pid: number) => {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const close = text.lastIndexOf(")")
+    const f = text.slice(close + 2).split(" ").map(Number)
+    // After the name: state, ppid, …, utime (index 11), stime, cutime, cstime.
+    return { name: text.slice(text.indexOf("(") + 1, close), ppid: f[1]!, own: f[11]! + f[12]!, children: f[13]! + f[14]! }
+  } catch {
+    return undefined
+  }
+}
+
+/** Where the CPU went in a minute, in cores: the server's process, PostgreSQL's, the load client's. */
+export interface ProcessShares {
+  readonly server: number
+  readonly postgres?: number
+  readonly client: number
+}
+
+/**
+ * A sampler of the CPU that the server's process, every PostgreSQL process (the postmaster, its
+ * backends and workers, with those that exited counted through the postmaster) and this process
+ * took since the call before, in cores. With the host's idle share it tells a step in latency that
+ * is the server's own work from one that is PostgreSQL's or another tenant's of the host.
+ */
+export const processCpu = (serverPid: number | undefined) => {
+  const postgresTicks = () => {
+    let pids: Array<number>
+    try {
+      pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number)
+    } catch {
+      return undefined
+    }
+    const all = new Map(pids.map((pid) => [pid, procStat(pid)] as const).filter(([, s]) => s?.name === "postgres"))
+    if (all.size === 0) return undefined
+    return [...all.values()].reduce((n, s) => n + s!.own + (all.has(s!.ppid) ? 0 : s!.children), 0)
+  }
+  const read = () => ({ at: performance.now(), server: serverPid ? procStat(serverPid)?.own : undefined, postgres: postgresTicks(),
+    client: process.cpuUsage() })
+  let last = read()
+  return (): ProcessShares | undefined => {
+    const now = read()
+    const seconds = (now.at - last.at) / 1000
+    const cores = (ticks: number) => ticks / clockTicks / seconds
+    const shares = now.server === undefined || last.server === undefined ? undefined : {
+      server: cores(now.server - last.server),
+      ...(now.postgres === undefined || last.postgres === undefined ? {} : { postgres: cores(now.postgres - last.postgres) }),
+      client: (now.client.user + now.client.system - last.client.user - last.client.system) / 1e6 / seconds
+    }
+    last = now
+    return shares
+  }
+}
+
 /** Computes and prints minute `k`'s figures from its samples, metrics and disk sizes. */
 export const reportMinute = (
   k: number,
@@ -88,7 +153,8 @@ export const reportMinute = (
   disk: { db: number; wal: number },
   clientLagMax: number,
   warmUp = false,
-  host?: HostShares
+  host?: HostShares,
+  cpu?: ProcessShares
 ): MinuteFigures => {
   const routes = new Map<string, { p50: number; p99: number; n: number }>()
   for (const route of new Set(rows.map((r) => r.route))) {
@@ -100,7 +166,12 @@ export const reportMinute = (
       m.lagMax.toFixed(0)
     } ms; the client's max ${clientLagMax.toFixed(0)} ms; GC ${m.gc.ms.toFixed(0)} ms, ${m.gc.over10ms} pauses over 10 ms), outbox ${m.backlog}, db ${
       mb(disk.db)
-    }, wal ${mb(disk.wal)}${host ? `; host ${(100 * host.idle).toFixed(0)}% idle, ${(100 * host.steal).toFixed(1)}% steal` : ""}`
+    }, wal ${mb(disk.wal)}${host ? `; host ${(100 * host.idle).toFixed(0)}% idle, ${(100 * host.steal).toFixed(1)}% steal` : ""}${
+      cpu
+        ? `; CPU in cores: server ${cpu.server.toFixed(2)}${cpu.postgres === undefined ? "" : `, PostgreSQL ${cpu.postgres.toFixed(2)}`}, load client ${
+          cpu.client.toFixed(2)
+        }` : ""
+    }`
   )
   for (const [route, f] of [...routes].sort())
     console.log(`    ${route.padEnd(34)} n=${String(f.n).padStart(5)}  p50 ${f.p50.toFixed(1).padStart(7)} ms  p99 ${f.p99.toFixed(1).padStart(7)} ms`)
