@@ -8,11 +8,7 @@ import { randomUUID } from "node:crypto"
 import * as Idempotency from "../Idempotency.ts"
 import { type IdempotencyBegin, Storage, type StorageError, type StoredResponse } from "../Storage.ts"
 import * as Time from "../Time.ts"
-import { inBatches } from "./common.ts"
-
-/** Rows one purge batch deletes at most, and batches one `purge` runs at most (its bounded cost). */
-const PURGE_BATCH = 1_000
-const PURGE_BATCHES = 20
+import { inBatches, PURGE_BATCH, PURGE_BATCHES } from "./common.ts"
 
 /** What `begin` answers: the store's answer, with the claim's token when the key is now the caller's. */
 export type Begin = Exclude<IdempotencyBegin, { readonly kind: "new" }> | { readonly kind: "new"; readonly token: string }

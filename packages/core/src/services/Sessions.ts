@@ -12,7 +12,7 @@ import * as RateLimit from "../RateLimit.ts"
 import { type MemberRow, Storage, type StorageError, type StorageShape } from "../Storage.ts"
 import * as Time from "../Time.ts"
 import * as Tokens from "../Tokens.ts"
-import { conflictOnDuplicate, inBatches } from "./common.ts"
+import { conflictOnDuplicate, inBatches, PURGE_BATCH, PURGE_BATCHES } from "./common.ts"
 
 /** Sessions last 12 hours. */
 const SESSION_TTL_MS = 12 * 3_600_000
@@ -29,9 +29,6 @@ const SIGN_IN_LIMITS = {
  * and its day is over, so a fresh bucket behaves exactly like it.
  */
 const SIGN_IN_BUCKET_IDLE_MS = 86_400_000
-/** Rows one purge batch deletes at most, and batches one `purge` runs at most (its bounded cost). */
-export const PURGE_BATCH = 1_000
-export const PURGE_BATCHES = 20
 
 /** A live session. */
 export interface Session {

@@ -1,0 +1,34 @@
+/**
+ * Maintenance purges in bounded batches and lets the event loop turn between them: on SQLite a
+ * batch holds the loop while it runs, so a request waiting behind the purge waits one batch, not all.
+ */
+import { assert, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { inBatches, PURGE_BATCH, PURGE_BATCHES } from "../src/services/common.ts"
+
+it("a purge runs its batches until one deletes fewer, at most its bound", async () => {
+  let calls = 0
+  const full = Effect.sync(() => (++calls < 3 ? 10 : 4))
+  assert.strictEqual(await Effect.runPromise(inBatches(full, 10, 5)), 24)
+  assert.strictEqual(calls, 3, "stops at the batch that deleted fewer than the batch size")
+  calls = 0
+  const endless = Effect.sync(() => (++calls, 10))
+  assert.strictEqual(await Effect.runPromise(inBatches(endless, 10, 5)), 50)
+  assert.strictEqual(calls, 5, "never more batches than the bound, whatever is left")
+  assert.strictEqual(PURGE_BATCH * PURGE_BATCHES, 20_000, "a maintenance call deletes up to 20,000 rows of a kind")
+})
+
+it("the event loop turns between batches", async () => {
+  // An I/O callback queued before the purge: it must run before the purge's second batch.
+  const turnsSeen: Array<boolean> = []
+  let turned = false
+  setImmediate(() => {
+    turned = true
+  })
+  const batch = Effect.sync(() => {
+    turnsSeen.push(turned)
+    return turnsSeen.length < 3 ? 10 : 0
+  })
+  await Effect.runPromise(inBatches(batch, 10, 5))
+  assert.deepStrictEqual(turnsSeen, [false, true, true])
+})
