@@ -14,7 +14,7 @@ import * as Schemas from "../Schemas.ts"
 import { Settings } from "../Settings.ts"
 import { type ClaimedDelivery, type DeliveryLogRow, Storage, type StorageError, type StorageShape } from "../Storage.ts"
 import * as Time from "../Time.ts"
-import { decode, inBatches, type ListResult, listMeta, PURGE_BATCH, PURGE_BATCHES, window, type Fx } from "./common.ts"
+import { decode, inBatches, type ListResult, listMeta, window, type Fx } from "./common.ts"
 import { emit } from "./Outbox.ts"
 import { cancelAndLog, logResource } from "./Webhooks.ts"
 
@@ -203,11 +203,11 @@ const make = (storage: StorageShape, sender: Sender["Service"]) => {
 
     purgeLogs: Effect.gen(function*() {
       const before = new Date((yield* Time.nowMillis) - (yield* Settings).deliveryLogRetentionMs).toISOString()
-      return yield* inBatches(storage.outbox.purgeLogs(before, PURGE_BATCH), PURGE_BATCH, PURGE_BATCHES)
+      return yield* inBatches((limit) => storage.outbox.purgeLogs(before, limit))
     }),
     purgeEvents: Effect.gen(function*() {
       const before = new Date((yield* Time.nowMillis) - (yield* Settings).eventRetentionMs).toISOString()
-      return yield* inBatches(storage.outbox.purgeEvents(before, PURGE_BATCH), PURGE_BATCH, PURGE_BATCHES)
+      return yield* inBatches((limit) => storage.outbox.purgeEvents(before, limit))
     })
   })
 }

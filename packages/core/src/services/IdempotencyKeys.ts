@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto"
 import * as Idempotency from "../Idempotency.ts"
 import { type IdempotencyBegin, Storage, type StorageError, type StoredResponse } from "../Storage.ts"
 import * as Time from "../Time.ts"
-import { inBatches, PURGE_BATCH, PURGE_BATCHES } from "./common.ts"
+import { inBatches } from "./common.ts"
 
 /** What `begin` answers: the store's answer, with the claim's token when the key is now the caller's. */
 export type Begin = Exclude<IdempotencyBegin, { readonly kind: "new" }> | { readonly kind: "new"; readonly token: string }
@@ -41,6 +41,6 @@ export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
         }),
       complete: (accountId, key, token, response) => storage.idempotency.complete(accountId, key, token, response),
       release: (accountId, key, token) => storage.idempotency.release(accountId, key, token),
-      purge: Effect.flatMap(Time.nowMillis, (now) => inBatches(storage.idempotency.purge(now - Idempotency.TTL_MS, PURGE_BATCH), PURGE_BATCH, PURGE_BATCHES))
+      purge: Effect.flatMap(Time.nowMillis, (now) => inBatches((limit) => storage.idempotency.purge(now - Idempotency.TTL_MS, limit)))
     })))
 }

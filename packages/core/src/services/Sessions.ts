@@ -12,7 +12,7 @@ import * as RateLimit from "../RateLimit.ts"
 import { type MemberRow, Storage, type StorageError, type StorageShape } from "../Storage.ts"
 import * as Time from "../Time.ts"
 import * as Tokens from "../Tokens.ts"
-import { conflictOnDuplicate, inBatches, PURGE_BATCH, PURGE_BATCHES } from "./common.ts"
+import { conflictOnDuplicate, inBatches } from "./common.ts"
 
 /** Sessions last 12 hours. */
 const SESSION_TTL_MS = 12 * 3_600_000
@@ -147,10 +147,9 @@ const make = (storage: StorageShape) => {
 
     purge: Effect.gen(function*() {
       const now = yield* Time.nowMillis
-      const batches = (one: Effect.Effect<number, StorageError>) => inBatches(one, PURGE_BATCH, PURGE_BATCHES)
       return {
-        sessions: yield* batches(storage.sessions.purgeExpired(now, PURGE_BATCH)),
-        buckets: yield* batches(storage.rateLimits.purge(now - SIGN_IN_BUCKET_IDLE_MS, PURGE_BATCH))
+        sessions: yield* inBatches((limit) => storage.sessions.purgeExpired(now, limit)),
+        buckets: yield* inBatches((limit) => storage.rateLimits.purge(now - SIGN_IN_BUCKET_IDLE_MS, limit))
       }
     })
   })

@@ -95,16 +95,17 @@ export const PURGE_BATCH = 250
 export const PURGE_BATCHES = 80
 
 /**
- * Runs a bounded delete (`one` deletes at most `batch` rows and says how many) until it deletes
- * fewer, at most `batches` times; answers the rows deleted. Maintenance work stays bounded per run,
- * and the event loop turns between batches, so a request waits behind one batch at most.
+ * Runs a bounded delete (`deleteUpTo(limit)` deletes at most `limit` rows and says how many) in
+ * batches of `batch` until one deletes fewer, at most `batches` times; answers the rows deleted.
+ * Maintenance work stays bounded per run, and the event loop turns between batches, so a request
+ * waits behind one batch at most.
  */
-export const inBatches = <E>(one: Effect.Effect<number, E>, batch: number, batches: number) =>
+export const inBatches = <E>(deleteUpTo: (limit: number) => Effect.Effect<number, E>, batch = PURGE_BATCH, batches = PURGE_BATCHES) =>
   Effect.gen(function*() {
     let total = 0
     for (let i = 0; i < batches; i++) {
       if (i > 0) yield* Effect.yieldNow
-      const n = yield* one
+      const n = yield* deleteUpTo(batch)
       total += n
       if (n < batch) break
     }
