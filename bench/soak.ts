@@ -36,7 +36,7 @@ import { Agent, request } from "undici"
 import { startEmbeddedPostgres } from "../packages/adapter-postgres/test/embedded.ts"
 import { start } from "./http.ts"
 import { checkWrites, deliveries, startReceiver } from "./soak/checks.ts"
-import { type MinuteFigures, hostCpu, processCpu, reportFlatness, reportGrowth, reportMinute } from "./soak/report.ts"
+import { type MinuteFigures, hostCpu, parentOf, processCpu, reportFlatness, reportGrowth, reportMinute } from "./soak/report.ts"
 import { type Call, type Sample, seed, trafficMix } from "./soak/traffic.ts"
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10)
@@ -49,7 +49,7 @@ const WARMUP = Number(process.env.SOAK_WARMUP_MINUTES ?? Math.round(EVENT_RETENT
 
 /** One engine's soak. */
 const soak = async (engine: string, storage: StorageProvider, where: string, sizes: () => Promise<{ db: number; wal: number }>,
-  storedEvents: (since: string) => Promise<Array<string>>, tableSizes?: () => Promise<Map<string, number>>) => {
+  storedEvents: (since: string) => Promise<Array<string>>, tableSizes?: () => Promise<Map<string, number>>, postmasterPid?: number) => {
   const receiver = await startReceiver()
   const accounts = await seed(storage, ACCOUNTS)
   const server = await start("canopy.ts", [where], { BENCH_EVENT_RETENTION_MS: String(EVENT_RETENTION_MS), BENCH_MAINTENANCE_MS: "60000" })
@@ -121,7 +121,7 @@ const soak = async (engine: string, storage: StorageProvider, where: string, siz
   const began = performance.now()
   let minuteEnds = began + 60_000
   const hostMinute = hostCpu()
-  const cpuMinute = processCpu(child.pid)
+  const cpuMinute = processCpu(child.pid, postmasterPid)
   await new Promise<void>((resolve) => {
     const tick = setInterval(() => {
       const now = performance.now()
@@ -230,7 +230,8 @@ export const run = async () => {
             const db = Number((await client.query("select pg_database_size(current_database()) as n")).rows[0].n)
             const wal = Number((await admin.query("select coalesce(sum(size), 0) as n from pg_ls_waldir()")).rows[0].n)
             return { db, wal }
-          }, async (since) => (await client.query("select id from events where created_at >= $1", [since])).rows.map((r: { id: string }) => r.id))
+          }, async (since) => (await client.query("select id from events where created_at >= $1", [since])).rows.map((r: { id: string }) => r.id), undefined,
+            parentOf(Number((await admin.query("select pg_backend_pid() as pid")).rows[0].pid)))
         } finally {
           await client.end()
         }

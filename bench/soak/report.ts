@@ -110,23 +110,29 @@ export interface ProcessShares {
   readonly client: number
 }
 
+/** The parent of a process (the postmaster, for a PostgreSQL backend's pid), or undefined. */
+export const parentOf = (pid: number) => procStat(pid)?.ppid
+
 /**
- * A sampler of the CPU that the server's process, every PostgreSQL process (the postmaster, its
- * backends and workers, with those that exited counted through the postmaster) and this process
- * took since the call before, in cores. With the host's idle share it tells a step in latency that
+ * A sampler of the CPU that the server's process, the soak's PostgreSQL (its postmaster `postmasterPid`
+ * and the backends and workers it started, with those that exited counted through the
+ * postmaster's waited-for children) and this process took since the call before, in cores. Another
+ * PostgreSQL on the host is not counted. With the host's idle share it tells a step in latency that
  * is the server's own work from one that is PostgreSQL's or another tenant's of the host.
  */
-export const processCpu = (serverPid: number | undefined) => {
+export const processCpu = (serverPid: number | undefined, postmasterPid?: number) => {
   const postgresTicks = () => {
+    if (postmasterPid === undefined) return undefined
+    const postmaster = procStat(postmasterPid)
+    if (postmaster === undefined) return undefined
     let pids: Array<number>
     try {
       pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number)
     } catch {
       return undefined
     }
-    const all = new Map(pids.map((pid) => [pid, procStat(pid)] as const).filter(([, s]) => s?.name === "postgres"))
-    if (all.size === 0) return undefined
-    return [...all.values()].reduce((n, s) => n + s!.own + (all.has(s!.ppid) ? 0 : s!.children), 0)
+    const children = pids.map(procStat).filter((s) => s?.ppid === postmasterPid)
+    return children.reduce((n, s) => n + s!.own, postmaster.own + postmaster.children)
   }
   const read = () => ({ at: performance.now(), server: serverPid ? procStat(serverPid)?.own : undefined, postgres: postgresTicks(),
     client: process.cpuUsage() })
