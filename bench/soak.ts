@@ -49,7 +49,9 @@ const WARMUP = Number(process.env.SOAK_WARMUP_MINUTES ?? Math.round(EVENT_RETENT
 
 /** One engine's soak. */
 const soak = async (engine: string, storage: StorageProvider, where: string, sizes: () => Promise<{ db: number; wal: number }>,
-  storedEvents: (since: string) => Promise<Array<string>>, tableSizes?: () => Promise<Map<string, number>>, postmasterPid?: number) => {
+  storedEvents: (since: string) => Promise<Array<string>>,
+  engineSide: { tableSizes?: () => Promise<Map<string, number>>; postmasterPid?: number | undefined } = {}) => {
+  const { tableSizes, postmasterPid } = engineSide
   const receiver = await startReceiver()
   const accounts = await seed(storage, ACCOUNTS)
   const server = await start("canopy.ts", [where], { BENCH_EVENT_RETENTION_MS: String(EVENT_RETENTION_MS), BENCH_MAINTENANCE_MS: "60000" })
@@ -206,13 +208,15 @@ export const run = async () => {
         } finally {
           db.close()
         }
-      }, async () => {
-        const db = new Database(file, { readonly: true })
-        try {
-          const rows = db.prepare("select name, sum(pgsize) as bytes from dbstat group by name").all() as Array<{ name: string; bytes: number }>
-          return new Map(rows.map((r) => [r.name, r.bytes]))
-        } finally {
-          db.close()
+      }, {
+        tableSizes: async () => {
+          const db = new Database(file, { readonly: true })
+          try {
+            const rows = db.prepare("select name, sum(pgsize) as bytes from dbstat group by name").all() as Array<{ name: string; bytes: number }>
+            return new Map(rows.map((r) => [r.name, r.bytes]))
+          } finally {
+            db.close()
+          }
         }
       })
     }
@@ -230,8 +234,9 @@ export const run = async () => {
             const db = Number((await client.query("select pg_database_size(current_database()) as n")).rows[0].n)
             const wal = Number((await admin.query("select coalesce(sum(size), 0) as n from pg_ls_waldir()")).rows[0].n)
             return { db, wal }
-          }, async (since) => (await client.query("select id from events where created_at >= $1", [since])).rows.map((r: { id: string }) => r.id), undefined,
-            parentOf(Number((await admin.query("select pg_backend_pid() as pid")).rows[0].pid)))
+          }, async (since) => (await client.query("select id from events where created_at >= $1", [since])).rows.map((r: { id: string }) => r.id), {
+            postmasterPid: parentOf(Number((await admin.query("select pg_backend_pid() as pid")).rows[0].pid))
+          })
         } finally {
           await client.end()
         }

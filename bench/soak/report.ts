@@ -90,14 +90,14 @@ const clockTicks = (() => {
   }
 })()
 
-/** A process's command name, parent, own CPU and its waited-for children's CPU (ticks), from `/proc`. */
+/** A process's parent, own CPU and its waited-for children's CPU (ticks), from `/proc`. */
 const procStat = (pid: number) => {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, "utf8")
     const close = text.lastIndexOf(")")
     const f = text.slice(close + 2).split(" ").map(Number)
     // After the name: state, ppid, …, utime (index 11), stime, cutime, cstime.
-    return { name: text.slice(text.indexOf("(") + 1, close), ppid: f[1]!, own: f[11]! + f[12]!, children: f[13]! + f[14]! }
+    return { ppid: f[1]!, own: f[11]! + f[12]!, children: f[13]! + f[14]! }
   } catch {
     return undefined
   }
